@@ -1,0 +1,28 @@
+# wallet-orders: the two commands are `make demo` and `make test`.
+# Both install what the build needs (via .ci/setup: apt-get, only when something is missing).
+
+SWIFT ?= swift
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: setup build release demo test clean
+
+setup:
+	@bash .ci/setup
+
+build: setup
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+release: setup
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+## Build in release mode and run the whole pipeline on the samples with TEST-ONLY certificates.
+demo: release
+	$(SWIFT) run -c release --skip-build wallet-orders demo --samples Samples
+
+## Build and run every test.
+test: setup
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,77 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode plus the upcoming features the house style asks for.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),  // SE-0335
+    .enableUpcomingFeature("MemberImportVisibility"),  // SE-0444
+    .enableUpcomingFeature("InternalImportsByDefault"),  // SE-0409
+]
+
+let package = Package(
+    name: "wallet-orders",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WalletOrders", targets: ["WalletOrders"]),
+        .executable(name: "wallet-orders", targets: ["wallet-orders"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2")
+    ],
+    targets: [
+        // C system libraries: a module map and a shim header, nothing else.
+        .systemLibrary(
+            name: "CWalletOrdersOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(
+            name: "CWalletOrdersZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        // The only Swift code that imports the C modules. `package` API, no product.
+        .target(
+            name: "WalletOrdersInterop",
+            dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip"],
+            swiftSettings: swiftSettings
+        ),
+        // The public library: Swift types only.
+        .target(
+            name: "WalletOrders",
+            dependencies: ["WalletOrdersInterop"],
+            resources: [.copy("Resources/TrustAnchors")],
+            swiftSettings: swiftSettings
+        ),
+        // The command-line tool: argument parsing and printing, nothing else.
+        .executableTarget(
+            name: "wallet-orders",
+            dependencies: [
+                "WalletOrders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersInteropTests",
+            dependencies: ["WalletOrdersInterop"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersTests",
+            dependencies: ["WalletOrders", "WalletOrdersInterop"],
+            exclude: ["Support/make_order_archive.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersCLITests",
+            dependencies: [
+                "wallet-orders",
+                "WalletOrders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,80 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// The `manifest.json` of an order: the SHA-256 of every file in the archive except
+/// `manifest.json` and `signature`, keyed by its path relative to the archive root.
+public struct Manifest: Sendable, Hashable {
+    /// Path → lowercase hexadecimal SHA-256.
+    public var hashes: [String: String]
+
+    /// The two files a manifest never lists.
+    public static let excludedPaths: Set<String> = [OrderArchive.manifestPath, OrderArchive.signaturePath]
+
+    /// Creates a manifest from precomputed hashes.
+    public init(hashes: [String: String]) {
+        self.hashes = hashes
+    }
+
+    /// Hashes `files` (path → exact bytes), leaving out `manifest.json` and `signature`.
+    public init(hashing files: [String: [UInt8]]) {
+        var hashes: [String: String] = [:]
+        hashes.reserveCapacity(files.count)
+        for (path, bytes) in files where !Self.excludedPaths.contains(path) {
+            hashes[path] = SHA256.hexHash(bytes)
+        }
+        self.hashes = hashes
+    }
+
+    /// Parses `manifest.json` bytes. Accepts any valid JSON spelling (`\/` escapes, any key order).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidOrder``-free parsing errors are reported as
+    ///   `DecodingError`; the verifier turns them into diagnostics.
+    public init(jsonBytes: [UInt8]) throws {
+        self.hashes = try JSONDecoder().decode([String: String].self, from: Data(jsonBytes))
+    }
+
+    /// The canonical `manifest.json` bytes this library writes: one key per line, keys sorted by
+    /// their UTF-8 bytes, `/` not escaped, no trailing newline. Deterministic, so equal
+    /// manifests give equal bytes (and equal signatures).
+    public var jsonBytes: [UInt8] {
+        let keys = hashes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(keys.count * 100 + 4)
+        out.append(contentsOf: Array("{\n".utf8))
+        for (position, key) in keys.enumerated() {
+            out.append(contentsOf: Array("  ".utf8))
+            JSONText.appendString(key, to: &out)
+            out.append(contentsOf: Array(": ".utf8))
+            JSONText.appendString(hashes[key] ?? "", to: &out)
+            if position < keys.count - 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\n"))
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+/// Writing JSON text by hand where byte-exact, deterministic output matters.
+enum JSONText {
+    /// Appends `string` as a JSON string literal: `"` and `\` escaped, control characters as
+    /// `\uXXXX` (or their short forms), everything else, `/` and non-ASCII included, as UTF-8.
+    static func appendString(_ string: String, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0a: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0d: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0f)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,330 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// An opened `.order` archive: its entries, its files' bytes, and typed access to `order.json`,
+/// `manifest.json` and the signature.
+///
+/// Opening reads every entry once, within ``ArchiveLimits``, and records anything unsafe or
+/// broken about the zip itself (``readingDiagnostics``) instead of failing: only data that is
+/// not a zip archive at all makes ``init(bytes:limits:)`` throw. ``OrderArchiveVerifier`` turns
+/// the rest into a full report.
+public struct OrderArchive: Sendable {
+    /// `order.json`, the order itself.
+    public static let orderPath = "order.json"
+    /// `manifest.json`, the SHA-256 of every other file.
+    public static let manifestPath = "manifest.json"
+    /// `signature`, the detached CMS signature of `manifest.json`.
+    public static let signaturePath = "signature"
+    /// The MIME type to serve archives with (spec §1.1).
+    public static let mimeType = "application/vnd.apple.finance.order"
+
+    /// One entry of the zip's central directory.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// How an entry's bytes are stored.
+        public enum Compression: Sendable, Hashable, Codable, CustomStringConvertible {
+            case stored
+            case deflated
+            /// Another zip method number (bzip2 = 12, LZMA = 14, …).
+            case other(UInt16)
+
+            init(method: UInt16) {
+                switch method {
+                case 0: self = .stored
+                case 8: self = .deflated
+                default: self = .other(method)
+                }
+            }
+            public var description: String {
+                switch self {
+                case .stored: "stored"
+                case .deflated: "deflated"
+                case .other(let method): "method \(method)"
+                }
+            }
+        }
+
+        /// The entry's name, relative to the archive root.
+        public var path: String
+        /// The uncompressed size the directory declares.
+        public var uncompressedSize: UInt64
+        /// The stored (compressed) size.
+        public var compressedSize: UInt64
+        /// How the bytes are stored.
+        public var compression: Compression
+        /// Whether it is a directory entry (name ends with `/`).
+        public var isDirectory: Bool
+        /// Whether it is encrypted.
+        public var isEncrypted: Bool
+        /// Whether it is a Unix symbolic link.
+        public var isSymbolicLink: Bool
+    }
+
+    /// Every entry in central-directory order.
+    public let entries: [Entry]
+    /// The size of the archive in bytes.
+    public let byteCount: Int
+    /// What was wrong with the zip container while reading it (unsafe names, duplicates, encrypted
+    /// entries, bombs, checksum failures). Empty for a clean archive.
+    public let readingDiagnostics: [Diagnostic]
+    /// Path → bytes for every regular file that was safe to read.
+    let files: [String: [UInt8]]
+
+    /// The paths of the files that were read, sorted.
+    public var filePaths: [String] { files.keys.sorted() }
+
+    /// The bytes of one file, or `nil` when the archive has no readable file at `path`.
+    public func contents(of path: String) -> [UInt8]? { files[path] }
+
+    /// Opens an archive from a file.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/fileAccess`` or ``WalletOrdersError/Code/archiveUnreadable``.
+    public init(contentsOf url: URL, limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+        try self.init(bytes: try CertificateLoading.readFile(url, role: "archive"), limits: limits)
+    }
+
+    /// Opens an archive held in memory (for example the body FinanceKit's `saveOrder(signedArchive:)` takes).
+    public init(data: Data, limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+        try self.init(bytes: Array(data), limits: limits)
+    }
+
+    /// Opens an archive held in memory.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveUnreadable`` when the bytes are not a zip archive.
+    public init(bytes: [UInt8], limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+        let reader: ZipReader
+        do {
+            reader = try ZipReader(bytes: bytes)
+        } catch {
+            throw WalletOrdersError(
+                .archiveUnreadable, "The data is not a readable zip archive: \(error.message).",
+                hint: error.isNotZip
+                    ? "An .order file is a zip archive; check that the download or upload did not alter it."
+                    : "Rebuild the archive; the zip structure is damaged.",
+                underlying: error)
+        }
+        var diagnostics: [Diagnostic] = []
+        var files: [String: [UInt8]] = [:]
+        var seen: Set<[UInt8]> = []
+        var totalRead = 0
+        var stoppedForSize = false
+
+        if Self.hasZip64Records(bytes) {
+            diagnostics.append(
+                Diagnostic(
+                    "zip.zip64", .warning, "The archive uses ZIP64 records, which Wallet orders don't need.",
+                    hint: "Write the archive without ZIP64 (orders are far below its 4 GB threshold)."))
+        }
+        if reader.entries.count > limits.maxEntryCount {
+            diagnostics.append(
+                Diagnostic(
+                    "zip.too-many-entries", .error,
+                    "The archive has \(reader.entries.count) entries; at most \(limits.maxEntryCount) are read.",
+                    hint: "An order needs a few dozen files at most; remove what it doesn't reference."))
+        }
+
+        for info in reader.entries.prefix(limits.maxEntryCount) {
+            let location = Diagnostic.Location(file: info.name)
+            if !seen.insert(info.rawName).inserted {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.duplicate-name", .error, "The archive holds more than one entry named '\(info.name)'.",
+                        at: location, hint: "Each path may appear once; rebuild the archive."))
+                continue
+            }
+            guard info.hasValidUTF8Name else {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.invalid-name-encoding", .error, "An entry name is not valid UTF-8: '\(info.name)'.",
+                        at: location, hint: "Use UTF-8 file names."))
+                continue
+            }
+            if let problem = Self.pathProblem(info.name) {
+                diagnostics.append(Diagnostic(problem.ruleID, .error, problem.message, at: location, hint: problem.hint))
+                continue
+            }
+            if info.isSymbolicLink {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.symlink-entry", .error, "'\(info.name)' is a symbolic link.", at: location,
+                        hint: "Store the file itself, not a link to it."))
+                continue
+            }
+            if info.encryptionMethod != 0 {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.encrypted-entry", .error, "'\(info.name)' is encrypted; Wallet cannot read it.",
+                        at: location, hint: "Build the archive without a password."))
+                continue
+            }
+            if info.isDirectory { continue }
+            if let reason = OrderSource.junkReason(info.name) {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.junk-file", .error, "'\(info.name)' does not belong in an order: \(reason).", at: location,
+                        hint: "Remove it before building (wallet-orders build skips such files)."))
+            }
+            if info.uncompressedSize > limits.compressionRatioThreshold,
+                info.uncompressedSize / max(info.compressedSize, 1) > limits.maxCompressionRatio
+            {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.compression-ratio", .error,
+                        "'\(info.name)' expands from \(info.compressedSize) to \(info.uncompressedSize) bytes, more than \(limits.maxCompressionRatio):1; it was not read.",
+                        at: location, hint: "This looks like a zip bomb; real order files don't compress that well."))
+                continue
+            }
+            let remaining = limits.maxTotalUncompressedBytes - totalRead
+            if info.uncompressedSize > UInt64(max(remaining, 0)) {
+                if !stoppedForSize {
+                    diagnostics.append(
+                        Diagnostic(
+                            "zip.too-large", .error,
+                            "The archive's files expand to more than \(limits.maxTotalUncompressedBytes) bytes; reading stopped at '\(info.name)'.",
+                            at: location, hint: "Orders must stay below 5 MB."))
+                    stoppedForSize = true
+                }
+                continue
+            }
+            do {
+                let data = try reader.read(info, limit: remaining)
+                totalRead += data.count
+                files[info.name] = data
+            } catch {
+                diagnostics.append(
+                    Diagnostic(
+                        error.isChecksumMismatch ? "zip.checksum-mismatch" : "zip.entry-unreadable", .error,
+                        "'\(info.name)' could not be read: \(error.message).", at: location,
+                        hint: "The archive is damaged; rebuild it."))
+            }
+        }
+
+        self.entries = reader.entries.map { info in
+            Entry(
+                path: info.name, uncompressedSize: info.uncompressedSize, compressedSize: info.compressedSize,
+                compression: .init(method: info.compressionMethod), isDirectory: info.isDirectory,
+                isEncrypted: info.encryptionMethod != 0, isSymbolicLink: info.isSymbolicLink)
+        }
+        self.byteCount = bytes.count
+        self.readingDiagnostics = diagnostics
+        self.files = files
+    }
+
+    /// Decodes `order.json`.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidOrder``.
+    public func order() throws(WalletOrdersError) -> Order {
+        guard let bytes = files[Self.orderPath] else {
+            throw WalletOrdersError(.archiveEntryMissing, "The archive has no order.json at its root.")
+        }
+        do {
+            return try Order.decode(from: Data(bytes))
+        } catch {
+            throw WalletOrdersError(
+                .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))", underlying: error)
+        }
+    }
+
+    /// Parses `manifest.json`.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidOrder``.
+    public func manifest() throws(WalletOrdersError) -> Manifest {
+        guard let bytes = files[Self.manifestPath] else {
+            throw WalletOrdersError(.archiveEntryMissing, "The archive has no manifest.json at its root.")
+        }
+        do {
+            return try Manifest(jsonBytes: bytes)
+        } catch {
+            throw WalletOrdersError(
+                .invalidOrder, "manifest.json is not a JSON object of strings: \(OrderDecoding.describe(error))",
+                underlying: error)
+        }
+    }
+
+    /// Reads the facts of the signature: signer, issuer, serial, validity, signing time, algorithms.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidCertificate``.
+    public func signatureInfo() throws(WalletOrdersError) -> SignatureInfo {
+        guard let bytes = files[Self.signaturePath] else {
+            throw WalletOrdersError(.archiveEntryMissing, "The archive has no signature at its root.")
+        }
+        do {
+            return SignatureInfo(try CMSSignedData(derBytes: bytes))
+        } catch {
+            throw WalletOrdersError(
+                .invalidCertificate, "The signature is not a DER-encoded CMS structure.", underlying: error)
+        }
+    }
+
+    /// What is unsafe about an entry path, if anything.
+    static func pathProblem(_ path: String) -> (ruleID: String, message: String, hint: String)? {
+        if path.hasPrefix("/") || path.hasPrefix("\\") || (path.count >= 2 && Array(path)[1] == ":") {
+            return ("zip.absolute-path", "'\(path)' is an absolute path.", "Entry paths must be relative to the archive root.")
+        }
+        let components = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        if components.contains("..") {
+            return ("zip.parent-reference", "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
+        }
+        if path.contains("\\") {
+            return ("zip.backslash-path", "'\(path)' uses '\\' as a separator.", "Zip paths use '/'.")
+        }
+        return nil
+    }
+
+    /// Whether a ZIP64 end-of-central-directory locator or record appears near the end.
+    static func hasZip64Records(_ bytes: [UInt8]) -> Bool {
+        let window = bytes.suffix(65_557 + 76)
+        let locator: [UInt8] = [0x50, 0x4b, 0x06, 0x07]
+        var index = window.startIndex
+        while index + 4 <= window.endIndex {
+            if window[index] == 0x50 && window[index..<index + 4].elementsEqual(locator) { return true }
+            index += 1
+        }
+        return false
+    }
+}
+
+/// Limits that keep a hostile archive from exhausting memory or time while it is opened.
+public struct ArchiveLimits: Sendable, Hashable {
+    /// The most entries read (default 1,000; real orders have a few dozen).
+    public var maxEntryCount: Int
+    /// The most bytes all entries may expand to (default 64 MiB).
+    public var maxTotalUncompressedBytes: Int
+    /// The largest expansion ratio allowed for entries above ``compressionRatioThreshold`` (default 100:1).
+    public var maxCompressionRatio: UInt64
+    /// Entries smaller than this are never flagged for their ratio (default 1 MiB).
+    public var compressionRatioThreshold: UInt64
+
+    /// Creates limits; the defaults suit any real order.
+    public init(
+        maxEntryCount: Int = 1_000, maxTotalUncompressedBytes: Int = 64 << 20, maxCompressionRatio: UInt64 = 100,
+        compressionRatioThreshold: UInt64 = 1 << 20
+    ) {
+        self.maxEntryCount = maxEntryCount
+        self.maxTotalUncompressedBytes = maxTotalUncompressedBytes
+        self.maxCompressionRatio = maxCompressionRatio
+        self.compressionRatioThreshold = compressionRatioThreshold
+    }
+}
+
+/// Human-readable decoding errors.
+enum OrderDecoding {
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ codingPath: [any CodingKey]) -> String {
+            "/" + codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+        }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "missing required key '\(key.stringValue)' at \(path(context.codingPath))"
+        case .typeMismatch(let type, let context):
+            return "wrong type at \(path(context.codingPath)) (expected \(type)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "null at \(path(context.codingPath)) where \(type) is required"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? context.debugDescription : "\(context.debugDescription) at \(path(context.codingPath))"
+        @unknown default:
+            return "\(decoding)"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// Packages an ``OrderSource`` into a signed `.order` archive: `manifest.json` (SHA-256 of every
+/// file), a detached CMS signature of it, and a zip.
+///
+/// The output is reproducible: equal sources, identity and signing time give byte-identical
+/// archives (entries in a fixed order, every timestamp set to the signing time in UTC, fixed
+/// permissions, fixed compression). A builder is an immutable `Sendable` value; reuse one for
+/// any number of archives, from any number of tasks.
+public struct OrderArchiveBuilder: Sendable {
+    /// The Order Type ID certificate, key and intermediate that sign every archive.
+    public var identity: SigningIdentity
+
+    /// Apple's limit: "The total size of the bundle must be below 5 MB" (taken as 5,000,000 bytes
+    /// of files, manifest and signature included).
+    public static let maximumBundleBytes = 5_000_000
+
+    /// Creates a builder that signs with `identity`.
+    public init(identity: SigningIdentity) {
+        self.identity = identity
+    }
+
+    /// Builds and signs an archive.
+    ///
+    /// - Parameters:
+    ///   - source: The order's files.
+    ///   - signingTime: The signingTime attribute and the zip timestamps (default: now). Must fall
+    ///     inside the certificate's validity.
+    /// - Returns: The archive, its manifest and any warnings (certificate UID vs
+    ///   `orderTypeIdentifier`) and notes (files skipped from the source).
+    /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidSource``,
+    ///   ``WalletOrdersError/Code/invalidOrder``, ``WalletOrdersError/Code/bundleTooLarge``,
+    ///   ``WalletOrdersError/Code/certificateNotValid``, ``WalletOrdersError/Code/signingFailed``
+    ///   or ``WalletOrdersError/Code/archiveWriteFailed``.
+    public func build(_ source: OrderSource, signingTime: Date = Date()) throws(WalletOrdersError) -> BuiltOrderArchive {
+        guard let orderJSON = source.orderJSON else {
+            throw WalletOrdersError(.invalidSource, "The source has no order.json.", hint: "Add order.json at the top level.")
+        }
+        let order: Order
+        do {
+            order = try Order.decode(from: Data(orderJSON))
+        } catch {
+            throw WalletOrdersError(
+                .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
+                hint: "Fix order.json; `wallet-orders validate SOURCE` lists every problem.", underlying: error)
+        }
+        let filesSize = source.files.values.reduce(0) { $0 + $1.count }
+        if filesSize >= Self.maximumBundleBytes {
+            throw Self.tooLarge(source.files, total: filesSize)
+        }
+        try SigningIdentity.checkValidity(identity.certificate, role: "signing certificate", at: signingTime)
+        try SigningIdentity.checkValidity(identity.intermediate, role: "WWDR intermediate certificate", at: signingTime)
+
+        let manifest = Manifest(hashing: source.files)
+        let manifestBytes = manifest.jsonBytes
+        let signature = try identity.sign(manifestBytes, signingTime: signingTime)
+        let total = filesSize + manifestBytes.count + signature.count
+        if total >= Self.maximumBundleBytes {
+            throw Self.tooLarge(source.files, total: total)
+        }
+
+        var entries: [ZipWriter.Entry] = [
+            .init(path: OrderArchive.orderPath, bytes: orderJSON),
+            .init(path: OrderArchive.manifestPath, bytes: manifestBytes),
+            .init(path: OrderArchive.signaturePath, bytes: signature),
+        ]
+        let others = source.files.keys.filter { $0 != OrderArchive.orderPath }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for path in others {
+            entries.append(.init(path: path, bytes: source.files[path] ?? [], deflate: !Self.isAlreadyCompressed(path)))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try ZipWriter.write(entries, timestamp: Self.dosTimestamp(signingTime))
+        } catch {
+            throw WalletOrdersError(.archiveWriteFailed, "Writing the zip archive failed: \(error)", underlying: error)
+        }
+
+        var diagnostics = identity.diagnostics(forOrderTypeIdentifier: order.orderTypeIdentifier)
+        for skipped in source.skippedFiles {
+            diagnostics.append(
+                Diagnostic("build.skipped-file", .info, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))
+        }
+        return BuiltOrderArchive(
+            bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, order: order, signingTime: signingTime,
+            diagnostics: diagnostics)
+    }
+
+    /// PNG and JPEG data is already compressed: storing it saves time and loses nothing.
+    static func isAlreadyCompressed(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
+    }
+
+    /// The zip timestamp for `date`, in UTC so that the time zone never changes the output.
+    static func dosTimestamp(_ date: Date) -> ZipWriter.DOSTimestamp {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return ZipWriter.DOSTimestamp(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+    }
+
+    static func tooLarge(_ files: [String: [UInt8]], total: Int) -> WalletOrdersError {
+        let largest = files.sorted { $0.value.count > $1.value.count }.prefix(3)
+            .map { "\($0.key) (\(ByteCountText.format($0.value.count)))" }.joined(separator: ", ")
+        return WalletOrdersError(
+            .bundleTooLarge,
+            "The order adds up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest files: \(largest).",
+            hint: "Shrink or drop the largest files: images need only be 300×300 px (@2x 600, @3x 900).")
+    }
+}
+
+/// A signed archive produced by ``OrderArchiveBuilder``.
+public struct BuiltOrderArchive: Sendable {
+    /// The `.order` file's bytes.
+    public var bytes: [UInt8]
+    /// The manifest that was signed.
+    public var manifest: Manifest
+    /// The exact `manifest.json` bytes in the archive (what the signature covers).
+    public var manifestBytes: [UInt8]
+    /// The order, as decoded from `order.json`.
+    public var order: Order
+    /// The signing time used.
+    public var signingTime: Date
+    /// Warnings and notes from building (nothing here stopped the build).
+    public var diagnostics: [Diagnostic]
+
+    /// The `.order` file's bytes as `Data` (for FinanceKit-style APIs and HTTP bodies).
+    public var data: Data { Data(bytes) }
+
+    /// Writes the archive to `url` atomically (a temporary file in the same folder, then a rename).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/fileAccess``.
+    public func write(to url: URL) throws(WalletOrdersError) {
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+        } catch {
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(url.path)': \(error.localizedDescription)", underlying: error)
+        }
+    }
+}
+
+/// Byte counts for people.
+enum ByteCountText {
+    static func format(_ count: Int) -> String {
+        if count < 1_000 { return "\(count) B" }
+        if count < 1_000_000 { return String(format: "%.1f kB", Double(count) / 1_000) }
+        return String(format: "%.2f MB", Double(count) / 1_000_000)
+    }
+}

@@ -1,0 +1,148 @@
+public import Foundation
+
+/// The files of an order before packaging: `order.json`, images, `xx.lproj/order.strings`, …
+///
+/// Paths are relative to the archive root and use `/`. `manifest.json` and `signature` are
+/// never part of a source: the builder makes them.
+public struct OrderSource: Sendable, Hashable {
+    /// A file that was left out of the source, and why.
+    public struct SkippedFile: Sendable, Hashable, CustomStringConvertible {
+        /// The path relative to the source folder.
+        public var path: String
+        /// Why it was left out.
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Path → exact bytes.
+    public private(set) var files: [String: [UInt8]]
+    /// Files found in the folder but left out (junk, dotfiles, an old manifest or signature).
+    public private(set) var skippedFiles: [SkippedFile]
+
+    /// The bytes of `order.json`, if present.
+    public var orderJSON: [UInt8]? { files[OrderArchive.orderPath] }
+
+    /// Creates a source from files held in memory (path → bytes).
+    ///
+    /// Junk is dropped and recorded in ``skippedFiles`` just as for a folder.
+    public init(files: [String: [UInt8]]) {
+        self.files = [:]
+        self.skippedFiles = []
+        for (path, bytes) in files {
+            if let reason = Self.reasonToSkip(path) {
+                skippedFiles.append(SkippedFile(path: path, reason: reason))
+            } else {
+                self.files[path] = bytes
+            }
+        }
+        skippedFiles.sort { $0.path < $1.path }
+    }
+
+    /// Creates a source from an ``Order`` value and other named files (images, `xx.lproj/order.strings`).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidOrder`` when the order can't be encoded.
+    public init(order: Order, files: [String: [UInt8]] = [:]) throws {
+        let json: Data
+        do {
+            json = try order.encodedJSON()
+        } catch {
+            throw WalletOrdersError(.invalidOrder, "The order could not be encoded as JSON: \(error)")
+        }
+        var all = files
+        all[OrderArchive.orderPath] = Array(json)
+        self.init(files: all)
+    }
+
+    /// Reads a source folder: `order.json` plus every file below it.
+    ///
+    /// Junk never enters an archive: `.DS_Store`, `__MACOSX/`, `.gitkeep`, other dotfiles and a
+    /// stale `manifest.json` or `signature` are skipped and listed in ``skippedFiles``.
+    /// - Throws: ``WalletOrdersError`` with code ``WalletOrdersError/Code/invalidSource`` for a
+    ///   missing folder, a symbolic link or a special file (named in the message), and
+    ///   ``WalletOrdersError/Code/fileAccess`` when a file can't be read.
+    public init(directory: URL) throws {
+        let root = directory.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw WalletOrdersError(
+                .invalidSource, "'\(directory.path)' is not a folder.",
+                hint: "Pass the folder that holds order.json, its images and its .lproj folders.")
+        }
+        var files: [String: [UInt8]] = [:]
+        var skipped: [SkippedFile] = []
+        try Self.walk(root: root, relative: "", into: &files, skipped: &skipped)
+        self.files = files
+        self.skippedFiles = skipped.sorted { $0.path < $1.path }
+        guard files[OrderArchive.orderPath] != nil else {
+            throw WalletOrdersError(
+                .invalidSource, "'\(directory.path)' has no order.json at its top level.",
+                hint: "An order source folder holds order.json at its root (not inside a subfolder).")
+        }
+    }
+
+    private static func walk(
+        root: String, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile]
+    ) throws {
+        let folder = relative.isEmpty ? root : root + "/" + relative
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            throw WalletOrdersError(.fileAccess, "Cannot list '\(folder)': \(error.localizedDescription)")
+        }
+        for name in names {
+            let path = relative.isEmpty ? name : relative + "/" + name
+            let absolute = root + "/" + path
+            var info = stat()
+            guard lstat(absolute, &info) == 0 else {
+                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)': \(String(cString: strerror(errno)))")
+            }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if let reason = reasonToSkip(path + "/") {
+                    skipped.append(SkippedFile(path: path + "/", reason: reason))
+                } else {
+                    try walk(root: root, relative: path, into: &files, skipped: &skipped)
+                }
+                continue
+            }
+            if let reason = reasonToSkip(path) {
+                skipped.append(SkippedFile(path: path, reason: reason))
+                continue
+            }
+            guard type == S_IFREG else {
+                let kind = type == S_IFLNK ? "a symbolic link" : "a special file (device, socket or pipe)"
+                throw WalletOrdersError(
+                    .invalidSource, "'\(path)' in the source folder is \(kind); orders may only contain regular files.",
+                    hint: type == S_IFLNK
+                        ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
+                        : "Remove it from the source folder.")
+            }
+            guard let data = FileManager.default.contents(atPath: absolute) else {
+                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)'.", hint: "Check the file's permissions.")
+            }
+            files[path] = Array(data)
+        }
+    }
+
+    /// Why a source path is left out of an archive (junk, or a file the builder makes), or `nil`
+    /// when it belongs. Directory paths end with `/`.
+    static func reasonToSkip(_ path: String) -> String? {
+        if let reason = junkReason(path) { return reason }
+        if path == OrderArchive.manifestPath { return "an old manifest.json; the builder writes a new one" }
+        if path == OrderArchive.signaturePath { return "an old signature; the builder signs anew" }
+        return nil
+    }
+
+    /// Why a path is junk that never belongs in an order (`.DS_Store`, `__MACOSX/`, dotfiles), or `nil`.
+    static func junkReason(_ path: String) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if components.contains("__MACOSX") { return "macOS resource-fork folder (__MACOSX) is not part of an order" }
+        if let last = components.last {
+            if last == ".DS_Store" { return "Finder metadata (.DS_Store) is not part of an order" }
+            if last == ".gitkeep" { return "placeholder file (.gitkeep) is not part of an order" }
+        }
+        if components.contains(where: { $0.hasPrefix(".") }) { return "hidden file or folder is not part of an order" }
+        return nil
+    }
+}

@@ -1,0 +1,138 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// A local, test-only stand-in for Apple's certificate hierarchy: a root, a WWDR-like
+/// intermediate, and Order Type ID certificates laid out as Apple issues them.
+///
+/// With it anyone can run the whole build → sign → verify pipeline without an Apple developer
+/// account. Wallet trusts none of it: every subject says `TEST ONLY`, and verification succeeds
+/// only when the caller adds ``rootCertificatePEM`` as a trust anchor.
+public struct DevelopmentCertificateAuthority: Sendable {
+    let rootKey: PrivateKey
+    let root: X509Certificate
+    let intermediateKey: PrivateKey
+    let intermediate: X509Certificate
+
+    /// The organization every development certificate names.
+    public static let organization = "wallet-orders TEST ONLY"
+
+    /// Apple's order-signing extended key usage, modelled on the Pass Type ID one (spec §2.2).
+    static let orderSigningExtendedKeyUsage = "1.2.840.113635.100.4.14"
+    /// Apple's marker extension on pass-signing certificates, reused for the test leaf.
+    static let appleMarkerExtension = "1.2.840.113635.100.6.1.16"
+
+    /// Makes a new root and intermediate with fresh RSA-2048 keys.
+    ///
+    /// - Parameters:
+    ///   - validFrom: Start of validity (default: one day ago, so clocks that lag still accept it).
+    ///   - validFor: Length of validity (default: 5 years).
+    ///   - generation: The intermediate's `OU`, like Apple's `G4`.
+    public init(validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 5 * 365 * 86_400,
+                generation: String = "G4") throws(WalletOrdersError) {
+        do {
+            rootKey = try PrivateKey.generateRSA(bits: 2048)
+            root = try CertificateIssuer.issue(
+                .init(
+                    subject: [
+                        ("C", "US"), ("O", Self.organization), ("OU", "Development Certification Authority"),
+                        ("CN", "wallet-orders Development Root CA (TEST ONLY)"),
+                    ],
+                    notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor + 86_400),
+                    certificateAuthorityPathLength: -1, keyUsage: "critical,keyCertSign,cRLSign"),
+                subjectKey: rootKey, issuer: nil, issuerKey: rootKey)
+            intermediateKey = try PrivateKey.generateRSA(bits: 2048)
+            intermediate = try CertificateIssuer.issue(
+                .init(
+                    subject: [
+                        ("C", "US"), ("O", Self.organization), ("OU", generation),
+                        ("CN", "wallet-orders Development WWDR Intermediate (TEST ONLY)"),
+                    ],
+                    notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor),
+                    certificateAuthorityPathLength: 0, keyUsage: "critical,keyCertSign,cRLSign"),
+                subjectKey: intermediateKey, issuer: root, issuerKey: rootKey)
+        } catch {
+            throw WalletOrdersError(.signingFailed, "Making the development certificate authority failed: \(error)", underlying: error)
+        }
+    }
+
+    /// The root certificate (PEM): pass it as a trust anchor to verify development-signed archives.
+    public var rootCertificatePEM: String { Self.markTestOnly(root.pemString) }
+    /// The intermediate certificate (PEM), the stand-in for Apple's WWDR intermediate.
+    public var intermediateCertificatePEM: String { Self.markTestOnly(intermediate.pemString) }
+
+    /// Issues an Order Type ID certificate with the subject Apple uses
+    /// (`UID=<orderTypeIdentifier>, CN=Order Type ID: <orderTypeIdentifier>, OU=<teamIdentifier>, O=…, C=US`).
+    ///
+    /// - Parameters:
+    ///   - validFrom: Start of validity (default: one day ago). Tests pass past dates to make expired certificates.
+    ///   - validFor: Length of validity (default: one year).
+    public func issueOrderTypeCertificate(
+        orderTypeIdentifier: String, teamIdentifier: String,
+        validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 365 * 86_400
+    ) throws(WalletOrdersError) -> DevelopmentOrderTypeCertificate {
+        do {
+            let key = try PrivateKey.generateRSA(bits: 2048)
+            let certificate = try CertificateIssuer.issue(
+                .init(
+                    subject: [
+                        ("UID", orderTypeIdentifier), ("CN", "Order Type ID: \(orderTypeIdentifier)"),
+                        ("OU", teamIdentifier), ("O", Self.organization), ("C", "US"),
+                    ],
+                    notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor),
+                    keyUsage: "critical,digitalSignature",
+                    extendedKeyUsages: [Self.orderSigningExtendedKeyUsage],
+                    customExtensions: [(Self.appleMarkerExtension, false, [0x05, 0x00])]),
+                subjectKey: key, issuer: intermediate, issuerKey: intermediateKey)
+            return DevelopmentOrderTypeCertificate(certificate: certificate, privateKey: key, authority: self)
+        } catch {
+            throw WalletOrdersError(.signingFailed, "Issuing the development certificate failed: \(error)", underlying: error)
+        }
+    }
+
+    static func markTestOnly(_ pem: String) -> String {
+        "# TEST ONLY: made by `wallet-orders dev-certs`. Apple Wallet does not trust it.\n" + pem
+    }
+}
+
+/// A development Order Type ID certificate with its key, issued by a ``DevelopmentCertificateAuthority``.
+public struct DevelopmentOrderTypeCertificate: Sendable {
+    let certificate: X509Certificate
+    let privateKey: PrivateKey
+    let authority: DevelopmentCertificateAuthority
+
+    /// The certificate (PEM).
+    public var certificatePEM: String { DevelopmentCertificateAuthority.markTestOnly(certificate.pemString) }
+    /// What the certificate says.
+    public var summary: CertificateSummary { CertificateSummary(certificate) }
+
+    /// The private key as PKCS #8 PEM, AES-256 encrypted when `passphrase` is given.
+    public func privateKeyPEM(passphrase: String? = nil) throws(WalletOrdersError) -> String {
+        do {
+            return String(decoding: try privateKey.pemBytes(passphrase: passphrase.map { Array($0.utf8) }), as: UTF8.self)
+        } catch {
+            throw WalletOrdersError(.signingFailed, "Encoding the private key failed: \(error)", underlying: error)
+        }
+    }
+
+    /// The certificate, key and intermediate as a `.p12`.
+    ///
+    /// - Parameter legacyEncryption: RC2-40/3DES with a SHA-1 MAC, as older Keychain exports are,
+    ///   instead of AES-256.
+    public func pkcs12(passphrase: String, legacyEncryption: Bool = false) throws(WalletOrdersError) -> [UInt8] {
+        do {
+            return try PKCS12.make(
+                privateKey: privateKey, certificate: certificate, otherCertificates: [authority.intermediate],
+                passphrase: passphrase, friendlyName: "Order Type ID: \(summary.userID ?? "")",
+                encryption: legacyEncryption ? .legacy : .modern)
+        } catch {
+            throw WalletOrdersError(.signingFailed, "Writing the .p12 failed: \(error)", underlying: error)
+        }
+    }
+
+    /// A signing identity (certificate, key and the development intermediate).
+    public func signingIdentity(validAt date: Date = Date()) throws(WalletOrdersError) -> SigningIdentity {
+        try SigningIdentity(
+            certificate: certificate, privateKey: privateKey, intermediateCandidates: [authority.intermediate],
+            explicitIntermediate: true, validAt: date)
+    }
+}

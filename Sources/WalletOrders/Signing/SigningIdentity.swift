@@ -1,0 +1,232 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// An Order Type ID certificate, its private key and the Apple WWDR intermediate that issued it:
+/// everything needed to sign orders.
+///
+/// Load it once and sign any number of archives with it, from any number of tasks: it is an
+/// immutable `Sendable` value, and parsing (the slow part of key loading) happens only here.
+///
+/// Loading checks, each with an error that says what to do:
+/// - the key belongs to the certificate (``WalletOrdersError/Code/keyCertificateMismatch``);
+/// - the certificate and the intermediate are valid at the given date
+///   (``WalletOrdersError/Code/certificateNotValid``);
+/// - the intermediate really issued the certificate, naming both issuers when not, as in a
+///   G1/G4 mix-up (``WalletOrdersError/Code/intermediateMismatch``).
+public struct SigningIdentity: Sendable {
+    let certificate: X509Certificate
+    let privateKey: PrivateKey
+    let intermediate: X509Certificate
+
+    /// The signing certificate.
+    public var certificateSummary: CertificateSummary { CertificateSummary(certificate) }
+    /// The intermediate certificate that goes into every signature next to the signing certificate.
+    public var intermediateSummary: CertificateSummary { CertificateSummary(intermediate) }
+    /// The order type identifier the certificate was issued for (its subject `UID`), if present.
+    public var orderTypeIdentifier: String? { certificate.subject["UID"] }
+    /// The Team ID (the subject `OU`), if present.
+    public var teamIdentifier: String? { certificate.subject["OU"] }
+
+    /// Loads an identity from a certificate and a private key in PEM (or DER), plus the intermediate.
+    ///
+    /// - Parameters:
+    ///   - certificate: The Order Type ID certificate, PEM or DER. A PEM file holding the chain
+    ///     (certificate first) also works; the next certificates serve as intermediate candidates.
+    ///   - privateKey: The private key, PEM (PKCS #8 or PKCS #1, encrypted or not) or DER.
+    ///   - passphrase: The key's passphrase, when it is encrypted.
+    ///   - intermediate: The Apple WWDR intermediate (PEM or DER). `nil` to take it from `certificate`.
+    ///   - date: The date at which the certificates must be valid (default: now).
+    public init(
+        certificate: [UInt8], privateKey: [UInt8], passphrase: String? = nil, intermediate: [UInt8]?,
+        validAt date: Date = Date()
+    ) throws(WalletOrdersError) {
+        let certificates = try CertificateLoading.certificates(certificate, role: "signing certificate")
+        let key: PrivateKey
+        do {
+            key = try PrivateKey(bytes: privateKey, passphrase: passphrase.map { Array($0.utf8) })
+        } catch {
+            if PrivateKey.isEncryptedPEM(privateKey) && passphrase == nil {
+                throw WalletOrdersError(
+                    .passphraseRequired, "The private key is encrypted and no passphrase was given.",
+                    hint: "Give the passphrase with --key-passphrase-env VAR, --key-passphrase-file FILE, or type it at the prompt.",
+                    underlying: error)
+            }
+            if error.isWrongPassphrase || PrivateKey.isEncryptedPEM(privateKey) {
+                throw WalletOrdersError(
+                    .wrongPassphrase, "The passphrase does not decrypt the private key.",
+                    hint: "Check the passphrase; `openssl pkey -in KEY -noout` asks for it and says whether it works.",
+                    underlying: error)
+            }
+            throw WalletOrdersError(
+                .invalidPrivateKey, "The private key is not a PEM or DER private key.",
+                hint: "Export the key as PEM (`openssl pkcs12 -in cert.p12 -nocerts -out key.pem`), or use the .p12 directly.",
+                underlying: error)
+        }
+        let extra = try intermediate.map { bytes throws(WalletOrdersError) in
+            try CertificateLoading.certificates(bytes, role: "WWDR intermediate certificate")
+        }
+        try self.init(
+            certificate: certificates[0], privateKey: key,
+            intermediateCandidates: (extra ?? []) + certificates.dropFirst(), explicitIntermediate: extra != nil,
+            validAt: date)
+    }
+
+    /// Loads an identity from a PKCS #12 (`.p12`) file as Keychain Access exports it, including
+    /// legacy RC2/3DES-encrypted ones, plus the intermediate.
+    ///
+    /// - Parameters:
+    ///   - pkcs12: The `.p12` bytes.
+    ///   - passphrase: The export passphrase (may be empty).
+    ///   - intermediate: The Apple WWDR intermediate (PEM or DER). `nil` to use one inside the `.p12`.
+    ///   - date: The date at which the certificates must be valid (default: now).
+    public init(pkcs12: [UInt8], passphrase: String, intermediate: [UInt8]?, validAt date: Date = Date())
+        throws(WalletOrdersError)
+    {
+        let contents: PKCS12.Contents
+        do {
+            contents = try PKCS12.parse(pkcs12, passphrase: passphrase)
+        } catch {
+            if error.isWrongPassphrase {
+                throw WalletOrdersError(
+                    .wrongPassphrase, "The passphrase does not open the .p12 file.",
+                    hint: "Use the passphrase chosen when exporting from Keychain Access (it may be empty).",
+                    underlying: error)
+            }
+            throw WalletOrdersError(
+                .invalidPKCS12, "The file is not a readable PKCS #12 (.p12) file: \(error.context).",
+                hint: "Export the certificate with its private key from Keychain Access as 'Personal Information Exchange (.p12)'.",
+                underlying: error)
+        }
+        let extra = try intermediate.map { bytes throws(WalletOrdersError) in
+            try CertificateLoading.certificates(bytes, role: "WWDR intermediate certificate")
+        }
+        try self.init(
+            certificate: contents.certificate, privateKey: contents.privateKey,
+            intermediateCandidates: (extra ?? []) + contents.otherCertificates, explicitIntermediate: extra != nil,
+            validAt: date)
+    }
+
+    /// Reads the files and loads an identity from a certificate and key.
+    public static func load(
+        certificateFile: URL, privateKeyFile: URL, passphrase: PassphraseSource? = nil, intermediateFile: URL?,
+        validAt date: Date = Date()
+    ) throws(WalletOrdersError) -> SigningIdentity {
+        let certificate = try CertificateLoading.readFile(certificateFile, role: "signing certificate")
+        let key = try CertificateLoading.readFile(privateKeyFile, role: "private key")
+        let intermediate = try intermediateFile.map { url throws(WalletOrdersError) in
+            try CertificateLoading.readFile(url, role: "WWDR intermediate certificate")
+        }
+        let secret: String? =
+            try (passphrase.map { source throws(WalletOrdersError) in try source.resolve() })
+        return try SigningIdentity(
+            certificate: certificate, privateKey: key, passphrase: secret, intermediate: intermediate, validAt: date)
+    }
+
+    /// Reads the files and loads an identity from a `.p12`.
+    public static func load(
+        pkcs12File: URL, passphrase: PassphraseSource, intermediateFile: URL?, validAt date: Date = Date()
+    ) throws(WalletOrdersError) -> SigningIdentity {
+        let p12 = try CertificateLoading.readFile(pkcs12File, role: ".p12 file")
+        let intermediate = try intermediateFile.map { url throws(WalletOrdersError) in
+            try CertificateLoading.readFile(url, role: "WWDR intermediate certificate")
+        }
+        return try SigningIdentity(
+            pkcs12: p12, passphrase: try passphrase.resolve(), intermediate: intermediate, validAt: date)
+    }
+
+    /// Whether `bytes` hold an encrypted PEM private key, so a passphrase will be needed.
+    public static func isEncryptedPrivateKey(_ bytes: [UInt8]) -> Bool {
+        PrivateKey.isEncryptedPEM(bytes)
+    }
+
+    init(
+        certificate: X509Certificate, privateKey: PrivateKey, intermediateCandidates: [X509Certificate],
+        explicitIntermediate: Bool, validAt date: Date
+    ) throws(WalletOrdersError) {
+        guard certificate.matches(privateKey) else {
+            throw WalletOrdersError(
+                .keyCertificateMismatch,
+                "The private key does not belong to the certificate '\(certificate.subject)'.",
+                hint: "Use the key generated with the certificate's signing request (both come out of the same .p12 export).")
+        }
+        try Self.checkValidity(certificate, role: "signing certificate", at: date)
+        guard let first = intermediateCandidates.first else {
+            throw WalletOrdersError(
+                .intermediateMissing, "No WWDR intermediate certificate was given.",
+                hint: "Pass Apple's WWDR intermediate that issued the certificate (issuer: \(certificate.issuer)) with --wwdr, e.g. AppleWWDRCAG4.cer.")
+        }
+        guard let issuer = intermediateCandidates.first(where: { certificate.isIssued(by: $0) }) else {
+            let given = explicitIntermediate ? first : intermediateCandidates[0]
+            throw WalletOrdersError(
+                .intermediateMismatch,
+                "The intermediate '\(given.subject)' did not issue the signing certificate, whose issuer is '\(certificate.issuer)'.",
+                hint: Self.generationHint(certificateIssuer: certificate.issuer, given: given.subject))
+        }
+        try Self.checkValidity(issuer, role: "WWDR intermediate certificate", at: date)
+        self.certificate = certificate
+        self.privateKey = privateKey
+        self.intermediate = issuer
+    }
+
+    static func checkValidity(_ certificate: X509Certificate, role: String, at date: Date) throws(WalletOrdersError) {
+        let formatter = ISO8601DateFormatter()
+        if date > certificate.notAfter {
+            throw WalletOrdersError(
+                .certificateNotValid,
+                "The \(role) '\(certificate.subject)' expired on \(formatter.string(from: certificate.notAfter)).",
+                hint: role.hasPrefix("WWDR")
+                    ? "Download the current WWDR intermediate from https://www.apple.com/certificateauthority/."
+                    : "Create a new Order Type ID certificate in Certificates, Identifiers & Profiles and export it again.")
+        }
+        if date < certificate.notBefore {
+            throw WalletOrdersError(
+                .certificateNotValid,
+                "The \(role) '\(certificate.subject)' is not valid until \(formatter.string(from: certificate.notBefore)).",
+                hint: "Check the machine's clock, or the signing time you asked for.")
+        }
+    }
+
+    private static func generationHint(certificateIssuer: DistinguishedName, given: DistinguishedName) -> String {
+        let wanted = certificateIssuer["OU"].map { " (generation \($0))" } ?? ""
+        let have = given["OU"].map { " (generation \($0))" } ?? ""
+        if certificateIssuer["CN"] == given["CN"], wanted != have {
+            return "The WWDR generations differ: the certificate needs\(wanted), you gave\(have). Download the right one from https://www.apple.com/certificateauthority/."
+        }
+        return "Pass the intermediate whose subject is '\(certificateIssuer)'."
+    }
+
+    /// Warnings about using this identity for `orderTypeIdentifier` (spec §2.2: the certificate's
+    /// subject `UID` should equal the order's `orderTypeIdentifier`).
+    public func diagnostics(forOrderTypeIdentifier orderTypeIdentifier: String) -> [Diagnostic] {
+        guard let uid = self.orderTypeIdentifier else {
+            return [
+                Diagnostic(
+                    "signature.signer-uid-missing", .warning,
+                    "The signing certificate has no subject UID, so Wallet cannot match it to orderTypeIdentifier '\(orderTypeIdentifier)'.",
+                    at: Diagnostic.Location(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
+                    hint: "Sign with the Order Type ID certificate Apple issued for '\(orderTypeIdentifier)'.")
+            ]
+        }
+        guard uid == orderTypeIdentifier else {
+            return [
+                Diagnostic(
+                    "signature.signer-uid-mismatch", .warning,
+                    "orderTypeIdentifier '\(orderTypeIdentifier)' does not match the signing certificate's UID '\(uid)'.",
+                    at: Diagnostic.Location(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
+                    hint: "Set orderTypeIdentifier to '\(uid)', or sign with the certificate issued for '\(orderTypeIdentifier)'.")
+            ]
+        }
+        return []
+    }
+
+    /// Signs `content` (the exact `manifest.json` bytes): detached CMS, DER, SHA-256, with signingTime.
+    func sign(_ content: [UInt8], signingTime: Date) throws(WalletOrdersError) -> [UInt8] {
+        do {
+            return try CMSSigner.signDetached(
+                content, certificate: certificate, privateKey: privateKey, additionalCertificates: [intermediate],
+                signingTime: signingTime)
+        } catch {
+            throw WalletOrdersError(.signingFailed, "Signing the manifest failed: \(error)", underlying: error)
+        }
+    }
+}

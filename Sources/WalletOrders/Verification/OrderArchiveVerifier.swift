@@ -1,0 +1,348 @@
+public import Foundation
+import WalletOrdersInterop
+
+/// Checks everything about an archive that makes Wallet accept or refuse it at the container
+/// level: zip safety, the required files, the manifest, the CMS signature and the certificate
+/// chain. It returns every finding, never just the first.
+///
+/// Build one verifier (it parses the trust anchors once) and reuse it for any number of
+/// archives, from any number of tasks.
+///
+/// Rule identifiers are stable; see the `Validation` article for the full table.
+public struct OrderArchiveVerifier: Sendable {
+    let trustStore: X509TrustStore
+    /// The limits used when opening archives from bytes.
+    public var limits: ArchiveLimits
+
+    /// The trust anchors, Apple Root CA first when included.
+    public var trustAnchors: [CertificateSummary] { trustStore.anchors.map(CertificateSummary.init) }
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - additionalTrustAnchors: More root certificates (PEM or DER), for example the root made
+    ///     by `wallet-orders dev-certs`.
+    ///   - trustAppleRootCA: Whether Apple's root (bundled) is an anchor (default `true`).
+    ///   - limits: Zip safety limits.
+    /// - Throws: ``WalletOrdersError/Code/invalidTrustAnchor``.
+    public init(
+        additionalTrustAnchors: [[UInt8]] = [], trustAppleRootCA: Bool = true, limits: ArchiveLimits = .init()
+    ) throws(WalletOrdersError) {
+        var anchors: [X509Certificate] = trustAppleRootCA ? [BundledCertificates.appleRootCA] : []
+        for bytes in additionalTrustAnchors {
+            do {
+                anchors += try X509Certificate.parse(bytes)
+            } catch {
+                throw WalletOrdersError(
+                    .invalidTrustAnchor, "A trust anchor is not a PEM or DER certificate.",
+                    hint: "Pass the root certificate file (for dev-certs: root-ca.pem).", underlying: error)
+            }
+        }
+        do {
+            trustStore = try X509TrustStore(anchors: anchors)
+        } catch {
+            throw WalletOrdersError(.invalidTrustAnchor, "Building the trust store failed: \(error)", underlying: error)
+        }
+        self.limits = limits
+    }
+
+    /// Opens and verifies archive bytes; data that isn't a zip gives a one-finding report.
+    ///
+    /// - Parameters:
+    ///   - bytes: The `.order` file.
+    ///   - subject: The name the report uses (a path, usually).
+    ///   - now: The current time, for the "certificate expired since" warning.
+    public func verify(archiveBytes bytes: [UInt8], subject: String, now: Date = Date()) -> ValidationReport {
+        do {
+            return verify(try OrderArchive(bytes: bytes, limits: limits), subject: subject, now: now)
+        } catch {
+            var report = ValidationReport(subject: subject)
+            report.add("zip.unreadable", .error, error.message, hint: error.hint)
+            return report
+        }
+    }
+
+    /// Verifies an opened archive.
+    public func verify(_ archive: OrderArchive, subject: String = "archive", now: Date = Date()) -> ValidationReport {
+        var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
+        checkRequiredFiles(archive, into: &report)
+        checkBundleSize(archive, into: &report)
+        checkManifest(archive, into: &report)
+        let signer = checkSignature(archive, now: now, into: &report)
+        checkOrder(archive, signerUID: signer?.subject["UID"], into: &report)
+        return report
+    }
+
+    // MARK: - Files
+
+    private func checkRequiredFiles(_ archive: OrderArchive, into report: inout ValidationReport) {
+        let entryPaths = Set(archive.entries.map(\.path))
+        for required in [OrderArchive.orderPath, OrderArchive.manifestPath, OrderArchive.signaturePath]
+        where archive.contents(of: required) == nil && !entryPaths.contains(required) {
+            let nested = archive.entries.first { $0.path.hasSuffix("/" + required) }
+            report.add(
+                "archive.missing-file", .error, "The archive has no '\(required)' at its root.",
+                at: .init(file: required),
+                hint: nested.map {
+                    "Found '\($0.path)': zip the folder's contents, not the folder itself, so '\(required)' sits at the root."
+                } ?? "Build the archive with wallet-orders build, which writes order.json, manifest.json and signature.")
+        }
+    }
+
+    private func checkBundleSize(_ archive: OrderArchive, into report: inout ValidationReport) {
+        let total = archive.filePaths.reduce(0) { $0 + (archive.contents(of: $1)?.count ?? 0) }
+        guard total >= OrderArchiveBuilder.maximumBundleBytes else { return }
+        let largest = archive.filePaths.sorted { (archive.contents(of: $0)?.count ?? 0) > (archive.contents(of: $1)?.count ?? 0) }
+            .prefix(3).map { "\($0) (\(ByteCountText.format(archive.contents(of: $0)?.count ?? 0)))" }
+        report.add(
+            "bundle.too-large", .error,
+            "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
+            hint: "Shrink or drop the largest files.")
+    }
+
+    // MARK: - Manifest
+
+    private func checkManifest(_ archive: OrderArchive, into report: inout ValidationReport) {
+        guard let bytes = archive.contents(of: OrderArchive.manifestPath) else { return }
+        let file = OrderArchive.manifestPath
+        let manifest: Manifest
+        do {
+            manifest = try Manifest(jsonBytes: bytes)
+        } catch {
+            report.add(
+                "manifest.invalid-json", .error, "manifest.json is not a JSON object of strings: \(OrderDecoding.describe(error)).",
+                at: .init(file: file), hint: "Write a JSON object mapping each path to its SHA-256 hex digest (no trailing commas).")
+            return
+        }
+        let readable = Set(archive.filePaths)
+        let present = Set(archive.entries.filter { !$0.isDirectory }.map(\.path))
+        for path in manifest.hashes.keys.sorted() {
+            let hash = manifest.hashes[path] ?? ""
+            let location = Diagnostic.Location(file: file, jsonPointer: "/" + JSONPointer.escape(path))
+            if Manifest.excludedPaths.contains(path) {
+                report.add(
+                    "manifest.lists-excluded-file", .error, "manifest.json lists '\(path)', which it must not hash.",
+                    at: location, hint: "Leave manifest.json and signature out of the manifest.")
+                continue
+            }
+            guard Self.isLowercaseSHA256Hex(hash) else {
+                if hash.count == 40, hash.allSatisfy(\.isHexDigit) {
+                    report.add(
+                        "manifest.sha1-hash", .error, "The hash for '\(path)' has 40 hex digits (SHA-1); orders use SHA-256.",
+                        at: location, hint: "Hash every file with SHA-256 (64 lowercase hex digits); Apple's example manifest is wrong.")
+                } else if hash.count == 64, hash.allSatisfy(\.isHexDigit) {
+                    report.add(
+                        "manifest.uppercase-hash", .warning, "The hash for '\(path)' uses uppercase hex digits.",
+                        at: location, hint: "Write hashes in lowercase hex, as every known implementation does.")
+                    compare(hash.lowercased(), for: path, in: archive, at: location, into: &report)
+                } else {
+                    report.add(
+                        "manifest.invalid-hash", .error, "The value for '\(path)' is not a SHA-256 hex digest: '\(hash)'.",
+                        at: location, hint: "Each value must be 64 lowercase hex digits.")
+                }
+                continue
+            }
+            if readable.contains(path) {
+                compare(hash, for: path, in: archive, at: location, into: &report)
+            } else if !present.contains(path) {
+                report.add(
+                    "manifest.extra-entry", .error, "manifest.json lists '\(path)', which is not in the archive.",
+                    at: location, hint: "Add the file or remove it from the manifest; rebuild with wallet-orders build.")
+            }
+        }
+        for path in readable.sorted() where !Manifest.excludedPaths.contains(path) && manifest.hashes[path] == nil {
+            report.add(
+                "manifest.missing-entry", .error, "'\(path)' is in the archive but not in manifest.json.",
+                at: .init(file: path), hint: "Every file except manifest.json and signature must be hashed; rebuild the manifest.")
+        }
+    }
+
+    private func compare(
+        _ expected: String, for path: String, in archive: OrderArchive, at location: Diagnostic.Location,
+        into report: inout ValidationReport
+    ) {
+        guard let bytes = archive.contents(of: path) else { return }
+        let actual = SHA256.hexHash(bytes)
+        if actual != expected {
+            report.add(
+                "manifest.hash-mismatch", .error,
+                "'\(path)' does not match its manifest hash (manifest \(expected.prefix(12))…, file \(actual.prefix(12))…).",
+                at: .init(file: path),
+                hint: "The file changed after the manifest was written (a common cause: re-serializing order.json after hashing). Rebuild the archive.")
+        }
+    }
+
+    static func isLowercaseSHA256Hex(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    // MARK: - Signature and chain
+
+    /// Checks the signature and chain; returns the signer certificate when it was found.
+    private func checkSignature(_ archive: OrderArchive, now: Date, into report: inout ValidationReport) -> X509Certificate? {
+        guard let bytes = archive.contents(of: OrderArchive.signaturePath) else { return nil }
+        let file = Diagnostic.Location(file: OrderArchive.signaturePath)
+        let cms: CMSSignedData
+        do {
+            cms = try CMSSignedData(derBytes: bytes)
+        } catch {
+            let isPEM = PEMText.looksLikePEM(bytes) || String(decoding: bytes.prefix(200), as: UTF8.self).contains("MIME-Version")
+            report.add(
+                "signature.invalid-encoding", .error,
+                isPEM ? "The signature is PEM or S/MIME text; Wallet needs DER." : "The signature is not a DER-encoded CMS structure.",
+                at: file,
+                hint: isPEM
+                    ? "Sign with `-outform DER` (openssl) or convert: openssl cms -in sig.pem -inform PEM -outform DER -out signature."
+                    : "Sign manifest.json with a detached PKCS #7 / CMS signature in DER.")
+            return nil
+        }
+        guard cms.isSignedData else {
+            report.add(
+                "signature.not-signed-data", .error, "The signature's content type is \(cms.contentType), not signedData.",
+                at: file, hint: "Produce a CMS SignedData structure (openssl cms -sign).")
+            return nil
+        }
+        if !cms.isDetached {
+            report.add(
+                "signature.not-detached", .error, "The signature embeds its content; Wallet expects a detached signature.",
+                at: file, hint: "Sign detached (openssl cms -sign without -nodetach; smime -sign without -nodetach).")
+        }
+        if !cms.encapsulatesData {
+            report.add(
+                "signature.content-type", .error,
+                "The signed content type is \(cms.encapsulatedContentType), not id-data.", at: file)
+        }
+        let signerInfos = cms.signerInfos
+        guard signerInfos.count == 1, let signerInfo = signerInfos.first else {
+            report.add(
+                "signature.signer-count", .error, "The signature has \(signerInfos.count) signers; Wallet expects exactly one.",
+                at: file, hint: "Sign once, with the Order Type ID certificate.")
+            return nil
+        }
+        let digest = signerInfo.digestAlgorithm
+        if digest != "SHA256" && digest != "sha256" {
+            report.add(
+                "signature.digest-algorithm", .error, "The signature uses \(digest); orders are signed with SHA-256.",
+                at: file, hint: "Sign with -md sha256.")
+        }
+        let attributes = signerInfo.signedAttributeOIDs
+        if attributes.isEmpty {
+            report.add(
+                "signature.missing-signed-attributes", .error, "The signature has no signed attributes (no signing time).",
+                at: file, hint: "Don't sign with -noattr; Wallet rejects signatures without a signing date.")
+        } else {
+            if signerInfo.signingTime == nil {
+                report.add(
+                    "signature.missing-signing-time", .error, "The signature has no signingTime attribute.",
+                    at: file, hint: "Wallet rejects signatures without a signing date; sign with openssl cms/smime without -noattr.")
+            }
+            if !signerInfo.contentTypeAttributeIsData {
+                report.add(
+                    "signature.content-type-attribute", .error, "The contentType signed attribute is missing or not id-data.",
+                    at: file)
+            }
+            if let manifestBytes = archive.contents(of: OrderArchive.manifestPath) {
+                let actual = signerInfo.digest(of: manifestBytes)
+                if signerInfo.messageDigest == nil || actual == nil || signerInfo.messageDigest != actual {
+                    report.add(
+                        "signature.digest-mismatch", .error,
+                        "The signature covers different bytes than the stored manifest.json.", at: file,
+                        hint: "Sign the exact manifest.json bytes that go into the archive (no re-encoding, line-ending or BOM change).")
+                }
+            }
+        }
+
+        let certificates = cms.certificates
+        guard let signer = certificates.first(where: signerInfo.identifies) else {
+            report.add(
+                "signature.signer-certificate-missing", .error, "The signature does not carry the signing certificate.",
+                at: file, hint: "Include the Order Type ID certificate in the signature (don't sign with -nocerts).")
+            return nil
+        }
+        if !attributes.isEmpty && !signerInfo.verifySignature(with: signer) {
+            report.add(
+                "signature.invalid", .error, "The signature does not verify with the signing certificate's key.",
+                at: file, hint: "The signature was made with another key or altered; sign again.")
+        }
+        checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, into: &report)
+        return signer
+    }
+
+    private func checkChain(
+        signer: X509Certificate, certificates: [X509Certificate], signingTime: Date?, now: Date,
+        into report: inout ValidationReport
+    ) {
+        let file = Diagnostic.Location(file: OrderArchive.signaturePath)
+        let others = certificates.filter { $0 != signer }
+        for certificate in others where certificate.subject == certificate.issuer {
+            report.add(
+                "signature.root-included", .warning,
+                "The signature carries the self-signed certificate '\(certificate.subject)'.", at: file,
+                hint: "Include only the Order Type ID certificate and the WWDR intermediate, not the root.")
+        }
+        var helpers = others
+        if !others.contains(where: { signer.isIssued(by: $0) }) {
+            report.add(
+                "signature.intermediate-missing", .error,
+                "The signature does not carry the intermediate that issued the signing certificate ('\(signer.issuer)').",
+                at: file, hint: "Include Apple's WWDR intermediate (for example G4) when signing (openssl -certfile).")
+            helpers.append(BundledCertificates.appleWWDRG4)
+        }
+        let when = signingTime ?? now
+        let chain = trustStore.verify(signer, intermediates: helpers, at: when)
+        if !chain.isValid {
+            let subject = chain.errorCertificate?.subject.description ?? signer.subject.description
+            if chain.isValidityError {
+                let expired = chain.errorCode == 10  // X509_V_ERR_CERT_HAS_EXPIRED
+                report.add(
+                    expired ? "certificate.expired-at-signing" : "certificate.not-yet-valid-at-signing", .error,
+                    "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(ISO8601DateFormatter().string(from: when)).",
+                    at: file, hint: "Sign with a certificate that is valid when signing.")
+            } else if chain.isUntrustedError {
+                report.add(
+                    "certificate.untrusted", .error,
+                    "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).",
+                    at: file,
+                    hint: "Genuine orders chain to Apple Root CA through a WWDR intermediate; for development certificates pass --trust-root root-ca.pem.")
+            } else {
+                report.add(
+                    "certificate.chain-invalid", .error,
+                    "The certificate chain is invalid at '\(subject)': \(chain.errorText).", at: file)
+            }
+        }
+        for certificate in [signer] + others.filter({ signer.isIssued(by: $0) }) where now > certificate.notAfter {
+            report.add(
+                "certificate.expired-now", .warning,
+                "'\(certificate.subject)' expired on \(ISO8601DateFormatter().string(from: certificate.notAfter)); the archive was signed before that, but new orders need a valid certificate.",
+                at: file, hint: "Renew the certificate before signing more orders.")
+        }
+    }
+
+    // MARK: - Order
+
+    private func checkOrder(_ archive: OrderArchive, signerUID: String?, into report: inout ValidationReport) {
+        guard archive.contents(of: OrderArchive.orderPath) != nil else { return }
+        do {
+            let order = try archive.order()
+            if let signerUID, signerUID != order.orderTypeIdentifier {
+                report.add(
+                    "signature.signer-uid-mismatch", .warning,
+                    "orderTypeIdentifier '\(order.orderTypeIdentifier)' does not match the signing certificate's UID '\(signerUID)'.",
+                    at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
+                    hint: "Sign with the Order Type ID certificate issued for this orderTypeIdentifier.")
+            }
+        } catch {
+            report.add(
+                "order.invalid", .error, error.message, at: .init(file: OrderArchive.orderPath),
+                hint: "Fix order.json; `wallet-orders validate` shows each problem.")
+        }
+    }
+}
+
+/// RFC 6901 JSON Pointer tokens.
+enum JSONPointer {
+    /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
+    static func escape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}

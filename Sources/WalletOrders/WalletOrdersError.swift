@@ -1,0 +1,95 @@
+/// An error thrown by the WalletOrders library.
+///
+/// Inspect ``code`` to decide what to do: codes are stable across releases. ``message`` and
+/// ``hint`` are for people and may be reworded. Two errors are equal when their codes are.
+///
+/// Problems *inside* an archive or order (a bad hash, a missing key) are not errors: they are
+/// ``Diagnostic`` values in a ``ValidationReport``. This type is for when an operation cannot
+/// be carried out at all.
+public struct WalletOrdersError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is. Stable; safe to match on.
+    public var code: Code
+    /// What went wrong and where, in one sentence.
+    public var message: String
+    /// How to fix it, when we know.
+    public var hint: String?
+    /// The lower-level error (OpenSSL's error queue, libzip's error), for logs.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, hint: String? = nil, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.underlying = underlying
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The message, then the hint on its own line when there is one.
+    public var description: String {
+        var text = "\(message)"
+        if let hint { text += "\nhint: \(hint)" }
+        return text
+    }
+
+    /// The message plus the underlying error, for `--verbose` output and logs.
+    public var detailedDescription: String {
+        var text = "[\(code)] \(description)"
+        if let underlying { text += "\ncaused by: \(underlying)" }
+        return text
+    }
+}
+
+extension WalletOrdersError {
+    /// A stable identifier for a kind of failure.
+    ///
+    /// A struct rather than an enum so that new codes can be added without breaking clients
+    /// that switch over them (the swift-nio-ssl lesson).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable text form, such as `wrong-passphrase`.
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A file could not be read or written.
+        public static let fileAccess = Code("file-access")
+        /// The source folder can't be packaged (missing `order.json`, a symlink, a special file).
+        public static let invalidSource = Code("invalid-source")
+        /// The files add up to 5 MB or more.
+        public static let bundleTooLarge = Code("bundle-too-large")
+        /// `order.json` is not an order this library can read.
+        public static let invalidOrder = Code("invalid-order")
+        /// Validation found errors, so the order was not signed.
+        public static let validationFailed = Code("validation-failed")
+        /// A certificate could not be parsed.
+        public static let invalidCertificate = Code("invalid-certificate")
+        /// A private key could not be parsed.
+        public static let invalidPrivateKey = Code("invalid-private-key")
+        /// A `.p12` file could not be parsed.
+        public static let invalidPKCS12 = Code("invalid-pkcs12")
+        /// The key or `.p12` is encrypted and no passphrase was given.
+        public static let passphraseRequired = Code("passphrase-required")
+        /// The passphrase does not decrypt the key or `.p12`.
+        public static let wrongPassphrase = Code("wrong-passphrase")
+        /// The private key does not belong to the certificate.
+        public static let keyCertificateMismatch = Code("key-certificate-mismatch")
+        /// A certificate has expired (or is not valid yet) at the time it is needed.
+        public static let certificateNotValid = Code("certificate-not-valid")
+        /// The intermediate certificate did not issue the signing certificate.
+        public static let intermediateMismatch = Code("intermediate-mismatch")
+        /// No intermediate certificate was given or found.
+        public static let intermediateMissing = Code("intermediate-missing")
+        /// OpenSSL could not produce the signature.
+        public static let signingFailed = Code("signing-failed")
+        /// libzip could not write the archive.
+        public static let archiveWriteFailed = Code("archive-write-failed")
+        /// The data is not a zip archive that can be opened at all.
+        public static let archiveUnreadable = Code("archive-unreadable")
+        /// A file the operation needs is not in the archive.
+        public static let archiveEntryMissing = Code("archive-entry-missing")
+        /// A trust anchor could not be loaded.
+        public static let invalidTrustAnchor = Code("invalid-trust-anchor")
+    }
+}

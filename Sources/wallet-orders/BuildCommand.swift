@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `wallet-orders build SOURCE --out FILE.order …`
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Package and sign an order source folder into a .order archive.",
+        discussion: """
+            SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/,
+            dotfiles, an old manifest.json or signature) is skipped and listed.
+
+            The output is reproducible: the same files, identity and signing time give a
+            byte-identical archive. The signing time is --signing-time, else SOURCE_DATE_EPOCH,
+            else now.
+
+            Examples:
+              wallet-orders build Samples/store-pickup --out pickup.order \\
+                  --cert order-type.pem --key order-type.key.pem --wwdr AppleWWDRCAG4.cer
+              ORDER_P12_PASS=… wallet-orders build my-order --out my.order \\
+                  --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS --wwdr AppleWWDRCAG4.cer
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The order source folder.", valueName: "source"))
+    var source: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive.", valueName: "file.order"))
+    var out: String
+
+    @OptionGroup var signing: SigningOptions
+
+    @Option(help: ArgumentHelp("Signing time: RFC 3339 (2026-01-31T12:00:00Z) or Unix seconds.", valueName: "time"))
+    var signingTime: String?
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @Flag(help: "Print underlying OpenSSL/libzip errors.")
+    var verbose = false
+
+    func run() throws {
+        let time = try SigningTime.resolve(signingTime)
+        try reportingFailures(verbose: verbose) {
+            let identity = try signing.loadIdentity(validAt: time)
+            let orderSource = try OrderSource(directory: URL(fileURLWithPath: source))
+            let built = try OrderArchiveBuilder(identity: identity).build(orderSource, signingTime: time)
+            try built.write(to: URL(fileURLWithPath: out))
+            if json {
+                try JSONOutput.print(BuildSummary(built, path: out, fileCount: orderSource.files.count))
+                return
+            }
+            for diagnostic in built.diagnostics where diagnostic.severity != .info {
+                Terminal.reportWarning("\(diagnostic.message)\(diagnostic.hint.map { " (\($0))" } ?? "")")
+            }
+            for diagnostic in built.diagnostics where diagnostic.severity == .info {
+                Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " " + diagnostic.message, to: .standardError)
+            }
+            Terminal.write(
+                "\(Terminal.styled("built", .green)) \(out): \(built.bytes.count) bytes, \(orderSource.files.count + 2) files, order \(built.order.fullyQualifiedIdentifier), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)"
+            )
+        }
+    }
+}
+
+/// The `build --json` output.
+struct BuildSummary: Encodable {
+    var path: String
+    var bytes: Int
+    var files: Int
+    var orderTypeIdentifier: String
+    var orderIdentifier: String
+    var signingTime: Date
+    var manifest: [String: String]
+    var diagnostics: [Diagnostic]
+
+    init(_ built: BuiltOrderArchive, path: String, fileCount: Int) {
+        self.path = path
+        self.bytes = built.bytes.count
+        self.files = fileCount + 2
+        self.orderTypeIdentifier = built.order.orderTypeIdentifier
+        self.orderIdentifier = built.order.orderIdentifier
+        self.signingTime = built.signingTime
+        self.manifest = built.manifest.hashes
+        self.diagnostics = built.diagnostics
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `wallet-orders demo`: the whole pipeline on the samples, with test certificates.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Build, sign and verify every sample with freshly made TEST-ONLY certificates.",
+        discussion: """
+            Makes a development certificate chain in the output folder, issues an Order Type ID
+            certificate for each sample's orderTypeIdentifier, builds every sample into a signed
+            archive, verifies each one, and prints a table.
+
+            Example:
+              wallet-orders demo --samples Samples --out /tmp/wallet-orders-demo
+            """
+    )
+
+    @Option(help: ArgumentHelp("The folder of sample sources (one subfolder per order).", valueName: "dir"))
+    var samples = "Samples"
+
+    @Option(help: ArgumentHelp("Where to write certificates and archives (default: a new temporary folder).", valueName: "dir"))
+    var out: String?
+
+    struct Row {
+        var sample: String
+        var bytes: Int
+        var entries: Int
+        var signedBy: String
+        var verdict: String
+        var isValid: Bool
+    }
+
+    func run() throws {
+        let rows = try reportingFailures { try runDemo() }
+        if rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
+    }
+
+    private func runDemo() throws -> [Row] {
+        let samplesURL = URL(fileURLWithPath: samples)
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: samplesURL.path)) ?? []).sorted().filter {
+            FileManager.default.fileExists(atPath: samplesURL.appendingPathComponent($0).appendingPathComponent("order.json").path)
+        }
+        guard !folders.isEmpty else {
+            throw WalletOrdersError(
+                .invalidSource, "No sample folders with an order.json in '\(samples)'.",
+                hint: "Run from the repository root, or pass --samples DIR.")
+        }
+        let outURL = URL(
+            fileURLWithPath: out ?? FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-demo-\(UUID().uuidString.prefix(8))").path)
+        do {
+            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
+        } catch {
+            throw WalletOrdersError(.fileAccess, "Cannot create '\(outURL.path)': \(error.localizedDescription)")
+        }
+
+        Terminal.write("Making a TEST-ONLY certificate chain in \(outURL.path) …")
+        let authority = try DevelopmentCertificateAuthority()
+        let rootPath = outURL.appendingPathComponent("root-ca.pem")
+        do {
+            try Data(authority.rootCertificatePEM.utf8).write(to: rootPath)
+        } catch {
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(rootPath.path)': \(error.localizedDescription)")
+        }
+        let verifier = try OrderArchiveVerifier(additionalTrustAnchors: [Array(authority.rootCertificatePEM.utf8)])
+
+        var identities: [String: SigningIdentity] = [:]
+        var rows: [Row] = []
+        let signingTime = Date()
+        for folder in folders {
+            let source = try OrderSource(directory: samplesURL.appendingPathComponent(folder))
+            let typeIdentifier = try Order.decode(from: Data(source.orderJSON ?? [])).orderTypeIdentifier
+            let identity: SigningIdentity
+            if let known = identities[typeIdentifier] {
+                identity = known
+            } else {
+                identity = try authority.issueOrderTypeCertificate(orderTypeIdentifier: typeIdentifier, teamIdentifier: "DEMOTEAM01")
+                    .signingIdentity()
+                identities[typeIdentifier] = identity
+            }
+            let built = try OrderArchiveBuilder(identity: identity).build(source, signingTime: signingTime)
+            let archiveURL = outURL.appendingPathComponent("\(folder).order")
+            try built.write(to: archiveURL)
+            let report = verifier.verify(archiveBytes: built.bytes, subject: archiveURL.path)
+            let entries = (try? OrderArchive(bytes: built.bytes).entries.count) ?? 0
+            let verdict =
+                report.isValid
+                ? (report.warnings.isEmpty ? "verified" : "verified, \(report.warnings.count) warning(s)")
+                : "FAILED: \(report.errors.map(\.ruleID).joined(separator: ", "))"
+            rows.append(
+                Row(
+                    sample: folder, bytes: built.bytes.count, entries: entries,
+                    signedBy: identity.orderTypeIdentifier ?? "?", verdict: verdict, isValid: report.isValid))
+            if !report.isValid { ReportPrinter.print(report) }
+        }
+        printTable(rows)
+        Terminal.write("\nArchives and root-ca.pem are in \(outURL.path). Check them yourself:")
+        Terminal.write("  wallet-orders verify \(outURL.path)/*.order --trust-root \(rootPath.path)")
+        Terminal.write("  wallet-orders inspect \(outURL.path)/\(folders[0]).order")
+        return rows
+    }
+
+    private func printTable(_ rows: [Row]) {
+        let header = ["sample", "size", "entries", "signed by", "verdict"]
+        let cells = rows.map { [$0.sample, "\($0.bytes) B", "\($0.entries)", $0.signedBy, $0.verdict] }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ values: [String]) -> String {
+            values.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }
+        Terminal.write("")
+        Terminal.write(Terminal.styled(line(header), .bold))
+        Terminal.write(line(widths.map { String(repeating: "-", count: $0) }))
+        for (row, values) in zip(rows, cells) {
+            let text = line(values)
+            Terminal.write(row.isValid ? text : Terminal.styled(text, .red))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `wallet-orders verify FILE.order…`
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify archives: zip safety, manifest, signature and certificate chain.",
+        discussion: """
+            Every finding is listed with its rule id, the file it concerns and a hint.
+            Exit code 0 when every archive verifies without errors, 1 otherwise.
+
+            Examples:
+              wallet-orders verify order.order
+              wallet-orders verify out/*.order --trust-root certs/root-ca.pem --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The archives to verify.", valueName: "file.order"))
+    var archives: [String]
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    var trustRoots: [String] = []
+
+    @Flag(help: "Print the reports as JSON.")
+    var json = false
+
+    func validate() throws {
+        if archives.isEmpty { throw ValidationError("Name at least one .order archive to verify.") }
+    }
+
+    func run() throws {
+        let verifier = try reportingFailures {
+            let anchors = try trustRoots.map { path -> [UInt8] in
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
+                }
+                return Array(data)
+            }
+            return try OrderArchiveVerifier(additionalTrustAnchors: anchors)
+        }
+        var reports: [ValidationReport] = []
+        for path in archives {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                var report = ValidationReport(subject: path)
+                report.diagnostics.append(
+                    Diagnostic("file.unreadable", .error, "Cannot read '\(path)'.", hint: "Check the path and permissions."))
+                reports.append(report)
+                continue
+            }
+            reports.append(verifier.verify(archiveBytes: Array(data), subject: path))
+        }
+        if json {
+            try JSONOutput.print(reports)
+        } else {
+            for report in reports { ReportPrinter.print(report) }
+        }
+        if reports.contains(where: { !$0.isValid }) { throw ExitCode.failure }
+    }
+}
+
+/// Prints a report for people.
+enum ReportPrinter {
+    static func print(_ report: ValidationReport) {
+        let errors = report.errors.count
+        let warnings = report.warnings.count
+        let verdict =
+            errors > 0
+            ? Terminal.styled("FAILED", .red) : Terminal.styled(warnings > 0 ? "OK with warnings" : "OK", .green)
+        Terminal.write("\(report.subject): \(verdict) (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))")
+        for diagnostic in report.diagnostics {
+            let style: Terminal.Style = diagnostic.severity == .error ? .red : diagnostic.severity == .warning ? .yellow : .dim
+            Terminal.write(
+                "  \(diagnostic.location): \(Terminal.styled("\(diagnostic.severity)[\(diagnostic.ruleID)]", style)): \(diagnostic.message)")
+            if let hint = diagnostic.hint { Terminal.write("    \(Terminal.styled("hint:", .cyan)) \(hint)") }
+        }
+    }
+}
