@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import WalletOrders
+
+/// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
+@Suite struct SampleArchiveTests {
+    @Test("Samples/ holds the four required kinds of order")
+    func samplesExist() {
+        #expect(Repository.sampleNames == ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"])
+    }
+
+    @Test("Every sample builds and verifies with zero errors and zero warnings", arguments: Repository.sampleNames)
+    func buildsAndVerifiesClean(sample: String) throws {
+        let built = try SampleBuilds.build(sample)
+        #expect(built.diagnostics.filter { $0.severity != .info }.isEmpty, "build diagnostics: \(built.diagnostics)")
+        let report = TestPKI.verifier.verify(archiveBytes: built.bytes, subject: sample)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")
+
+        let archive = try OrderArchive(bytes: built.bytes)
+        let source = try SampleBuilds.source(sample)
+        // Fixed order: order.json, manifest.json, signature, then the rest sorted.
+        let paths = archive.entries.map(\.path)
+        #expect(Array(paths.prefix(3)) == ["order.json", "manifest.json", "signature"])
+        #expect(Array(paths.dropFirst(3)) == source.files.keys.filter { $0 != "order.json" }.sorted())
+        #expect(try archive.manifest() == built.manifest)
+        #expect(Set(built.manifest.hashes.keys) == Set(source.files.keys))
+        #expect(try archive.order() == built.order)
+        let signature = try archive.signatureInfo()
+        #expect(signature.signer?.userID == built.order.orderTypeIdentifier)
+        #expect(signature.signingTime == TestPKI.signingTime)
+        #expect(signature.digestAlgorithm.lowercased() == "sha256")
+        #expect(signature.signedAttributes.sorted() == ["contentType", "messageDigest", "signingTime"])
+        #expect(signature.certificates.count == 2, "signer + intermediate, never the root")
+        #expect(signature.isDetached)
+    }
+
+    @Test("Every sample's signature passes `openssl cms -verify` with the test root as CA", arguments: Repository.sampleNames)
+    func opensslVerifiesSignature(sample: String) throws {
+        let built = try SampleBuilds.build(sample)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let archive = try OrderArchive(bytes: built.bytes)
+        let manifest = try folder.write(try #require(archive.contents(of: "manifest.json")), to: "manifest.json")
+        let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
+        let root = try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem")
+        let result = try runProcess(
+            "/usr/bin/openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
+                "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null",
+            ])
+        #expect(result.status == 0, "openssl: \(result.standardError)")
+        #expect(result.standardError.contains("Verification successful"))
+
+        // The signed attributes as OpenSSL prints them: signingTime is present.
+        let printed = try runProcess("/usr/bin/openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signature.path])
+        #expect(printed.standardOutput.contains("signingTime"))
+        #expect(printed.standardOutput.contains("messageDigest"))
+        #expect(printed.standardOutput.contains("sha256"))
+    }
+
+    @Test("Python's zipfile reads every sample archive and finds the same files", arguments: Repository.sampleNames)
+    func pythonZipfileReadsArchive(sample: String) throws {
+        let built = try SampleBuilds.build(sample)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let path = try folder.write(built.bytes, to: "\(sample).order")
+        let script = """
+            import hashlib, json, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                names = z.namelist()
+                manifest = json.loads(z.read("manifest.json"))
+                for name, digest in manifest.items():
+                    assert hashlib.sha256(z.read(name)).hexdigest() == digest, name
+                print(json.dumps(names))
+            """
+        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path.path])
+        #expect(result.status == 0, "python: \(result.standardError)")
+        let names = try JSONDecoder().decode([String].self, from: Data(result.standardOutput.utf8))
+        #expect(names == (try OrderArchive(bytes: built.bytes)).entries.map(\.path))
+    }
+
+    @Test("Two builds with the same inputs and signing time are byte-identical")
+    func reproducible() throws {
+        let first = try SampleBuilds.build("localized")
+        let second = try SampleBuilds.build("localized")
+        #expect(first.bytes == second.bytes)
+        // A different signing time changes the signature and the zip timestamps.
+        let source = try SampleBuilds.source("localized")
+        let identity = TestPKI.identity(for: try SampleBuilds.orderTypeIdentifier(of: source))
+        let later = try OrderArchiveBuilder(identity: identity).build(source, signingTime: TestPKI.signingTime + 60)
+        #expect(later.bytes != first.bytes)
+        #expect(later.manifestBytes == first.manifestBytes)
+    }
+
+    @Test("Archive timestamps are the signing time in UTC, whatever the time zone")
+    func timestampsAreUTC() throws {
+        let built = try SampleBuilds.build("store-pickup")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let path = try folder.write(built.bytes, to: "a.order")
+        let script = "import sys, zipfile; print(set(i.date_time for i in zipfile.ZipFile(sys.argv[1]).infolist()))"
+        let result = try runProcess("/usr/bin/env", ["TZ=Pacific/Kiritimati", "python3", "-c", script, path.path])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: TestPKI.signingTime)
+        let expected = "{(\(parts.year!), \(parts.month!), \(parts.day!), \(parts.hour!), \(parts.minute!), \(parts.second! / 2 * 2))}"
+        #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import WalletOrders
+
+/// Every kind of change to a signed archive is caught, with the right rule and file.
+@Suite struct TamperingTests {
+    static let original: BuiltOrderArchive = try! SampleBuilds.build("localized")
+    static let paths: [String] = try! ArchiveSurgery.files(of: original.bytes).map(\.path)
+
+    func verify(_ bytes: [UInt8]) -> ValidationReport {
+        TestPKI.verifier.verify(archiveBytes: bytes, subject: "tampered")
+    }
+
+    @Test("Changing one byte of any file is reported against that file", arguments: paths)
+    func oneByteChanged(path: String) throws {
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == path })
+            let middle = files[index].bytes.count / 2
+            files[index].bytes[middle] ^= 0x01
+        }
+        let report = verify(tampered)
+        #expect(!report.isValid)
+        switch path {
+        case "manifest.json":
+            // The manifest's own change breaks the signature's message digest (and maybe its JSON).
+            #expect(report.contains(ruleID: "signature.digest-mismatch"), "\(report.diagnostics)")
+        case "signature":
+            let signatureFindings = report.diagnostics.filter { $0.location.file == "signature" && $0.severity == .error }
+            #expect(!signatureFindings.isEmpty, "\(report.diagnostics)")
+            #expect(!report.contains(ruleID: "manifest.hash-mismatch"))
+        default:
+            let mismatches = report.diagnostics(ruleID: "manifest.hash-mismatch")
+            #expect(mismatches.map(\.location.file) == [path], "\(report.diagnostics)")
+            #expect(mismatches.first?.severity == .error)
+        }
+    }
+
+    @Test("A file added after signing is reported as missing from the manifest")
+    func fileAdded() throws {
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            files.append(("coupon.png", [0x89, 0x50, 0x4e, 0x47]))
+        }
+        let report = verify(tampered)
+        let findings = report.diagnostics(ruleID: "manifest.missing-entry")
+        #expect(findings.map(\.location.file) == ["coupon.png"])
+        #expect(report.errors.count == 1, "\(report.diagnostics)")
+    }
+
+    @Test("A file removed after signing is reported as listed but absent")
+    func fileRemoved() throws {
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            files.removeAll { $0.path == "fr.lproj/logo@2x.png" }
+        }
+        let report = verify(tampered)
+        let findings = report.diagnostics(ruleID: "manifest.extra-entry")
+        #expect(findings.map(\.location.jsonPointer) == ["/fr.lproj~1logo@2x.png"])
+        #expect(findings.first?.message.contains("fr.lproj/logo@2x.png") == true)
+        #expect(report.errors.count == 1, "\(report.diagnostics)")
+    }
+
+    @Test("A signature taken from another archive does not cover this manifest")
+    func signatureReplaced() throws {
+        let other = try SampleBuilds.build("store-pickup")
+        let otherSignature = try #require(try OrderArchive(bytes: other.bytes).contents(of: "signature"))
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == "signature" })
+            files[index].bytes = otherSignature
+        }
+        let report = verify(tampered)
+        #expect(report.diagnostics(ruleID: "signature.digest-mismatch").map(\.location.file) == ["signature"])
+        // The foreign signer's UID no longer matches this order's orderTypeIdentifier.
+        #expect(report.contains(ruleID: "signature.signer-uid-mismatch"))
+    }
+
+    @Test("Re-signing with a key from another authority is untrusted")
+    func resignedWithAnotherKey() throws {
+        let source = try SampleBuilds.source("localized")
+        let foreign = try TestPKI.otherAuthority.issueOrderTypeCertificate(
+            orderTypeIdentifier: try SampleBuilds.orderTypeIdentifier(of: source), teamIdentifier: "EVILTEAM00")
+        let resigned = try OrderArchiveBuilder(identity: try foreign.signingIdentity())
+            .build(source, signingTime: TestPKI.signingTime)
+        let report = verify(resigned.bytes)
+        #expect(report.errors.map(\.ruleID) == ["certificate.untrusted"], "\(report.diagnostics)")
+        #expect(report.errors.first?.hint?.contains("--trust-root") == true)
+    }
+
+    @Test("A signature without signed attributes (openssl -noattr) is refused for its missing signing time")
+    func noSignedAttributes() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
+        let certPath = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
+        let keyPath = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
+        let manifestPath = try folder.write(Self.original.manifestBytes, to: "manifest.json")
+        let signaturePath = folder.file("signature")
+        let result = try runProcess(
+            "/usr/bin/openssl",
+            [
+                "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-signer", certPath.path, "-inkey", keyPath.path,
+                "-in", manifestPath.path, "-outform", "DER", "-out", signaturePath.path,
+            ])
+        try #require(result.status == 0, "\(result.standardError)")
+        let unsigned = try #require(FileManager.default.contents(atPath: signaturePath.path))
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == "signature" })
+            files[index].bytes = Array(unsigned)
+        }
+        let report = verify(tampered)
+        #expect(report.contains(ruleID: "signature.missing-signed-attributes"))
+        #expect(report.contains(ruleID: "signature.intermediate-missing"), "openssl was not given -certfile")
+    }
+
+    @Test("A PEM signature is named as the wrong encoding")
+    func pemSignature() throws {
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == "signature" })
+            files[index].bytes = Array("-----BEGIN PKCS7-----\nMIIB\n-----END PKCS7-----\n".utf8)
+        }
+        let finding = try #require(verify(tampered).diagnostics(ruleID: "signature.invalid-encoding").first)
+        #expect(finding.message.contains("PEM"))
+        #expect(finding.hint?.contains("DER") == true)
+    }
+
+    @Test("A SHA-1 manifest (Apple's example, ueman/passkit) is named as such")
+    func sha1Manifest() throws {
+        let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == "manifest.json" })
+            files[index].bytes = Array(#"{"order.json":"0123456789abcdef0123456789abcdef01234567"}"#.utf8)
+        }
+        let report = verify(tampered)
+        #expect(report.diagnostics(ruleID: "manifest.sha1-hash").map(\.location.jsonPointer) == ["/order.json"])
+        #expect(report.contains(ruleID: "signature.digest-mismatch"))
+    }
+
+    @Test("Missing required files are each reported, with a hint when they sit in a wrapper folder")
+    func missingFilesAndWrapperFolder() throws {
+        let wrapped = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            files = files.map { ("MyOrder/" + $0.path, $0.bytes) }
+        }
+        let report = verify(wrapped)
+        let missing = report.diagnostics(ruleID: "archive.missing-file")
+        #expect(missing.map(\.location.file) == ["order.json", "manifest.json", "signature"])
+        #expect(missing.first?.hint?.contains("MyOrder/order.json") == true)
+    }
+
+    @Test("Data that is not a zip gives one zip.unreadable finding")
+    func notAZip() {
+        let report = verify(Array("%PDF-1.4 not a zip".utf8))
+        #expect(report.diagnostics.map(\.ruleID) == ["zip.unreadable"])
+    }
+}
