@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersTests",
             dependencies: ["WalletOrders", "WalletOrdersInterop"],
-            exclude: ["Support/make_order_archive.py"],
+            exclude: ["Support/make_order_archive.py", "Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -43,6 +43,14 @@ public struct WalletOrdersError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension WalletOrdersError {
+    /// `error` itself when it is a ``WalletOrdersError``; otherwise one wrapping it with `code`.
+    static func wrapping(_ error: any Error, code: Code = .fileAccess) -> WalletOrdersError {
+        if let error = error as? WalletOrdersError { return error }
+        return WalletOrdersError(code, "\(error)", underlying: error as? any Error & Sendable)
+    }
+}
+
+extension WalletOrdersError {
     /// A stable identifier for a kind of failure.
     ///
     /// A struct rather than an enum so that new codes can be added without breaking clients

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import WalletOrdersInterop
 
 /// The `manifest.json` of an order: the SHA-256 of every file in the archive except

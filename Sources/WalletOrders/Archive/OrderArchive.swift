@@ -78,19 +78,19 @@ public struct OrderArchive: Sendable {
     /// Opens an archive from a file.
     ///
     /// - Throws: ``WalletOrdersError/Code/fileAccess`` or ``WalletOrdersError/Code/archiveUnreadable``.
-    public init(contentsOf url: URL, limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+    public init(contentsOf url: URL, limits: ArchiveLimits = .init()) throws {
         try self.init(bytes: try CertificateLoading.readFile(url, role: "archive"), limits: limits)
     }
 
     /// Opens an archive held in memory (for example the body FinanceKit's `saveOrder(signedArchive:)` takes).
-    public init(data: Data, limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+    public init(data: Data, limits: ArchiveLimits = .init()) throws {
         try self.init(bytes: Array(data), limits: limits)
     }
 
     /// Opens an archive held in memory.
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveUnreadable`` when the bytes are not a zip archive.
-    public init(bytes: [UInt8], limits: ArchiveLimits = .init()) throws(WalletOrdersError) {
+    public init(bytes: [UInt8], limits: ArchiveLimits = .init()) throws {
         let reader: ZipReader
         do {
             reader = try ZipReader(bytes: bytes)
@@ -212,7 +212,7 @@ public struct OrderArchive: Sendable {
     /// Decodes `order.json`.
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidOrder``.
-    public func order() throws(WalletOrdersError) -> Order {
+    public func order() throws -> Order {
         guard let bytes = files[Self.orderPath] else {
             throw WalletOrdersError(.archiveEntryMissing, "The archive has no order.json at its root.")
         }
@@ -227,7 +227,7 @@ public struct OrderArchive: Sendable {
     /// Parses `manifest.json`.
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidOrder``.
-    public func manifest() throws(WalletOrdersError) -> Manifest {
+    public func manifest() throws -> Manifest {
         guard let bytes = files[Self.manifestPath] else {
             throw WalletOrdersError(.archiveEntryMissing, "The archive has no manifest.json at its root.")
         }
@@ -243,7 +243,7 @@ public struct OrderArchive: Sendable {
     /// Reads the facts of the signature: signer, issuer, serial, validity, signing time, algorithms.
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidCertificate``.
-    public func signatureInfo() throws(WalletOrdersError) -> SignatureInfo {
+    public func signatureInfo() throws -> SignatureInfo {
         guard let bytes = files[Self.signaturePath] else {
             throw WalletOrdersError(.archiveEntryMissing, "The archive has no signature at its root.")
         }

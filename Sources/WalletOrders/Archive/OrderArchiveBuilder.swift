@@ -33,7 +33,7 @@ public struct OrderArchiveBuilder: Sendable {
     ///   ``WalletOrdersError/Code/invalidOrder``, ``WalletOrdersError/Code/bundleTooLarge``,
     ///   ``WalletOrdersError/Code/certificateNotValid``, ``WalletOrdersError/Code/signingFailed``
     ///   or ``WalletOrdersError/Code/archiveWriteFailed``.
-    public func build(_ source: OrderSource, signingTime: Date = Date()) throws(WalletOrdersError) -> BuiltOrderArchive {
+    public func build(_ source: OrderSource, signingTime: Date = Date()) throws -> BuiltOrderArchive {
         guard let orderJSON = source.orderJSON else {
             throw WalletOrdersError(.invalidSource, "The source has no order.json.", hint: "Add order.json at the top level.")
         }
@@ -134,7 +134,7 @@ public struct BuiltOrderArchive: Sendable {
     /// Writes the archive to `url` atomically (a temporary file in the same folder, then a rename).
     ///
     /// - Throws: ``WalletOrdersError/Code/fileAccess``.
-    public func write(to url: URL) throws(WalletOrdersError) {
+    public func write(to url: URL) throws {
         do {
             try Data(bytes).write(to: url, options: .atomic)
         } catch {

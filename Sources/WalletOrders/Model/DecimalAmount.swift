@@ -33,7 +33,7 @@ public struct DecimalAmount: Sendable, Hashable, Comparable, Codable, CustomStri
     ///   one or more digits, for example `"12.50"` or `"-3"`.
     /// - Throws: ``ValueFormatError`` saying what is wrong, for text such as `"12,50"`, `"1e3"`,
     ///   `"abc"`, `".5"` or `""`.
-    public init(_ text: String) throws(ValueFormatError) {
+    public init(_ text: String) throws {
         self.text = text
         self.canonical = try Self.canonicalize(text)
     }
@@ -65,7 +65,7 @@ public struct DecimalAmount: Sendable, Hashable, Comparable, Codable, CustomStri
         do {
             try self.init(value)
         } catch {
-            preconditionFailure(error.description)
+            preconditionFailure("\(error)")
         }
     }
 
@@ -132,7 +132,7 @@ public struct DecimalAmount: Sendable, Hashable, Comparable, Codable, CustomStri
             do {
                 try self.init(string)
             } catch {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
             }
         } else if let number = try? container.decode(Decimal.self), !number.isNaN {
             self.init(number)

@@ -36,7 +36,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// - Parameter text: The timestamp text.
     /// - Throws: ``ValueFormatError`` saying what is wrong, such as a missing offset or a day that
     ///   doesn't exist in its month.
-    public init(rfc3339 text: String) throws(ValueFormatError) {
+    public init(rfc3339 text: String) throws {
         let parsed = try Self.parse(text)
         self.text = text
         self.secondsSince1970 = parsed.seconds
@@ -93,7 +93,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         do {
             try self.init(rfc3339: value)
         } catch {
-            preconditionFailure(error.description)
+            preconditionFailure("\(error)")
         }
     }
 
@@ -135,7 +135,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         do {
             try self.init(rfc3339: string)
         } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
         }
     }
 

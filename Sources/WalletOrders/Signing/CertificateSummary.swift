@@ -43,7 +43,7 @@ public struct CertificateSummary: Sendable, Hashable, Codable, CustomStringConve
 
 /// Loading certificates and keys with errors that say what to do.
 enum CertificateLoading {
-    static func certificates(_ bytes: [UInt8], role: String) throws(WalletOrdersError) -> [X509Certificate] {
+    static func certificates(_ bytes: [UInt8], role: String) throws -> [X509Certificate] {
         do {
             return try X509Certificate.parse(bytes)
         } catch {
@@ -54,7 +54,7 @@ enum CertificateLoading {
         }
     }
 
-    static func readFile(_ url: URL, role: String) throws(WalletOrdersError) -> [UInt8] {
+    static func readFile(_ url: URL, role: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw WalletOrdersError(

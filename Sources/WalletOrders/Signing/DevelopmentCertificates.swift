@@ -28,7 +28,7 @@ public struct DevelopmentCertificateAuthority: Sendable {
     ///   - validFor: Length of validity (default: 5 years).
     ///   - generation: The intermediate's `OU`, like Apple's `G4`.
     public init(validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 5 * 365 * 86_400,
-                generation: String = "G4") throws(WalletOrdersError) {
+                generation: String = "G4") throws {
         do {
             rootKey = try PrivateKey.generateRSA(bits: 2048)
             root = try CertificateIssuer.issue(
@@ -69,7 +69,7 @@ public struct DevelopmentCertificateAuthority: Sendable {
     public func issueOrderTypeCertificate(
         orderTypeIdentifier: String, teamIdentifier: String,
         validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 365 * 86_400
-    ) throws(WalletOrdersError) -> DevelopmentOrderTypeCertificate {
+    ) throws -> DevelopmentOrderTypeCertificate {
         do {
             let key = try PrivateKey.generateRSA(bits: 2048)
             let certificate = try CertificateIssuer.issue(
@@ -106,7 +106,7 @@ public struct DevelopmentOrderTypeCertificate: Sendable {
     public var summary: CertificateSummary { CertificateSummary(certificate) }
 
     /// The private key as PKCS #8 PEM, AES-256 encrypted when `passphrase` is given.
-    public func privateKeyPEM(passphrase: String? = nil) throws(WalletOrdersError) -> String {
+    public func privateKeyPEM(passphrase: String? = nil) throws -> String {
         do {
             return String(decoding: try privateKey.pemBytes(passphrase: passphrase.map { Array($0.utf8) }), as: UTF8.self)
         } catch {
@@ -118,7 +118,7 @@ public struct DevelopmentOrderTypeCertificate: Sendable {
     ///
     /// - Parameter legacyEncryption: RC2-40/3DES with a SHA-1 MAC, as older Keychain exports are,
     ///   instead of AES-256.
-    public func pkcs12(passphrase: String, legacyEncryption: Bool = false) throws(WalletOrdersError) -> [UInt8] {
+    public func pkcs12(passphrase: String, legacyEncryption: Bool = false) throws -> [UInt8] {
         do {
             return try PKCS12.make(
                 privateKey: privateKey, certificate: certificate, otherCertificates: [authority.intermediate],
@@ -130,7 +130,7 @@ public struct DevelopmentOrderTypeCertificate: Sendable {
     }
 
     /// A signing identity (certificate, key and the development intermediate).
-    public func signingIdentity(validAt date: Date = Date()) throws(WalletOrdersError) -> SigningIdentity {
+    public func signingIdentity(validAt date: Date = Date()) throws -> SigningIdentity {
         try SigningIdentity(
             certificate: certificate, privateKey: privateKey, intermediateCandidates: [authority.intermediate],
             explicitIntermediate: true, validAt: date)

@@ -16,7 +16,7 @@ public enum PassphraseSource: Sendable, Hashable {
     ///
     /// - Throws: ``WalletOrdersError/Code/passphraseRequired`` when the variable is unset or
     ///   ``WalletOrdersError/Code/fileAccess`` when the file can't be read.
-    public func resolve() throws(WalletOrdersError) -> String {
+    public func resolve() throws -> String {
         switch self {
         case .literal(let value):
             return value

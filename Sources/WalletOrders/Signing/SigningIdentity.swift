@@ -39,7 +39,7 @@ public struct SigningIdentity: Sendable {
     public init(
         certificate: [UInt8], privateKey: [UInt8], passphrase: String? = nil, intermediate: [UInt8]?,
         validAt date: Date = Date()
-    ) throws(WalletOrdersError) {
+    ) throws {
         let certificates = try CertificateLoading.certificates(certificate, role: "signing certificate")
         let key: PrivateKey
         do {
@@ -62,7 +62,7 @@ public struct SigningIdentity: Sendable {
                 hint: "Export the key as PEM (`openssl pkcs12 -in cert.p12 -nocerts -out key.pem`), or use the .p12 directly.",
                 underlying: error)
         }
-        let extra = try intermediate.map { bytes throws(WalletOrdersError) in
+        let extra = try intermediate.map { bytes throws in
             try CertificateLoading.certificates(bytes, role: "WWDR intermediate certificate")
         }
         try self.init(
@@ -80,7 +80,7 @@ public struct SigningIdentity: Sendable {
     ///   - intermediate: The Apple WWDR intermediate (PEM or DER). `nil` to use one inside the `.p12`.
     ///   - date: The date at which the certificates must be valid (default: now).
     public init(pkcs12: [UInt8], passphrase: String, intermediate: [UInt8]?, validAt date: Date = Date())
-        throws(WalletOrdersError)
+        throws
     {
         let contents: PKCS12.Contents
         do {
@@ -97,7 +97,7 @@ public struct SigningIdentity: Sendable {
                 hint: "Export the certificate with its private key from Keychain Access as 'Personal Information Exchange (.p12)'.",
                 underlying: error)
         }
-        let extra = try intermediate.map { bytes throws(WalletOrdersError) in
+        let extra = try intermediate.map { bytes throws in
             try CertificateLoading.certificates(bytes, role: "WWDR intermediate certificate")
         }
         try self.init(
@@ -110,14 +110,14 @@ public struct SigningIdentity: Sendable {
     public static func load(
         certificateFile: URL, privateKeyFile: URL, passphrase: PassphraseSource? = nil, intermediateFile: URL?,
         validAt date: Date = Date()
-    ) throws(WalletOrdersError) -> SigningIdentity {
+    ) throws -> SigningIdentity {
         let certificate = try CertificateLoading.readFile(certificateFile, role: "signing certificate")
         let key = try CertificateLoading.readFile(privateKeyFile, role: "private key")
-        let intermediate = try intermediateFile.map { url throws(WalletOrdersError) in
+        let intermediate = try intermediateFile.map { url throws in
             try CertificateLoading.readFile(url, role: "WWDR intermediate certificate")
         }
         let secret: String? =
-            try (passphrase.map { source throws(WalletOrdersError) in try source.resolve() })
+            try (passphrase.map { source throws in try source.resolve() })
         return try SigningIdentity(
             certificate: certificate, privateKey: key, passphrase: secret, intermediate: intermediate, validAt: date)
     }
@@ -125,9 +125,9 @@ public struct SigningIdentity: Sendable {
     /// Reads the files and loads an identity from a `.p12`.
     public static func load(
         pkcs12File: URL, passphrase: PassphraseSource, intermediateFile: URL?, validAt date: Date = Date()
-    ) throws(WalletOrdersError) -> SigningIdentity {
+    ) throws -> SigningIdentity {
         let p12 = try CertificateLoading.readFile(pkcs12File, role: ".p12 file")
-        let intermediate = try intermediateFile.map { url throws(WalletOrdersError) in
+        let intermediate = try intermediateFile.map { url throws in
             try CertificateLoading.readFile(url, role: "WWDR intermediate certificate")
         }
         return try SigningIdentity(
@@ -142,7 +142,7 @@ public struct SigningIdentity: Sendable {
     init(
         certificate: X509Certificate, privateKey: PrivateKey, intermediateCandidates: [X509Certificate],
         explicitIntermediate: Bool, validAt date: Date
-    ) throws(WalletOrdersError) {
+    ) throws {
         guard certificate.matches(privateKey) else {
             throw WalletOrdersError(
                 .keyCertificateMismatch,
@@ -168,7 +168,7 @@ public struct SigningIdentity: Sendable {
         self.intermediate = issuer
     }
 
-    static func checkValidity(_ certificate: X509Certificate, role: String, at date: Date) throws(WalletOrdersError) {
+    static func checkValidity(_ certificate: X509Certificate, role: String, at date: Date) throws {
         let formatter = ISO8601DateFormatter()
         if date > certificate.notAfter {
             throw WalletOrdersError(
@@ -220,7 +220,7 @@ public struct SigningIdentity: Sendable {
     }
 
     /// Signs `content` (the exact `manifest.json` bytes): detached CMS, DER, SHA-256, with signingTime.
-    func sign(_ content: [UInt8], signingTime: Date) throws(WalletOrdersError) -> [UInt8] {
+    func sign(_ content: [UInt8], signingTime: Date) throws -> [UInt8] {
         do {
             return try CMSSigner.signDetached(
                 content, certificate: certificate, privateKey: privateKey, additionalCertificates: [intermediate],

@@ -27,7 +27,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// - Throws: ``WalletOrdersError/Code/invalidTrustAnchor``.
     public init(
         additionalTrustAnchors: [[UInt8]] = [], trustAppleRootCA: Bool = true, limits: ArchiveLimits = .init()
-    ) throws(WalletOrdersError) {
+    ) throws {
         var anchors: [X509Certificate] = trustAppleRootCA ? [BundledCertificates.appleRootCA] : []
         for bytes in additionalTrustAnchors {
             do {
@@ -57,7 +57,8 @@ public struct OrderArchiveVerifier: Sendable {
             return verify(try OrderArchive(bytes: bytes, limits: limits), subject: subject, now: now)
         } catch {
             var report = ValidationReport(subject: subject)
-            report.add("zip.unreadable", .error, error.message, hint: error.hint)
+            let failure = WalletOrdersError.wrapping(error)
+            report.add("zip.unreadable", .error, failure.message, hint: failure.hint)
             return report
         }
     }
@@ -333,7 +334,7 @@ public struct OrderArchiveVerifier: Sendable {
             }
         } catch {
             report.add(
-                "order.invalid", .error, error.message, at: .init(file: OrderArchive.orderPath),
+                "order.invalid", .error, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
                 hint: "Fix order.json; `wallet-orders validate` shows each problem.")
         }
     }
