@@ -281,8 +281,10 @@ public struct OrderArchiveVerifier: Sendable {
                 "The signature carries the self-signed certificate '\(certificate.subject)'.", at: file,
                 hint: "Include only the Order Type ID certificate and the WWDR intermediate, not the root.")
         }
+        // Each isIssued is a signature verification: compute the issuers once.
+        let issuers = others.filter { signer.isIssued(by: $0) }
         var helpers = others
-        if !others.contains(where: { signer.isIssued(by: $0) }) {
+        if issuers.isEmpty {
             report.add(
                 "signature.intermediate-missing", .error,
                 "The signature does not carry the intermediate that issued the signing certificate ('\(signer.issuer)').",
@@ -311,7 +313,7 @@ public struct OrderArchiveVerifier: Sendable {
                     "The certificate chain is invalid at '\(subject)': \(chain.errorText).", at: file)
             }
         }
-        for certificate in [signer] + others.filter({ signer.isIssued(by: $0) }) where now > certificate.notAfter {
+        for certificate in [signer] + issuers where now > certificate.notAfter {
             report.add(
                 "certificate.expired-now", .warning,
                 "'\(certificate.subject)' expired on \(ISO8601DateFormatter().string(from: certificate.notAfter)); the archive was signed before that, but new orders need a valid certificate.",
