@@ -46,7 +46,7 @@ extension WalletOrdersError {
     /// `error` itself when it is a ``WalletOrdersError``; otherwise one wrapping it with `code`.
     static func wrapping(_ error: any Error, code: Code = .fileAccess) -> WalletOrdersError {
         if let error = error as? WalletOrdersError { return error }
-        return WalletOrdersError(code, "\(error)", underlying: error as? any Error & Sendable)
+        return WalletOrdersError(code, "\(error)", underlying: error)
     }
 }
 

@@ -40,6 +40,10 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Print underlying OpenSSL/libzip errors.")
     var verbose = false
 
+    func validate() throws {
+        _ = try SigningTime.resolve(signingTime)  // a bad --signing-time or SOURCE_DATE_EPOCH is a usage error
+    }
+
     func run() throws {
         let time = try SigningTime.resolve(signingTime)
         try reportingFailures(verbose: verbose) {

@@ -72,15 +72,30 @@ struct DevCertsCommand: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 for (name, bytes, mode) in files {
-                    let url = folder.appendingPathComponent(name)
-                    try Data(bytes).write(to: url, options: .atomic)
-                    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+                    try Self.writeFile(bytes, to: folder.appendingPathComponent(name), mode: mode)
                 }
             } catch {
                 throw WalletOrdersError(.fileAccess, "Cannot write into '\(out)': \(error.localizedDescription)")
             }
             Terminal.write("wrote TEST-ONLY certificates for \(orderTypeIdentifier) (team \(teamIdentifier)) to \(out)/:")
             for (name, _, _) in files { Terminal.write("  \(name)") }
+        }
+    }
+
+    /// Writes through a temporary file created with `mode` from the start (a private key is never
+    /// readable by others, not even for a moment), then renames it into place.
+    static func writeFile(_ bytes: [UInt8], to url: URL, mode: Int) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: mode])
+        else {
+            throw WalletOrdersError(.fileAccess, "Cannot create '\(temporary.path)'.")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(url.path)': \(reason)")
         }
     }
 

@@ -26,10 +26,6 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Print the reports as JSON.")
     var json = false
 
-    func validate() throws {
-        if archives.isEmpty { throw ValidationError("Name at least one .order archive to verify.") }
-    }
-
     func run() throws {
         let verifier = try reportingFailures {
             let anchors = try trustRoots.map { path -> [UInt8] in

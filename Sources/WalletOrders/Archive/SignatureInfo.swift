@@ -9,7 +9,7 @@ public struct SignatureInfo: Sendable, Hashable, Codable {
     public var certificates: [CertificateSummary]
     /// The signingTime signed attribute.
     public var signingTime: Date?
-    /// The digest algorithm (`sha256`).
+    /// The digest algorithm, as OpenSSL names it (`SHA256`).
     public var digestAlgorithm: String
     /// The signature algorithm (`rsaEncryption` or `RSA-SHA256`).
     public var signatureAlgorithm: String

@@ -133,6 +133,6 @@ public struct DevelopmentOrderTypeCertificate: Sendable {
     public func signingIdentity(validAt date: Date = Date()) throws -> SigningIdentity {
         try SigningIdentity(
             certificate: certificate, privateKey: privateKey, intermediateCandidates: [authority.intermediate],
-            explicitIntermediate: true, validAt: date)
+            validAt: date)
     }
 }

@@ -48,7 +48,7 @@ public struct SigningIdentity: Sendable {
             if PrivateKey.isEncryptedPEM(privateKey) && passphrase == nil {
                 throw WalletOrdersError(
                     .passphraseRequired, "The private key is encrypted and no passphrase was given.",
-                    hint: "Give the passphrase with --key-passphrase-env VAR, --key-passphrase-file FILE, or type it at the prompt.",
+                    hint: "Give the passphrase with --passphrase-env VAR, --passphrase-file FILE, or type it at the prompt.",
                     underlying: error)
             }
             if error.isWrongPassphrase || PrivateKey.isEncryptedPEM(privateKey) {
@@ -67,7 +67,7 @@ public struct SigningIdentity: Sendable {
         }
         try self.init(
             certificate: certificates[0], privateKey: key,
-            intermediateCandidates: (extra ?? []) + certificates.dropFirst(), explicitIntermediate: extra != nil,
+            intermediateCandidates: (extra ?? []) + certificates.dropFirst(),
             validAt: date)
     }
 
@@ -102,7 +102,7 @@ public struct SigningIdentity: Sendable {
         }
         try self.init(
             certificate: contents.certificate, privateKey: contents.privateKey,
-            intermediateCandidates: (extra ?? []) + contents.otherCertificates, explicitIntermediate: extra != nil,
+            intermediateCandidates: (extra ?? []) + contents.otherCertificates,
             validAt: date)
     }
 
@@ -141,7 +141,7 @@ public struct SigningIdentity: Sendable {
 
     init(
         certificate: X509Certificate, privateKey: PrivateKey, intermediateCandidates: [X509Certificate],
-        explicitIntermediate: Bool, validAt date: Date
+        validAt date: Date
     ) throws {
         guard certificate.matches(privateKey) else {
             throw WalletOrdersError(
@@ -156,11 +156,16 @@ public struct SigningIdentity: Sendable {
                 hint: "Pass Apple's WWDR intermediate that issued the certificate (issuer: \(certificate.issuer)) with --wwdr, e.g. AppleWWDRCAG4.cer.")
         }
         guard let issuer = intermediateCandidates.first(where: { certificate.isIssued(by: $0) }) else {
-            let given = explicitIntermediate ? first : intermediateCandidates[0]
+            let given = first
+            let sameName = given.subject == certificate.issuer
             throw WalletOrdersError(
                 .intermediateMismatch,
-                "The intermediate '\(given.subject)' did not issue the signing certificate, whose issuer is '\(certificate.issuer)'.",
-                hint: Self.generationHint(certificateIssuer: certificate.issuer, given: given.subject))
+                sameName
+                    ? "The intermediate '\(given.subject)' has the right name but not the key that signed the signing certificate."
+                    : "The intermediate '\(given.subject)' did not issue the signing certificate, whose issuer is '\(certificate.issuer)'.",
+                hint: sameName
+                    ? "Two different CAs carry this name; use the intermediate that came with the certificate (compare `openssl x509 -noout -ext authorityKeyIdentifier` of the certificate with the intermediate's subjectKeyIdentifier)."
+                    : Self.generationHint(certificateIssuer: certificate.issuer, given: given.subject))
         }
         try Self.checkValidity(issuer, role: "WWDR intermediate certificate", at: date)
         self.certificate = certificate

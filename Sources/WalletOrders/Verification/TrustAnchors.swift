@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import WalletOrdersInterop
 
 /// The certificates this package ships as resources: Apple's public root and the WWDR G4 intermediate.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import CWalletOrdersOpenSSL
 
 /// Conversions between OpenSSL's ASN.1 values and Swift values.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import CWalletOrdersOpenSSL
 
 /// Scoped access to OpenSSL memory BIOs. BIOs are mutable handles: they never escape these functions.

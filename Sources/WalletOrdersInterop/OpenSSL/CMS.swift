@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import CWalletOrdersOpenSSL
 
 /// Producing detached CMS (PKCS #7) signatures.
@@ -148,7 +148,7 @@ package struct CMSSignerInfo {
         return (DistinguishedName(borrowing: issuer), serialHex)
     }
 
-    /// The digest algorithm's short name, such as `SHA256`... as OpenSSL names it (`sha256`).
+    /// The digest algorithm's short name as OpenSSL gives it (`SHA256`).
     ///
     /// The corresponding C functions are `CMS_SignerInfo_get0_algs` and `X509_ALGOR_get0`.
     package var digestAlgorithm: String {

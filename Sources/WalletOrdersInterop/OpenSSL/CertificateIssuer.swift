@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import CWalletOrdersOpenSSL
 
 /// Issues X.509 certificates: for local development chains and for tests. Never for production.

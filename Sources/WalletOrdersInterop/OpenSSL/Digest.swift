@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import CWalletOrdersOpenSSL
 
 /// SHA-256 through libcrypto, with the algorithm fetched once per process.

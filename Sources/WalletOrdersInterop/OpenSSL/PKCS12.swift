@@ -44,6 +44,15 @@ package enum PKCS12 {
             throw OpenSSLError.drain(function: "d2i_PKCS12", context: "The file is not a PKCS #12 (.p12) archive")
         }
         defer { PKCS12_free(p12) }
+        // A .p12 may carry no MAC at all (`openssl pkcs12 -export -nomac`). OpenSSL 3.0's PKCS12_parse
+        // still demands one when given a password, so add one in memory with the caller's passphrase;
+        // a wrong passphrase then shows as a decryption failure below.
+        let hasMAC = PKCS12_mac_present(p12) == 1
+        if !hasMAC {
+            guard PKCS12_set_mac(p12, passphrase, Int32(passphrase.utf8.count), nil, 0, 1, nil) == 1 else {
+                throw OpenSSLError.drain(function: "PKCS12_set_mac", context: "Reading a .p12 file without a MAC")
+            }
+        }
         guard PKCS12_verify_mac(p12, passphrase, Int32(passphrase.utf8.count)) == 1 else {
             var error = OpenSSLError.drain(function: "PKCS12_verify_mac", context: "The passphrase does not open the .p12 file")
             error.entries.append(.init(code: 0, library: "wallet-orders", reason: "mac verify failure", function: ""))
@@ -53,7 +62,12 @@ package enum PKCS12 {
         var certificate: OpaquePointer? = nil
         var others: OpaquePointer? = nil
         guard PKCS12_parse(p12, passphrase, &key, &certificate, &others) == 1 else {
-            throw OpenSSLError.drain(function: "PKCS12_parse", context: "Could not decrypt the .p12 contents")
+            var error = OpenSSLError.drain(function: "PKCS12_parse", context: "Could not decrypt the .p12 contents")
+            if !hasMAC && !error.isUnsupportedAlgorithm {
+                // Without a MAC, a decryption failure is how a wrong passphrase shows.
+                error.entries.append(.init(code: 0, library: "wallet-orders", reason: "bad decrypt", function: ""))
+            }
+            throw error
         }
         var otherCertificates: [X509Certificate] = []
         if let others {
@@ -105,14 +119,20 @@ package enum PKCS12 {
         for other in otherCertificates { _ = CWalletOrdersOpenSSL_sk_X509_push(stack, other.ref) }
         let keyPBE = encryption == .legacy ? NID_pbe_WithSHA1And3_Key_TripleDES_CBC : 0
         let certificatePBE = encryption == .legacy ? NID_pbe_WithSHA1And40BitRC2_CBC : 0
+        // For `.legacy`, no MAC at creation (mac_iter -1), then a SHA-1 MAC as Keychain writes it.
         guard
             let p12 = PKCS12_create(
                 passphrase, friendlyName, privateKey.ref, certificate.ref, stack,
-                keyPBE, certificatePBE, 0, 0, 0)
+                keyPBE, certificatePBE, 0, encryption == .legacy ? -1 : 0, 0)
         else {
             throw OpenSSLError.drain(function: "PKCS12_create", context: "Writing a .p12 file")
         }
         defer { PKCS12_free(p12) }
+        if encryption == .legacy,
+            PKCS12_set_mac(p12, passphrase, Int32(passphrase.utf8.count), nil, 0, PKCS12_DEFAULT_ITER, EVP_sha1()) != 1
+        {
+            throw OpenSSLError.drain(function: "PKCS12_set_mac", context: "Adding the SHA-1 MAC")
+        }
         let length = i2d_PKCS12(p12, nil)
         guard length > 0 else { throw OpenSSLError.drain(function: "i2d_PKCS12") }
         var out = [UInt8](repeating: 0, count: Int(length))

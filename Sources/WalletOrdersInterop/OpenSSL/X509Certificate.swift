@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import CWalletOrdersOpenSSL
 
 /// A distinguished name as an ordered list of attributes.
@@ -21,9 +21,16 @@ package struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         attributes.first { $0.type == type }?.value
     }
 
-    /// `CN=…, OU=…, O=…, C=…`: most specific first, as people read names.
+    /// Most specific first, as people read names: `CN=…, OU=…, O=…, C=…`, or
+    /// `UID=…, CN=…, OU=…, O=…, C=…` for Apple's leaf certificates.
+    ///
+    /// Names are stored either least specific first (`C`, `DC` or `O` leading: Apple's CAs) or
+    /// most specific first (Apple's Order/Pass Type ID certificates lead with `UID`); only the
+    /// former is reversed.
     package var description: String {
-        attributes.reversed().map { "\($0.type)=\($0.value)" }.joined(separator: ", ")
+        let leastSpecificFirst = ["C", "DC", "O"].contains(attributes.first?.type ?? "")
+        let ordered = leastSpecificFirst ? Array(attributes.reversed()) : attributes
+        return ordered.map { "\($0.type)=\($0.value)" }.joined(separator: ", ")
     }
 
     /// Reads an `X509_NAME`. The name is borrowed, not freed.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import CWalletOrdersOpenSSL
 
 /// A set of trust anchors that verifies certificate chains (an owned `X509_STORE *`).

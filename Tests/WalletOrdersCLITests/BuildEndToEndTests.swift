@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@Suite struct BuildEndToEndTests {
+    @Test("build signs the shipped-ecommerce sample into a zip and says so")
+    func build() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let out = folder.appendingPathComponent("shipped.order")
+        let result = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments)
+        #expect(result.status == 0, "\(result)")
+        let bytes = try Data(contentsOf: out)
+        #expect(bytes.starts(with: Array("PK".utf8)))
+        #expect(
+            result.output
+                == "built \(out.path): \(bytes.count) bytes, 7 files, order \(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier), signed by Order Type ID: \(Repository.shippedOrderTypeIdentifier)\n"
+        )
+        #expect(!result.errorOutput.contains("error:"))
+    }
+
+    @Test("build --json prints a summary with the order identifier and the manifest")
+    func buildJSON() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let out = folder.appendingPathComponent("shipped.order")
+        let result = try CLI.run(
+            [
+                "build", Repository.shippedEcommerce.path, "--out", out.path, "--json", "--signing-time",
+                SharedFixtures.signingTimeText,
+            ]
+                + certs.signingArguments)
+        #expect(result.status == 0, "\(result)")
+        let summary = try #require(try parseJSON(result.standardOutput) as? [String: Any])
+        #expect(summary["orderIdentifier"] as? String == Repository.shippedOrderIdentifier)
+        #expect(summary["orderTypeIdentifier"] as? String == Repository.shippedOrderTypeIdentifier)
+        #expect(summary["path"] as? String == out.path)
+        #expect(summary["files"] as? Int == 7)
+        #expect(summary["bytes"] as? Int == (try Data(contentsOf: out)).count)
+        #expect(summary["signingTime"] as? String == SharedFixtures.signingTimeText)
+        let manifest = try #require(summary["manifest"] as? [String: String])
+        #expect(manifest.keys.sorted() == ["backpack.png", "bottle.png", "logo.png", "order.json", "socks.png"])
+        let (status, hash, _) = try CLI.python(
+            "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), end='')",
+            [Repository.shippedEcommerce.appendingPathComponent("order.json").path])
+        #expect(status == 0)
+        #expect(hash.count == 64 && manifest["order.json"] == hash)
+        #expect((summary["diagnostics"] as? [Any])?.count == 0)
+    }
+
+    @Test("The same --signing-time twice gives byte-identical archives")
+    func reproducible() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        var outputs: [Data] = []
+        for name in ["first.order", "second.order"] {
+            let out = folder.appendingPathComponent(name)
+            let result = try CLI.run(
+                [
+                    "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
+                    SharedFixtures.signingTimeText,
+                ]
+                    + certs.signingArguments)
+            #expect(result.status == 0, "\(result)")
+            outputs.append(try Data(contentsOf: out))
+        }
+        #expect(outputs[0].count > 1_000)
+        #expect(outputs[0] == outputs[1])
+    }
+
+    @Test("SOURCE_DATE_EPOCH gives the same archive as the equivalent --signing-time")
+    func sourceDateEpoch() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let viaOption = folder.appendingPathComponent("option.order")
+        let viaEnvironment = folder.appendingPathComponent("environment.order")
+        let viaSeconds = folder.appendingPathComponent("seconds.order")
+        let epoch = String(Int(SharedFixtures.signingTime.timeIntervalSince1970))
+        let first = try CLI.run(
+            [
+                "build", Repository.shippedEcommerce.path, "--out", viaOption.path, "--signing-time",
+                SharedFixtures.signingTimeText,
+            ]
+                + certs.signingArguments)
+        let second = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", viaEnvironment.path] + certs.signingArguments,
+            environment: ["SOURCE_DATE_EPOCH": epoch])
+        let third = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", viaSeconds.path, "--signing-time", epoch]
+                + certs.signingArguments,
+            environment: ["SOURCE_DATE_EPOCH": "12345"])  // the option wins over the variable
+        #expect(first.status == 0, "\(first)")
+        #expect(second.status == 0, "\(second)")
+        #expect(third.status == 0, "\(third)")
+        let reference = try Data(contentsOf: viaOption)
+        #expect(try Data(contentsOf: viaEnvironment) == reference)
+        #expect(try Data(contentsOf: viaSeconds) == reference)
+    }
+
+    @Test("build with the .p12 and its (empty) passphrase gives the same archive as --cert/--key")
+    func buildWithPKCS12() throws {
+        let certs = try SharedFixtures.certs.get()
+        let reference = try SharedFixtures.archive.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let out = folder.appendingPathComponent("p12.order")
+        let result = try CLI.run(
+            [
+                "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
+                SharedFixtures.signingTimeText,
+                "--p12", certs.p12.path, "--passphrase-env", "EMPTY_PASS",
+            ], environment: ["EMPTY_PASS": ""])
+        #expect(result.status == 0, "\(result)")
+        #expect(try Data(contentsOf: out) == (try Data(contentsOf: reference)))
+    }
+
+    @Test("A bad SOURCE_DATE_EPOCH is a usage error")
+    func badSourceDateEpoch() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let out = folder.appendingPathComponent("x.order")
+        let result = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments,
+            environment: ["SOURCE_DATE_EPOCH": "last tuesday"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("SOURCE_DATE_EPOCH 'last tuesday' is not a whole number of seconds."))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+}

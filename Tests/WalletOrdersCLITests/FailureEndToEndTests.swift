@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// Each way a build can fail, end to end: exit status and what stderr says.
+@Suite struct FailureEndToEndTests {
+    /// Runs `build Samples/shipped-ecommerce --out TMP/x.order` plus `arguments`; checks that no archive was written.
+    static func failingBuild(
+        _ arguments: [String], source: String = Repository.shippedEcommerce.path, environment: [String: String] = [:]
+    ) throws -> CLIResult {
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let out = folder.appendingPathComponent("x.order")
+        let result = try CLI.run(["build", source, "--out", out.path] + arguments, environment: environment)
+        #expect(!FileManager.default.fileExists(atPath: out.path), "an archive was written despite: \(result)")
+        return result
+    }
+
+    @Test("A source folder that doesn't exist: exit 1 and an error line")
+    func missingSource() throws {
+        let certs = try SharedFixtures.certs.get()
+        let missing = "/nonexistent/wallet-orders-source-\(UUID().uuidString)"
+        let result = try Self.failingBuild(certs.signingArguments, source: missing)
+        #expect(result.status == 1, "\(result)")
+        let lines = result.errorOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "error: '\(missing)' is not a folder.")
+        #expect(lines.contains("hint: Pass the folder that holds order.json, its images and its .lproj folders."))
+        #expect(result.output == "")
+    }
+
+    @Test("A key that doesn't belong to the certificate: exit 1, 'does not belong'")
+    func keyMismatch() throws {
+        let certs = try SharedFixtures.certs.get()
+        let other = try SharedFixtures.otherCerts.get()
+        let result = try Self.failingBuild([
+            "--cert", certs.certificate.path, "--key", other.key.path, "--wwdr", certs.wwdr.path,
+        ])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.errorOutput.hasPrefix("error: The private key does not belong to the certificate '"), "\(result)")
+        #expect(result.errorOutput.contains("UID=\(Repository.shippedOrderTypeIdentifier)"))
+        #expect(result.errorOutput.contains("\nhint: "))
+    }
+
+    @Test("An intermediate with the right name but another key: exit 1, named as such")
+    func wrongIntermediate() throws {
+        let certs = try SharedFixtures.certs.get()
+        let other = try SharedFixtures.otherCerts.get()
+        let result = try Self.failingBuild([
+            "--cert", certs.certificate.path, "--key", certs.key.path, "--wwdr", other.wwdr.path,
+        ])
+        #expect(result.status == 1, "\(result)")
+        let issuer =
+            "CN=wallet-orders Development WWDR Intermediate (TEST ONLY), OU=G4, O=wallet-orders TEST ONLY, C=US"
+        let error = try #require(result.errorOutput.split(separator: "\n").first)
+        #expect(
+            error
+                == "error: The intermediate '\(issuer)' has the right name but not the key that signed the signing certificate."
+        )
+        #expect(result.errorOutput.contains("hint: Two different CAs carry this name"))
+    }
+
+    @Test("A wrong .p12 passphrase: exit 1 and a message about the passphrase")
+    func wrongPassphrase() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try Self.failingBuild(
+            ["--p12", certs.p12.path, "--passphrase-env", "WRONG_P12_PASS"],
+            environment: ["WRONG_P12_PASS": "not the passphrase"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.hasPrefix("error: The passphrase does not open the .p12 file.\n"))
+        #expect(
+            result.errorOutput.contains(
+                "hint: Use the passphrase chosen when exporting from Keychain Access (it may be empty)."))
+    }
+
+    @Test("--passphrase-env naming an unset variable: exit 1, the variable named")
+    func unsetPassphraseVariable() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try Self.failingBuild([
+            "--p12", certs.p12.path, "--passphrase-env", "WALLET_ORDERS_TEST_UNSET_VARIABLE",
+        ])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.errorOutput.hasPrefix(
+                "error: The environment variable WALLET_ORDERS_TEST_UNSET_VARIABLE that should hold the passphrase is not set.\n"
+            ))
+    }
+
+    @Test("A .p12 without a passphrase flag and no terminal to ask on: exit 1 with a hint")
+    func noTerminalForPassphrase() throws {
+        let certs = try SharedFixtures.certs.get()
+        let binary = try WalletOrdersBinary.url()
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        // setsid(1) detaches from any controlling terminal, so /dev/tty can't be opened.
+        let (status, out, err) = try CLI.launch(
+            URL(fileURLWithPath: "/usr/bin/setsid"),
+            [
+                "-w", binary.path, "build", Repository.shippedEcommerce.path, "--out",
+                folder.appendingPathComponent("x.order").path,
+                "--p12", certs.p12.path,
+            ],
+            environment: CLI.environment([:]))
+        let errorOutput = String(decoding: err, as: UTF8.self)
+        #expect(status == 1, "\(errorOutput)")
+        #expect(out.isEmpty)
+        #expect(
+            errorOutput
+                == "error: A passphrase is needed for the .p12 file '\(certs.p12.path)' and there is no terminal to ask on.\nhint: Give it with --passphrase-env NAME or --passphrase-file FILE.\n"
+        )
+    }
+
+    @Test("A signing time before the certificate is valid: exit 1, 'is not valid until'")
+    func signingTimeOutsideValidity() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try Self.failingBuild(["--signing-time", "2020-01-01T00:00:00Z"] + certs.signingArguments)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.hasPrefix("error: The signing certificate '"), "\(result)")
+        #expect(result.errorOutput.contains("UID=\(Repository.shippedOrderTypeIdentifier)"))
+        #expect(result.errorOutput.contains("is not valid until"))
+        #expect(result.errorOutput.contains("hint: Check the machine's clock, or the signing time you asked for."))
+    }
+
+    @Test("A bad --signing-time: exit 64 with the usage message")
+    func badSigningTime() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try Self.failingBuild(["--signing-time", "next thursday"] + certs.signingArguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(
+            result.errorOutput.contains(
+                "--signing-time 'next thursday' is neither an RFC 3339 date-time (2026-01-31T12:00:00Z) nor Unix seconds."
+            ))
+    }
+
+    @Test("An unknown flag: exit 64 and the flag named")
+    func unknownFlag() throws {
+        let result = try CLI.run(["verify", "x.order", "--frobnicate"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("Error: Unknown option '--frobnicate'"))
+        #expect(result.errorOutput.contains("Usage: wallet-orders verify"))
+        #expect(result.output == "")
+    }
+
+    @Test("--cert without --key from the command line: exit 64")
+    func certWithoutKey() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try Self.failingBuild(["--cert", certs.certificate.path])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("Error: --cert needs --key (the certificate's private key)."))
+    }
+}
+
+@Suite struct DemoEndToEndTests {
+    @Test("demo builds, signs and verifies every sample and prints a table")
+    func demo() throws {
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let result = try CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.path])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("sample ") })
+        #expect(lines[header].contains("signed by"))
+        #expect(lines[header].contains("verdict"))
+        let rows = lines[(header + 2)...].prefix(Repository.sampleNames.count)
+        #expect(rows.map { String($0.prefix { $0 != " " }) } == Repository.sampleNames)
+        for row in rows {
+            #expect(row.hasSuffix("  verified"), "\(row)")
+        }
+        #expect(result.output.contains("order.com.northwindoutfitters.shop"))
+        #expect(!result.output.contains("FAILED"))
+        for name in Repository.sampleNames {
+            let archive = folder.appendingPathComponent("\(name).order")
+            #expect(try Data(contentsOf: archive).starts(with: Array("PK".utf8)), "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("root-ca.pem").path))
+        #expect(
+            result.output.contains(
+                "wallet-orders verify \(folder.path)/*.order --trust-root \(folder.path)/root-ca.pem"))
+    }
+
+    @Test("demo without samples fails with a hint")
+    func demoWithoutSamples() throws {
+        let folder = try TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        let result = try CLI.run(["demo", "--samples", folder.path, "--out", folder.appendingPathComponent("out").path])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.errorOutput
+                == "error: No sample folders with an order.json in '\(folder.path)'.\nhint: Run from the repository root, or pass --samples DIR.\n"
+        )
+    }
+}
