@@ -53,14 +53,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Helpers every test target shares: temporary folders, external programs, repository paths.
+        // Foundation only, so any test target can use it; not a product.
+        .target(
+            name: "WalletOrdersTestSupport",
+            path: "Tests/WalletOrdersTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WalletOrdersInteropTests",
-            dependencies: ["WalletOrdersInterop"],
+            dependencies: ["WalletOrdersInterop", "WalletOrdersTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WalletOrdersTests",
-            dependencies: ["WalletOrders", "WalletOrdersInterop"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
             exclude: ["Support/make_order_archive.py", "Golden"],
             swiftSettings: swiftSettings
         ),
@@ -69,6 +76,7 @@ let package = Package(
             dependencies: [
                 "wallet-orders",
                 "WalletOrders",
+                "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 @Suite struct BuildEndToEndTests {
     @Test("build signs the shipped-ecommerce sample into a zip and says so")
     func build() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("shipped.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("shipped.order")
         let result = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments)
         #expect(result.status == 0, "\(result)")
@@ -23,9 +24,9 @@ import Testing
     @Test("build --json prints a summary with the order identifier and the manifest")
     func buildJSON() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("shipped.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("shipped.order")
         let result = try CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", out.path, "--json", "--signing-time",
@@ -42,10 +43,11 @@ import Testing
         #expect(summary["signingTime"] as? String == SharedFixtures.signingTimeText)
         let manifest = try #require(summary["manifest"] as? [String: String])
         #expect(manifest.keys.sorted() == ["backpack.png", "bottle.png", "logo.png", "order.json", "socks.png"])
-        let (status, hash, _) = try CLI.python(
+        let hashed = try ExternalProgram.python(
             "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), end='')",
             [Repository.shippedEcommerce.appendingPathComponent("order.json").path])
-        #expect(status == 0)
+        #expect(hashed.status == 0)
+        let hash = hashed.output
         #expect(hash.count == 64 && manifest["order.json"] == hash)
         #expect((summary["diagnostics"] as? [Any])?.count == 0)
     }
@@ -53,11 +55,11 @@ import Testing
     @Test("The same --signing-time twice gives byte-identical archives")
     func reproducible() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         var outputs: [Data] = []
         for name in ["first.order", "second.order"] {
-            let out = folder.appendingPathComponent(name)
+            let out = folder.file(name)
             let result = try CLI.run(
                 [
                     "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
@@ -74,11 +76,11 @@ import Testing
     @Test("SOURCE_DATE_EPOCH gives the same archive as the equivalent --signing-time")
     func sourceDateEpoch() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let viaOption = folder.appendingPathComponent("option.order")
-        let viaEnvironment = folder.appendingPathComponent("environment.order")
-        let viaSeconds = folder.appendingPathComponent("seconds.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let viaOption = folder.file("option.order")
+        let viaEnvironment = folder.file("environment.order")
+        let viaSeconds = folder.file("seconds.order")
         let epoch = String(Int(SharedFixtures.signingTime.timeIntervalSince1970))
         let first = try CLI.run(
             [
@@ -105,9 +107,9 @@ import Testing
     func buildWithPKCS12() throws {
         let certs = try SharedFixtures.certs.get()
         let reference = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("p12.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("p12.order")
         let result = try CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
@@ -121,9 +123,9 @@ import Testing
     @Test("A bad SOURCE_DATE_EPOCH is a usage error")
     func badSourceDateEpoch() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("x.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("x.order")
         let result = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments,
             environment: ["SOURCE_DATE_EPOCH": "last tuesday"])

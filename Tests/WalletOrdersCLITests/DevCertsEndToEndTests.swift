@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 @Suite struct DevCertsEndToEndTests {
     static let fileNames = [
@@ -8,9 +9,9 @@ import Testing
 
     @Test("dev-certs writes the six files, marked TEST ONLY, with the key readable by its owner only")
     func writesFiles() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("certs")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("certs")
         let result = try CLI.run([
             "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", out.path,
         ])
@@ -51,14 +52,14 @@ import Testing
 
     @Test("dev-certs refuses to overwrite without --force and replaces with it")
     func refusesToOverwrite() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let arguments = [
-            "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", folder.path,
+            "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", folder.url.path,
         ]
         let first = try CLI.run(arguments)
         #expect(first.status == 0, "\(first)")
-        let root = folder.appendingPathComponent("root-ca.pem")
+        let root = folder.file("root-ca.pem")
         let original = try Data(contentsOf: root)
 
         let again = try CLI.run(arguments)
@@ -66,7 +67,7 @@ import Testing
         #expect(again.output == "")
         let lines = again.errorOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines.first == "error: '\(folder.path)' already holds \(Self.fileNames.joined(separator: ", ")).")
+        #expect(lines.first == "error: '\(folder.url.path)' already holds \(Self.fileNames.joined(separator: ", ")).")
         #expect(lines.last == "hint: Choose another --out folder, or pass --force to replace them.")
         #expect(try Data(contentsOf: root) == original)
 
@@ -77,24 +78,20 @@ import Testing
 
     @Test("The .p12 is encrypted with the passphrase from --p12-passphrase-env")
     func p12Passphrase() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let made = try CLI.run(
             [
                 "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out",
-                folder.path,
+                folder.url.path,
                 "--p12-passphrase-env", "DEV_P12_PASS",
             ], environment: ["DEV_P12_PASS": "s3cret phrase"])
         #expect(made.status == 0, "\(made)")
-        let p12 = folder.appendingPathComponent("order-type.p12").path
-        let wrong = try CLI.launch(
-            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "pkcs12", "-in", p12, "-noout", "-passin", "pass:"],
-            environment: ProcessInfo.processInfo.environment)
-        #expect(wrong.0 != 0)
-        let right = try CLI.launch(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["openssl", "pkcs12", "-in", p12, "-noout", "-passin", "pass:s3cret phrase"],
-            environment: ProcessInfo.processInfo.environment)
-        #expect(right.0 == 0, "\(String(decoding: right.2, as: UTF8.self))")
+        let p12 = folder.file("order-type.p12").path
+        let wrong = try ExternalProgram.run(tool: "openssl", ["pkcs12", "-in", p12, "-noout", "-passin", "pass:"])
+        #expect(wrong.status != 0)
+        let right = try ExternalProgram.run(
+            tool: "openssl", ["pkcs12", "-in", p12, "-noout", "-passin", "pass:s3cret phrase"])
+        #expect(right.status == 0, "\(right.errorOutput)")
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 /// Each way a build can fail, end to end: exit status and what stderr says.
 @Suite struct FailureEndToEndTests {
     /// Runs `build Samples/shipped-ecommerce --out TMP/x.order` plus `arguments`; checks that no archive was written.
     static func failingBuild(
         _ arguments: [String], source: String = Repository.shippedEcommerce.path, environment: [String: String] = [:]
-    ) throws -> CLIResult {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let out = folder.appendingPathComponent("x.order")
+    ) throws -> ProgramResult {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("x.order")
         let result = try CLI.run(["build", source, "--out", out.path] + arguments, environment: environment)
         #expect(!FileManager.default.fileExists(atPath: out.path), "an archive was written despite: \(result)")
         return result
@@ -89,20 +90,20 @@ import Testing
     func noTerminalForPassphrase() throws {
         let certs = try SharedFixtures.certs.get()
         let binary = try WalletOrdersBinary.url()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         // setsid(1) detaches from any controlling terminal, so /dev/tty can't be opened.
-        let (status, out, err) = try CLI.launch(
+        let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/setsid"),
             [
                 "-w", binary.path, "build", Repository.shippedEcommerce.path, "--out",
-                folder.appendingPathComponent("x.order").path,
+                folder.file("x.order").path,
                 "--p12", certs.p12.path,
             ],
             environment: CLI.environment([:]))
-        let errorOutput = String(decoding: err, as: UTF8.self)
-        #expect(status == 1, "\(errorOutput)")
-        #expect(out.isEmpty)
+        let errorOutput = result.errorOutput
+        #expect(result.status == 1, "\(errorOutput)")
+        #expect(result.standardOutput.isEmpty)
         #expect(
             errorOutput
                 == "error: A passphrase is needed for the .p12 file '\(certs.p12.path)' and there is no terminal to ask on.\nhint: Give it with --passphrase-env NAME or --passphrase-file FILE.\n"
@@ -152,40 +153,41 @@ import Testing
 @Suite struct DemoEndToEndTests {
     @Test("demo builds, signs and verifies every sample and prints a table")
     func demo() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let result = try CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.path])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.url.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.firstIndex { $0.hasPrefix("sample ") })
         #expect(lines[header].contains("signed by"))
         #expect(lines[header].contains("verdict"))
-        let rows = lines[(header + 2)...].prefix(Repository.sampleNames.count)
-        #expect(rows.map { String($0.prefix { $0 != " " }) } == Repository.sampleNames)
+        let sampleNames = ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"]
+        let rows = lines[(header + 2)...].prefix(sampleNames.count)
+        #expect(rows.map { String($0.prefix { $0 != " " }) } == sampleNames)
         for row in rows {
             #expect(row.hasSuffix("  verified"), "\(row)")
         }
         #expect(result.output.contains("order.com.northwindoutfitters.shop"))
         #expect(!result.output.contains("FAILED"))
-        for name in Repository.sampleNames {
-            let archive = folder.appendingPathComponent("\(name).order")
+        for name in sampleNames {
+            let archive = folder.file("\(name).order")
             #expect(try Data(contentsOf: archive).starts(with: Array("PK".utf8)), "\(name)")
         }
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("root-ca.pem").path))
+        #expect(FileManager.default.fileExists(atPath: folder.file("root-ca.pem").path))
         #expect(
             result.output.contains(
-                "wallet-orders verify \(folder.path)/*.order --trust-root \(folder.path)/root-ca.pem"))
+                "wallet-orders verify \(folder.url.path)/*.order --trust-root \(folder.url.path)/root-ca.pem"))
     }
 
     @Test("demo without samples fails with a hint")
     func demoWithoutSamples() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let result = try CLI.run(["demo", "--samples", folder.path, "--out", folder.appendingPathComponent("out").path])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(["demo", "--samples", folder.url.path, "--out", folder.file("out").path])
         #expect(result.status == 1, "\(result)")
         #expect(
             result.errorOutput
-                == "error: No sample folders with an order.json in '\(folder.path)'.\nhint: Run from the repository root, or pass --samples DIR.\n"
+                == "error: No sample folders with an order.json in '\(folder.url.path)'.\nhint: Run from the repository root, or pass --samples DIR.\n"
         )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 @Suite struct VerifyAndInspectEndToEndTests {
     /// Copies the shared archive with one byte of order.json changed (a space becomes a tab,
@@ -15,8 +16,8 @@ import Testing
                         data = data[:at] + b"\\t" + data[at + 1:]
                     target.writestr(info, data)
             """
-        let (status, _, errorOutput) = try CLI.python(script, [archive.path, destination.path])
-        #expect(status == 0, "\(errorOutput)")
+        let result = try ExternalProgram.python(script, [archive.path, destination.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
     }
 
     @Test("verify with the dev root trusts the archive and prints OK")
@@ -43,9 +44,9 @@ import Testing
     func verifyTampered() throws {
         let certs = try SharedFixtures.certs.get()
         let archive = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let tampered = folder.appendingPathComponent("tampered.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tampered = folder.file("tampered.order")
         try Self.tamperedCopy(of: archive, to: tampered)
         let result = try CLI.run(["verify", tampered.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
@@ -63,9 +64,9 @@ import Testing
     func verifyJSON() throws {
         let certs = try SharedFixtures.certs.get()
         let archive = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let tampered = folder.appendingPathComponent("tampered.order")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tampered = folder.file("tampered.order")
         try Self.tamperedCopy(of: archive, to: tampered)
         let result = try CLI.run(["verify", archive.path, tampered.path, "--trust-root", certs.rootCA.path, "--json"])
         #expect(result.status == 1, "\(result)")
@@ -83,10 +84,9 @@ import Testing
 
     @Test("verify of a file that is not a zip reports zip.unreadable")
     func verifyNotZip() throws {
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let file = folder.appendingPathComponent("notes.order")
-        try Data("these are my shopping notes, not an order archive\n".utf8).write(to: file)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("these are my shopping notes, not an order archive\n".utf8, to: "notes.order")
         let result = try CLI.run(["verify", file.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.hasPrefix("\(file.path): FAILED (1 error, 0 warnings)\n"))
@@ -173,19 +173,18 @@ import Testing
         // On a pseudo-terminal made by script(1): styled unless NO_COLOR is set.
         let command = [binary.path, "verify", archive.path, "--trust-root", certs.rootCA.path]
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        func onTerminal(noColor: Bool) throws -> (Int32, Data) {
+        func onTerminal(noColor: Bool) throws -> ProgramResult {
             var environment = CLI.environment(["TERM": "xterm"])
             if !noColor { environment["NO_COLOR"] = nil }
-            let (status, out, _) = try CLI.launch(
+            return try ExternalProgram.run(
                 URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], environment: environment)
-            return (status, out)
         }
         let plain = try onTerminal(noColor: true)
-        #expect(plain.0 == 0)
-        #expect(String(decoding: plain.1, as: UTF8.self).contains("OK (0 errors, 0 warnings)"))
-        #expect(!plain.1.contains(0x1B))
+        #expect(plain.status == 0)
+        #expect(plain.output.contains("OK (0 errors, 0 warnings)"))
+        #expect(!plain.standardOutput.contains(0x1B))
         let colored = try onTerminal(noColor: false)
-        #expect(colored.0 == 0)
-        #expect(String(decoding: colored.1, as: UTF8.self).contains("\u{1B}[32mOK\u{1B}[0m"))
+        #expect(colored.status == 0)
+        #expect(colored.output.contains("\u{1B}[32mOK\u{1B}[0m"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 @Suite struct CMSTests {
     static let content = Array(
@@ -83,22 +84,18 @@ import WalletOrdersInterop
     @Test("The openssl CLI verifies the signature against the content and the root")
     func opensslVerifies() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let contentFile = folder.appendingPathComponent("manifest.json")
-        let tamperedFile = folder.appendingPathComponent("tampered.json")
-        let signatureFile = folder.appendingPathComponent("signature")
-        let rootFile = folder.appendingPathComponent("root.pem")
-        try Data(Self.content).write(to: contentFile)
-        try Data(Self.content.dropLast() + Array("]".utf8)).write(to: tamperedFile)
-        try Data(try Self.sign()).write(to: signatureFile)
-        try Data(chain.root.pemString.utf8).write(to: rootFile)
-        func verify(_ content: URL) throws -> ToolResult {
-            try ExternalTool.run(
-                "openssl",
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let contentFile = try folder.write(Self.content, to: "manifest.json")
+        let tamperedFile = try folder.write(Self.content.dropLast() + Array("]".utf8), to: "tampered.json")
+        let signatureFile = try folder.write(try Self.sign(), to: "signature")
+        let rootFile = try folder.write(chain.root.pemString.utf8, to: "root.pem")
+        func verify(_ content: URL) throws -> ProgramResult {
+            try ExternalProgram.run(
+                tool: "openssl",
                 [
                     "cms", "-verify", "-binary", "-inform", "DER", "-in", signatureFile.path, "-content", content.path,
-                    "-CAfile", rootFile.path, "-purpose", "any", "-out", folder.appendingPathComponent("out").path,
+                    "-CAfile", rootFile.path, "-purpose", "any", "-out", folder.file("out").path,
                 ])
         }
         let good = try verify(contentFile)
@@ -108,8 +105,8 @@ import WalletOrdersInterop
         #expect(bad.status != 0)
         #expect(bad.errorOutput.contains("Verification failure"), "\(bad.errorOutput)")
 
-        let printed = try ExternalTool.run(
-            "openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signatureFile.path])
+        let printed = try ExternalProgram.run(
+            tool: "openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signatureFile.path])
         #expect(printed.status == 0, "\(printed.errorOutput)")
         #expect(printed.output.contains("signingTime"))
         #expect(printed.output.contains("UTCTIME:Jan 31 12:00:00 2026 GMT"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 @Suite struct PrivateKeyTests {
     @Test("An unencrypted PKCS #8 PEM key loads back without a passphrase")
@@ -113,12 +114,11 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
             privateKey: chain.leafKey, certificate: chain.leaf, otherCertificates: [chain.intermediate],
             passphrase: Self.passphrase, friendlyName: "Order Type ID: \(TestChain.leafUID)",
             encryption: testCase.encryption)
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let file = folder.appendingPathComponent("identity.p12")
-        try Data(p12).write(to: file)
-        let result = try ExternalTool.run(
-            "openssl",
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(p12, to: "identity.p12")
+        let result = try ExternalProgram.run(
+            tool: "openssl",
             ["pkcs12", "-in", file.path, "-info", "-nokeys", "-passin", "pass:\(Self.passphrase)"]
                 + testCase.opensslFlags)
         #expect(result.status == 0, "\(result.errorOutput)")
@@ -158,17 +158,14 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     @Test("A .p12 written by the openssl CLI opens, with the key matching the certificate")
     func opensslMadePKCS12() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let certificate = folder.appendingPathComponent("cert.pem")
-        let key = folder.appendingPathComponent("key.pem")
-        let chainFile = folder.appendingPathComponent("chain.pem")
-        let p12 = folder.appendingPathComponent("cli.p12")
-        try Data(chain.leaf.pemString.utf8).write(to: certificate)
-        try Data(try chain.leafKey.pemBytes()).write(to: key)
-        try Data(chain.intermediate.pemString.utf8).write(to: chainFile)
-        let made = try ExternalTool.run(
-            "openssl",
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
+        let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
+        let chainFile = try folder.write(chain.intermediate.pemString.utf8, to: "chain.pem")
+        let p12 = folder.file("cli.p12")
+        let made = try ExternalProgram.run(
+            tool: "openssl",
             [
                 "pkcs12", "-export", "-legacy", "-in", certificate.path, "-inkey", key.path, "-certfile",
                 chainFile.path,
@@ -184,15 +181,13 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     @Test("A .p12 without a MAC (openssl pkcs12 -nomac) is not mistaken for a wrong passphrase")
     func pkcs12WithoutMAC() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let certificate = folder.appendingPathComponent("cert.pem")
-        let key = folder.appendingPathComponent("key.pem")
-        let p12 = folder.appendingPathComponent("nomac.p12")
-        try Data(chain.leaf.pemString.utf8).write(to: certificate)
-        try Data(try chain.leafKey.pemBytes()).write(to: key)
-        let made = try ExternalTool.run(
-            "openssl",
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
+        let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
+        let p12 = folder.file("nomac.p12")
+        let made = try ExternalProgram.run(
+            tool: "openssl",
             [
                 "pkcs12", "-export", "-nomac", "-in", certificate.path, "-inkey", key.path, "-passout",
                 "pass:\(Self.passphrase)", "-out", p12.path,

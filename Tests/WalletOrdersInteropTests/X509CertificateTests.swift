@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 @Suite struct X509CertificateTests {
     /// 2025-01-01T00:00:00Z (UTCTime) to 2055-06-15T12:34:56Z (GeneralizedTime, past 2049).
@@ -102,12 +103,11 @@ import WalletOrdersInterop
     @Test("The openssl CLI reads the same serial, subject UID and end date")
     func opensslAgrees() throws {
         let (_, certificate) = try Self.makeSelfSigned()
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let file = folder.appendingPathComponent("cert.der")
-        try Data(certificate.derBytes).write(to: file)
-        let result = try ExternalTool.run(
-            "openssl",
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(certificate.derBytes, to: "cert.der")
+        let result = try ExternalProgram.run(
+            tool: "openssl",
             [
                 "x509", "-inform", "DER", "-in", file.path, "-noout", "-serial", "-enddate", "-subject", "-nameopt",
                 "RFC2253",

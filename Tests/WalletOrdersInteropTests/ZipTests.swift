@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 @Suite struct ZipTests {
     /// 2026-11-20 13:45:30 (DOS time keeps even seconds).
@@ -60,17 +61,16 @@ import WalletOrdersInterop
     @Test("The DOS timestamp is what Python's zipfile reads", arguments: timestamps.indices)
     func timestampSeenByPython(index: Int) throws {
         let (timestamp, expected) = Self.timestamps[index]
-        let folder = try TemporaryFolder.make()
-        defer { TemporaryFolder.remove(folder) }
-        let file = folder.appendingPathComponent("test.zip")
-        try Data(try ZipWriter.write(Self.entries, timestamp: timestamp)).write(to: file)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(try ZipWriter.write(Self.entries, timestamp: timestamp), to: "test.zip")
         let script = """
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 print(json.dumps([[i.filename, list(i.date_time), i.compress_type, i.file_size, i.external_attr >> 16] for i in z.infolist()]))
                 assert z.testzip() is None
             """
-        let result = try ExternalTool.run("python3", ["-c", script, file.path])
+        let result = try ExternalProgram.python(script, [file.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let rows = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[Any]])
         #expect(rows.compactMap { $0.first as? String } == Self.entries.map(\.path))

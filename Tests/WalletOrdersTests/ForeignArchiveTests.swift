@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 /// Archives written by other tools (Python's zipfile + cryptography's PKCS #7 builder) verify too.
 @Suite struct ForeignArchiveTests {
@@ -21,22 +22,22 @@ import WalletOrders
 
     @Test("A Python-made archive of the localized sample verifies with no findings", arguments: variants)
     func pythonArchiveVerifies(variant: Variant) throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let cert = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
         let key = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
         let wwdr = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
         let out = folder.file("python.order")
         let signingTime = ISO8601DateFormatter().string(from: TestPKI.signingTime)
-        let result = try runProcess(
-            "/usr/bin/env",
+        let result = try ExternalProgram.run(
+            tool: "python3",
             [
-                "python3", Repository.support.appendingPathComponent("make_order_archive.py").path,
+                Repository.support.appendingPathComponent("make_order_archive.py").path,
                 Repository.sample("localized").path, out.path, "--cert", cert.path, "--key", key.path, "--wwdr", wwdr.path,
                 "--signing-time", signingTime,
             ] + variant.flags)
-        try #require(result.status == 0, "make_order_archive.py: \(result.standardError)")
+        try #require(result.status == 0, "make_order_archive.py: \(result.errorOutput)")
         let bytes = Array(try #require(FileManager.default.contents(atPath: out.path)))
         let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: variant.name)
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 @Suite struct ManifestTests {
     @Test("The shipped-ecommerce manifest matches the committed golden file byte for byte")

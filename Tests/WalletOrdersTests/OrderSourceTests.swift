@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 /// What goes into an archive from a source folder or from memory, and what never does.
 @Suite struct OrderSourceTests {
@@ -21,8 +22,8 @@ import WalletOrdersInterop
 
     @Test("Junk in a source folder is skipped and each skipped file is reported")
     func junkIsSkipped() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         for junk in [".DS_Store", "__MACOSX/._order.json", "en.lproj/.gitkeep", ".git/config", "manifest.json", "signature", "en.lproj/.DS_Store"] {
             _ = try folder.write([0x00], to: junk)
@@ -38,8 +39,8 @@ import WalletOrdersInterop
 
     @Test("A symbolic link in a source folder is refused, naming it")
     func symlinkRefused() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         try FileManager.default.createSymbolicLink(atPath: folder.file("logo.png").path, withDestinationPath: "/etc/hostname")
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
@@ -50,8 +51,8 @@ import WalletOrdersInterop
 
     @Test("A named pipe in a source folder is refused as a special file")
     func specialFileRefused() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         #expect(mkfifo(folder.file("pipe").path, 0o600) == 0)
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
@@ -61,8 +62,8 @@ import WalletOrdersInterop
 
     @Test("A folder without order.json at its root is refused")
     func missingOrderJSON() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         _ = try folder.write(Array("{}".utf8), to: "MyOrder/order.json")
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
         #expect(error.code == .invalidSource)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 /// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
 @Suite struct SampleArchiveTests {
@@ -37,33 +38,34 @@ import WalletOrders
     @Test("Every sample's signature passes `openssl cms -verify` with the test root as CA", arguments: Repository.sampleNames)
     func opensslVerifiesSignature(sample: String) throws {
         let built = try SampleBuilds.build(sample)
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let archive = try OrderArchive(bytes: built.bytes)
         let manifest = try folder.write(try #require(archive.contents(of: "manifest.json")), to: "manifest.json")
         let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
         let root = try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem")
-        let result = try runProcess(
-            "/usr/bin/openssl",
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
                 "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null",
             ])
-        #expect(result.status == 0, "openssl: \(result.standardError)")
-        #expect(result.standardError.contains("Verification successful"))
+        #expect(result.status == 0, "openssl: \(result.errorOutput)")
+        #expect(result.errorOutput.contains("Verification successful"))
 
         // The signed attributes as OpenSSL prints them: signingTime is present.
-        let printed = try runProcess("/usr/bin/openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signature.path])
-        #expect(printed.standardOutput.contains("signingTime"))
-        #expect(printed.standardOutput.contains("messageDigest"))
-        #expect(printed.standardOutput.contains("sha256"))
+        let printed = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"), ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signature.path])
+        #expect(printed.output.contains("signingTime"))
+        #expect(printed.output.contains("messageDigest"))
+        #expect(printed.output.contains("sha256"))
     }
 
     @Test("Python's zipfile reads every sample archive and finds the same files", arguments: Repository.sampleNames)
     func pythonZipfileReadsArchive(sample: String) throws {
         let built = try SampleBuilds.build(sample)
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = try folder.write(built.bytes, to: "\(sample).order")
         let script = """
             import hashlib, json, sys, zipfile
@@ -75,9 +77,9 @@ import WalletOrders
                     assert hashlib.sha256(z.read(name)).hexdigest() == digest, name
                 print(json.dumps(names))
             """
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path.path])
-        #expect(result.status == 0, "python: \(result.standardError)")
-        let names = try JSONDecoder().decode([String].self, from: Data(result.standardOutput.utf8))
+        let result = try ExternalProgram.python(script, [path.path])
+        #expect(result.status == 0, "python: \(result.errorOutput)")
+        let names = try JSONDecoder().decode([String].self, from: result.standardOutput)
         #expect(names == (try OrderArchive(bytes: built.bytes)).entries.map(\.path))
     }
 
@@ -97,15 +99,17 @@ import WalletOrders
     @Test("Archive timestamps are the signing time in UTC, whatever the time zone")
     func timestampsAreUTC() throws {
         let built = try SampleBuilds.build("store-pickup")
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = try folder.write(built.bytes, to: "a.order")
         let script = "import sys, zipfile; print(set(i.date_time for i in zipfile.ZipFile(sys.argv[1]).infolist()))"
-        let result = try runProcess("/usr/bin/env", ["TZ=Pacific/Kiritimati", "python3", "-c", script, path.path])
+        let result = try ExternalProgram.python(
+            script, [path.path],
+            environment: ProcessInfo.processInfo.environment.merging(["TZ": "Pacific/Kiritimati"]) { _, new in new })
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: TestPKI.signingTime)
         let expected = "{(\(parts.year!), \(parts.month!), \(parts.day!), \(parts.hour!), \(parts.minute!), \(parts.second! / 2 * 2))}"
-        #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
     }
 }

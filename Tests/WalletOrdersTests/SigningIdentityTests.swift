@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 /// Loading a signing identity: every way it can go wrong has its own code and message.
 @Suite struct SigningIdentityTests {
@@ -40,8 +41,8 @@ import WalletOrders
     func encryptedPEMFromEnvironment() throws {
         let key = Array(try Self.certificate.privateKeyPEM(passphrase: "correct horse").utf8)
         #expect(SigningIdentity.isEncryptedPrivateKey(key))
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         setenv("WALLET_ORDERS_TEST_KEY_PASS", "correct horse", 1)
         let identity = try SigningIdentity.load(
             certificateFile: try folder.write(Self.certificatePEM, to: "cert.pem"),
@@ -73,14 +74,15 @@ import WalletOrders
     @Test("A legacy RC2/3DES .p12, as older Keychain exports are, loads with its intermediate inside")
     func legacyPKCS12() throws {
         let p12 = try Self.certificate.pkcs12(passphrase: "export", legacyEncryption: true)
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = try folder.write(p12, to: "legacy.p12")
         // Independent check that it really is legacy-encrypted: OpenSSL 3 refuses it without -legacy.
-        let plain = try runProcess("/usr/bin/openssl", ["pkcs12", "-in", path.path, "-noout", "-passin", "pass:export"])
+        let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
+        let plain = try ExternalProgram.run(openssl, ["pkcs12", "-in", path.path, "-noout", "-passin", "pass:export"])
         #expect(plain.status != 0)
-        let legacy = try runProcess("/usr/bin/openssl", ["pkcs12", "-legacy", "-in", path.path, "-noout", "-passin", "pass:export"])
-        #expect(legacy.status == 0, "\(legacy.standardError)")
+        let legacy = try ExternalProgram.run(openssl, ["pkcs12", "-legacy", "-in", path.path, "-noout", "-passin", "pass:export"])
+        #expect(legacy.status == 0, "\(legacy.errorOutput)")
 
         let identity = try SigningIdentity(pkcs12: p12, passphrase: "export", intermediate: nil)
         #expect(identity.orderTypeIdentifier == Self.typeIdentifier)

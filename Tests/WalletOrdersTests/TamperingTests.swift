@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
 @Suite struct TamperingTests {
@@ -86,20 +87,20 @@ import WalletOrders
 
     @Test("A signature without signed attributes (openssl -noattr) is refused for its missing signing time")
     func noSignedAttributes() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let certPath = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
         let keyPath = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
         let manifestPath = try folder.write(Self.original.manifestBytes, to: "manifest.json")
         let signaturePath = folder.file("signature")
-        let result = try runProcess(
-            "/usr/bin/openssl",
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-signer", certPath.path, "-inkey", keyPath.path,
                 "-in", manifestPath.path, "-outform", "DER", "-out", signaturePath.path,
             ])
-        try #require(result.status == 0, "\(result.standardError)")
+        try #require(result.status == 0, "\(result.errorOutput)")
         let unsigned = try #require(FileManager.default.contents(atPath: signaturePath.path))
         let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in
             let index = try #require(files.firstIndex { $0.path == "signature" })

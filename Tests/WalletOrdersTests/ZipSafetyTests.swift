@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 /// Hostile or broken zip containers are reported, never followed, and never exhaust memory.
 /// The fixtures are written by Python's `zipfile` (not by our writer), each named after what is wrong.
@@ -69,12 +70,12 @@ import WalletOrders
 
     @Test("Each hostile entry is reported with its rule and entry, and the rest still verifies", arguments: fixtures)
     func hostileEntry(fixture: Fixture) throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.cleanUp() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = try folder.write(Self.signed, to: fixture.name)
         let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'a')\n\(fixture.python)\nz.close()\n"
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path.path])
-        try #require(result.status == 0, "python: \(result.standardError)")
+        let result = try ExternalProgram.python(script, [path.path])
+        try #require(result.status == 0, "python: \(result.errorOutput)")
         let bytes = Array(try #require(FileManager.default.contents(atPath: path.path)))
 
         let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: fixture.name)

@@ -1,17 +1,11 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
-/// Paths into the repository, found from this file's location.
-enum Repository {
-    static let root: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // WalletOrdersCLITests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-
-    static let samples = root.appendingPathComponent("Samples", isDirectory: true)
-    static let sampleNames = ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"]
-    static let shippedEcommerce = samples.appendingPathComponent("shipped-ecommerce", isDirectory: true)
+/// The sample these tests build; the package root and `Samples/` come from
+/// ``WalletOrdersTestSupport/Repository``.
+extension Repository {
+    static let shippedEcommerce = sample("shipped-ecommerce")
     /// `orderTypeIdentifier` and `orderIdentifier` of `Samples/shipped-ecommerce/order.json`.
     static let shippedOrderTypeIdentifier = "order.com.northwindoutfitters.shop"
     static let shippedOrderIdentifier = "nw-2025-118734"
@@ -51,22 +45,7 @@ enum WalletOrdersBinary {
     static func url() throws -> URL { try located.get() }
 }
 
-/// What one run of the tool printed and how it ended.
-struct CLIResult: Sendable, CustomStringConvertible {
-    var arguments: [String]
-    var status: Int32
-    var standardOutput: Data
-    var standardError: Data
-
-    var output: String { String(decoding: standardOutput, as: UTF8.self) }
-    var errorOutput: String { String(decoding: standardError, as: UTF8.self) }
-
-    var description: String {
-        "wallet-orders \(arguments.joined(separator: " ")) → exit \(status)\n--- stdout\n\(output)--- stderr\n\(errorOutput)"
-    }
-}
-
-/// Runs programs with `Process`, stdout and stderr going to files (no pipe deadlocks).
+/// Runs the built `wallet-orders` tool.
 enum CLI {
     /// The environment for every run: the test's own, without `SOURCE_DATE_EPOCH`, with `NO_COLOR=1`.
     static func environment(_ extra: [String: String]) -> [String: String] {
@@ -77,75 +56,13 @@ enum CLI {
         return environment
     }
 
-    /// Runs `wallet-orders arguments…`.
+    /// Runs `wallet-orders arguments…` with ``environment(_:)`` plus `extra`.
     static func run(
         _ arguments: [String], environment extra: [String: String] = [:], in directory: URL? = nil,
-        timeout: TimeInterval = 60
-    ) throws -> CLIResult {
-        let binary = try WalletOrdersBinary.url()
-        let (status, out, err) = try launch(
-            binary, arguments, environment: environment(extra), directory: directory, timeout: timeout)
-        return CLIResult(arguments: arguments, status: status, standardOutput: out, standardError: err)
-    }
-
-    /// Runs any executable; returns its exit status, stdout and stderr.
-    static func launch(
-        _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
-        timeout: TimeInterval = 60
-    ) throws -> (Int32, Data, Data) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "wallet-orders-cli-output-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        if let directory { process.currentDirectoryURL = directory }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw FixtureError(
-                description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) timed out")
-        }
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return (process.terminationStatus, try Data(contentsOf: outURL), try Data(contentsOf: errURL))
-    }
-
-    /// Runs `python3 -c script arguments…`.
-    static func python(_ script: String, _ arguments: [String]) throws -> (Int32, String, String) {
-        let (status, out, err) = try launch(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments,
-            environment: ProcessInfo.processInfo.environment)
-        return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-}
-
-/// A unique temporary folder for one test; remove it with `defer { TemporaryFolder.remove(dir) }`.
-enum TemporaryFolder {
-    static func make(_ label: String = #function) throws -> URL {
-        let name = "wallet-orders-cli-\(label.prefix { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    static func remove(_ url: URL) {
-        try? FileManager.default.removeItem(at: url)
+        timeout: TimeInterval = ExternalProgram.defaultTimeout
+    ) throws -> ProgramResult {
+        try ExternalProgram.run(
+            try WalletOrdersBinary.url(), arguments, environment: environment(extra), in: directory, timeout: timeout)
     }
 }
 
@@ -165,12 +82,14 @@ struct DevCertsFolder: Sendable {
 /// Fixtures made once per test process (RSA key generation is the slow part) and only read by
 /// tests. They live under one folder that is removed when the process exits.
 enum SharedFixtures {
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "wallet-orders-cli-shared-\(UUID().uuidString.prefix(8))", isDirectory: true)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: SharedFixtures.folder) }
-        return url
+    static let folder: Result<TemporaryFolder, FixtureError> = {
+        do {
+            let folder = try TemporaryFolder("shared")
+            atexit { try? SharedFixtures.folder.get().remove() }
+            return .success(folder)
+        } catch {
+            return .failure(FixtureError(description: "The shared fixtures folder could not be made: \(error)"))
+        }
     }()
 
     /// A signing time inside the dev certificates' validity (they start a day before they are
@@ -191,8 +110,8 @@ enum SharedFixtures {
     static let otherCerts: Result<DevCertsFolder, FixtureError> = makeCerts("other-certs")
 
     private static func makeCerts(_ name: String) -> Result<DevCertsFolder, FixtureError> {
-        let directory = folder.appendingPathComponent(name, isDirectory: true)
         do {
+            let directory = try folder.get().file(name)
             let result = try CLI.run([
                 "dev-certs", "--order-type-id", Repository.shippedOrderTypeIdentifier, "--team-id", "TESTTEAM01",
                 "--out",
@@ -207,8 +126,8 @@ enum SharedFixtures {
 
     /// `Samples/shipped-ecommerce` built with ``certs`` at ``signingTime``.
     static let archive: Result<URL, FixtureError> = {
-        let url = folder.appendingPathComponent("shipped-ecommerce.order")
         do {
+            let url = try folder.get().file("shipped-ecommerce.order")
             let certs = try SharedFixtures.certs.get()
             let result = try CLI.run(
                 ["build", Repository.shippedEcommerce.path, "--out", url.path, "--signing-time", signingTimeText]

@@ -2,69 +2,6 @@ import Foundation
 import Testing
 import WalletOrdersInterop
 
-/// A unique temporary folder for one test. Call inside the test and remove it with `defer`.
-enum TemporaryFolder {
-    static func make(_ label: String = #function) throws -> URL {
-        let name = "wallet-orders-interop-\(label.prefix { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    static func remove(_ url: URL) {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
-/// What an external program (the `openssl` CLI, `python3`) printed and how it ended.
-struct ToolResult: Sendable {
-    var status: Int32
-    var standardOutput: Data
-    var standardError: Data
-
-    var output: String { String(decoding: standardOutput, as: UTF8.self) }
-    var errorOutput: String { String(decoding: standardError, as: UTF8.self) }
-}
-
-struct ToolTimedOut: Error, CustomStringConvertible {
-    var command: String
-    var description: String { "'\(command)' did not finish in time and was terminated" }
-}
-
-/// Runs independent oracles (`openssl`, `python3`) through `/usr/bin/env`.
-enum ExternalTool {
-    static func run(_ tool: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ToolResult {
-        let scratch = try TemporaryFolder.make("tool")
-        defer { TemporaryFolder.remove(scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw ToolTimedOut(command: ([tool] + arguments).joined(separator: " "))
-        }
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return ToolResult(
-            status: process.terminationStatus, standardOutput: try Data(contentsOf: outURL),
-            standardError: try Data(contentsOf: errURL))
-    }
-}
-
 /// Throwaway certificates for the interop tests: root → intermediate → leaf, plus an unrelated
 /// self-signed certificate. RSA key generation is the slow part, so the chain is made once.
 struct TestChain: Sendable {

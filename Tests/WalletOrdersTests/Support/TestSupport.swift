@@ -2,28 +2,13 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
-/// Paths into the repository, found from this file's location.
-enum Repository {
-    static let root: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // WalletOrdersTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-
-    static let samples = root.appendingPathComponent("Samples", isDirectory: true)
-    static let support = root.appendingPathComponent("Tests/WalletOrdersTests/Support", isDirectory: true)
-    static let golden = root.appendingPathComponent("Tests/WalletOrdersTests/Golden", isDirectory: true)
-
-    /// The folder names of `Samples/` that hold an `order.json`, sorted.
-    static let sampleNames: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []
-        return names.sorted().filter {
-            FileManager.default.fileExists(atPath: samples.appendingPathComponent("\($0)/order.json").path)
-        }
-    }()
-
-    static func sample(_ name: String) -> URL { samples.appendingPathComponent(name, isDirectory: true) }
+/// This target's own folders; the package root, `Samples/` and the sample names come from
+/// ``WalletOrdersTestSupport/Repository``.
+extension Repository {
+    static let support = tests.appendingPathComponent("WalletOrdersTests/Support", isDirectory: true)
+    static let golden = tests.appendingPathComponent("WalletOrdersTests/Golden", isDirectory: true)
 }
 
 /// Test-time certificates: one development authority per test process, and one Order Type ID
@@ -81,48 +66,6 @@ enum SampleBuilds {
         let identity = TestPKI.identity(for: try orderTypeIdentifier(of: source))
         return try OrderArchiveBuilder(identity: identity).build(source, signingTime: TestPKI.signingTime)
     }
-}
-
-/// A unique temporary folder, removed by `cleanUp()`.
-struct TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-    func write(_ bytes: [UInt8], to name: String) throws -> URL {
-        let target = file(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: target)
-        return target
-    }
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// Runs a program and captures its output.
-struct ProcessResult {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-}
-
-func runProcess(_ executable: String, _ arguments: [String], currentDirectory: URL? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(
-        status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-        standardError: String(decoding: errData, as: UTF8.self))
 }
 
 /// Rewriting archives for tampering tests: read every file, change them, zip them again.
