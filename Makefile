@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test clean
+.PHONY: setup build release demo test bench clean
 
 setup:
 	@bash .ci/setup
@@ -24,5 +24,10 @@ test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
+## Time build+sign and verify on one core next to `openssl speed rsa2048` from the same run.
+bench: setup
+	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	cd Benchmarks && taskset -c 0 .build/release/wallet-orders-bench 2000 ../Samples
+
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build

@@ -270,14 +270,20 @@ public struct OrderArchive: Sendable {
         return nil
     }
 
-    /// Whether a ZIP64 end-of-central-directory locator or record appears near the end.
+    /// Whether the archive has a ZIP64 end-of-central-directory locator, which sits exactly
+    /// 20 bytes before the end-of-central-directory record (found from the end, past any comment).
     static func hasZip64Records(_ bytes: [UInt8]) -> Bool {
-        let window = bytes.suffix(65_557 + 76)
+        let endRecord: [UInt8] = [0x50, 0x4b, 0x05, 0x06]
         let locator: [UInt8] = [0x50, 0x4b, 0x06, 0x07]
-        var index = window.startIndex
-        while index + 4 <= window.endIndex {
-            if window[index] == 0x50 && window[index..<index + 4].elementsEqual(locator) { return true }
-            index += 1
+        guard bytes.count >= 22 else { return false }
+        // The end record is 22 bytes plus a comment of at most 65,535 bytes.
+        var index = bytes.count - 22
+        let lowest = max(0, bytes.count - 22 - 65_535)
+        while index >= lowest {
+            if bytes[index] == 0x50, bytes[index..<index + 4].elementsEqual(endRecord) {
+                return index >= 20 && bytes[index - 20..<index - 16].elementsEqual(locator)
+            }
+            index -= 1
         }
         return false
     }
