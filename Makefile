@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test bench clean
+.PHONY: setup build release demo test bench schemas reference-data clean
 
 setup:
 	@bash .ci/setup
@@ -23,6 +23,16 @@ demo: release
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
+schemas:
+	rm -f Sources/WalletOrders/Resources/Schemas/*.json
+	cp Schemas/*.schema.json Sources/WalletOrders/Resources/Schemas/
+
+## Regenerate the ISO 4217/3166/639/15924 tables from Debian's iso-codes and ICU.
+reference-data: setup
+	$(SWIFT) Sources/WalletOrders/Validation/ReferenceData/Generator/generate-reference-data.swift \
+		/usr/share/iso-codes/json > Sources/WalletOrders/Validation/ReferenceData/ReferenceData+Generated.swift
 
 ## Time build+sign and verify on one core next to `openssl speed rsa2048` from the same run.
 bench: setup

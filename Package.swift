@@ -41,7 +41,8 @@ let package = Package(
         .target(
             name: "WalletOrders",
             dependencies: ["WalletOrdersInterop"],
-            resources: [.copy("Resources/TrustAnchors")],
+            exclude: ["Validation/ReferenceData/Generator"],
+            resources: [.copy("Resources/TrustAnchors"), .copy("Resources/Schemas")],
             swiftSettings: swiftSettings
         ),
         // The command-line tool: argument parsing and printing, nothing else.
@@ -68,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersTests",
             dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
-            exclude: ["Support/make_order_archive.py", "Golden"],
+            exclude: ["Support/make_order_archive.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -9,7 +9,9 @@ struct BuildCommand: ParsableCommand {
         abstract: "Package and sign an order source folder into a .order archive.",
         discussion: """
             SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/,
-            dotfiles, an old manifest.json or signature) is skipped and listed.
+            dotfiles, an old manifest.json or signature) is skipped and listed. The source is
+            validated first (as `wallet-orders validate SOURCE` does); errors stop the build unless
+            --no-validate.
 
             The output is reproducible: the same files, identity and signing time give a
             byte-identical archive. The signing time is --signing-time, else SOURCE_DATE_EPOCH,
@@ -34,6 +36,9 @@ struct BuildCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Signing time: RFC 3339 (2026-01-31T12:00:00Z) or Unix seconds.", valueName: "time"))
     var signingTime: String?
 
+    @Flag(help: "Sign even when validation finds errors (not recommended: Wallet will refuse the order).")
+    var noValidate = false
+
     @Flag(help: "Print the result as JSON.")
     var json = false
 
@@ -49,6 +54,18 @@ struct BuildCommand: ParsableCommand {
         try reportingFailures(verbose: verbose) {
             let identity = try signing.loadIdentity(validAt: time)
             let orderSource = try OrderSource(directory: URL(fileURLWithPath: source))
+            if !noValidate {
+                let report = try OrderValidator().validate(orderSource, subject: source)
+                if !report.isValid {
+                    Terminal.write(ReportRenderer(colors: Terminal.colorsEnabled(on: .standardError)).render([report], as: .text), to: .standardError)
+                    throw WalletOrdersError(
+                        .validationFailed, "'\(source)' has \(report.errors.count) error\(report.errors.count == 1 ? "" : "s"); the order was not signed.",
+                        hint: "Fix them (Wallet would refuse the order), or pass --no-validate to sign anyway.")
+                }
+                for warning in report.warnings {
+                    Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")
+                }
+            }
             let built = try OrderArchiveBuilder(identity: identity).build(orderSource, signingTime: time)
             try built.write(to: URL(fileURLWithPath: out))
             if json {

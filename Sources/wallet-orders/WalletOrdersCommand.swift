@@ -19,7 +19,8 @@ struct WalletOrdersCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            BuildCommand.self, VerifyCommand.self, InspectCommand.self, DevCertsCommand.self, DemoCommand.self,
+            BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
+            DevCertsCommand.self, DemoCommand.self,
         ]
     )
 }

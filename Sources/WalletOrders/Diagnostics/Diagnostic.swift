@@ -67,6 +67,8 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var location: Location
     /// How to fix it.
     public var hint: String?
+    /// The text of the source line the finding points at, for showing it with a caret.
+    public var sourceLine: String?
 
     /// Creates a finding.
     public init(_ ruleID: String, _ severity: Severity, _ message: String, at location: Location = .archive, hint: String? = nil) {

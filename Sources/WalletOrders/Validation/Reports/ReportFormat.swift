@@ -1,0 +1,259 @@
+public import Foundation
+
+/// How ``ValidationReport``s are written out.
+public enum ReportFormat: String, Sendable, CaseIterable, Codable {
+    /// Compiler style: `path:line:col: error[rule]: message`, the source line with a caret, the hint.
+    case text
+    /// A stable JSON document (`Schemas/validation-report.schema.json`).
+    case json
+    /// SARIF 2.1.0, for GitHub code scanning and other static-analysis viewers.
+    case sarif
+    /// JUnit XML, for CI test reports: one test case per archive or folder.
+    case junit
+}
+
+/// Renders reports in a ``ReportFormat``.
+public struct ReportRenderer: Sendable {
+    /// The tool version written into JSON and SARIF output.
+    public var toolVersion: String
+    /// Whether warnings count as failures (`--strict`).
+    public var strict: Bool
+    /// Whether to color text output with ANSI escapes.
+    public var colors: Bool
+
+    /// Creates a renderer.
+    public init(toolVersion: String = "0.1.0", strict: Bool = false, colors: Bool = false) {
+        self.toolVersion = toolVersion
+        self.strict = strict
+        self.colors = colors
+    }
+
+    /// Whether a report fails: it has errors, or warnings when ``strict``.
+    public func fails(_ report: ValidationReport) -> Bool {
+        !report.isValid || (strict && !report.warnings.isEmpty)
+    }
+
+    /// The reports in `format`.
+    public func render(_ reports: [ValidationReport], as format: ReportFormat) -> String {
+        switch format {
+        case .text: text(reports)
+        case .json: json(reports)
+        case .sarif: sarif(reports)
+        case .junit: junit(reports)
+        }
+    }
+
+    /// The path a finding is reported at: `folder/file` or `archive.order/file`.
+    public static func path(of diagnostic: Diagnostic, in report: ValidationReport) -> String {
+        guard let file = diagnostic.location.file else { return report.subject }
+        return report.subject.hasSuffix("/") ? report.subject + file : report.subject + "/" + file
+    }
+
+    // MARK: - Text
+
+    private func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    func text(_ reports: [ValidationReport]) -> String {
+        var out = ""
+        for report in reports {
+            for diagnostic in report.diagnostics {
+                var position = Self.path(of: diagnostic, in: report)
+                if let line = diagnostic.location.line {
+                    position += ":\(line)"
+                    if let column = diagnostic.location.column { position += ":\(column)" }
+                }
+                let color = diagnostic.severity == .error ? "31" : diagnostic.severity == .warning ? "33" : "36"
+                out += "\(style(position, "1")): \(style("\(diagnostic.severity)[\(diagnostic.ruleID)]", color)): \(diagnostic.message)"
+                if let pointer = diagnostic.location.jsonPointer, diagnostic.location.line == nil, !pointer.isEmpty {
+                    out += " (at \(pointer))"
+                }
+                out += "\n"
+                if let line = diagnostic.sourceLine, let column = diagnostic.location.column {
+                    out += "    \(line)\n    \(Self.caretPadding(line, column: column))\(style("^", "32"))\n"
+                }
+                if let hint = diagnostic.hint { out += "    \(style("hint:", "36")) \(hint)\n" }
+            }
+            let errors = report.errors.count, warnings = report.warnings.count
+            let verdict = fails(report) ? style("FAILED", "31") : style("OK", "32")
+            out += "\(report.subject): \(verdict) (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))\n"
+        }
+        if reports.count > 1 {
+            let failed = reports.filter(fails).count
+            out += "\(reports.count) checked, \(reports.count - failed) passed, \(failed) failed\n"
+        }
+        return out
+    }
+
+    /// One space per character (tabs kept) before a UTF-16 column, so the caret sits under the
+    /// right character even after non-BMP characters.
+    static func caretPadding(_ line: String, column: Int) -> String {
+        var units = 0
+        var padding = ""
+        for character in line {
+            if units >= column - 1 { break }
+            units += character.utf16.count
+            padding += character == "\t" ? "\t" : " "
+        }
+        return padding
+    }
+
+    // MARK: - JSON
+
+    struct JSONReport: Encodable {
+        var version = 1
+        var tool: Tool
+        var valid: Bool
+        var summary: Summary
+        var reports: [Entry]
+        struct Tool: Encodable { var name = "wallet-orders"; var version: String }
+        struct Summary: Encodable { var checked: Int; var failed: Int; var errors: Int; var warnings: Int; var infos: Int }
+        struct Entry: Encodable {
+            var subject: String
+            var valid: Bool
+            var errors: Int
+            var warnings: Int
+            var diagnostics: [Finding]
+        }
+        struct Finding: Encodable {
+            var ruleID: String
+            var severity: String
+            var message: String
+            var file: String?
+            var jsonPointer: String?
+            var line: Int?
+            var column: Int?
+            var hint: String?
+        }
+    }
+
+    func json(_ reports: [ValidationReport]) -> String {
+        let all = reports.flatMap(\.diagnostics)
+        let document = JSONReport(
+            tool: .init(version: toolVersion), valid: !reports.contains(where: fails),
+            summary: .init(
+                checked: reports.count, failed: reports.filter(fails).count, errors: all.filter { $0.severity == .error }.count,
+                warnings: all.filter { $0.severity == .warning }.count, infos: all.filter { $0.severity == .info }.count),
+            reports: reports.map { report in
+                .init(
+                    subject: report.subject, valid: !fails(report), errors: report.errors.count, warnings: report.warnings.count,
+                    diagnostics: report.diagnostics.map {
+                        .init(
+                            ruleID: $0.ruleID, severity: $0.severity.rawValue, message: $0.message, file: $0.location.file,
+                            jsonPointer: $0.location.jsonPointer, line: $0.location.line, column: $0.location.column, hint: $0.hint)
+                    })
+            })
+        return Self.encode(document)
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? "{}\n"
+    }
+
+    // MARK: - SARIF 2.1.0
+
+    func sarif(_ reports: [ValidationReport]) -> String {
+        let used = Set(reports.flatMap { $0.diagnostics.map(\.ruleID) })
+        let rules = ValidationRule.all.filter { used.contains($0.id) }
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element.id, $0.offset) })
+        func level(_ severity: Diagnostic.Severity) -> String {
+            switch severity {
+            case .error: "error"
+            case .warning: "warning"
+            case .info: "note"
+            }
+        }
+        var results: [[String: Any]] = []
+        for report in reports {
+            for diagnostic in report.diagnostics {
+                var region: [String: Any] = [:]
+                if let line = diagnostic.location.line { region["startLine"] = line }
+                if let column = diagnostic.location.column { region["startColumn"] = column }
+                var physical: [String: Any] = ["artifactLocation": ["uri": Self.path(of: diagnostic, in: report)]]
+                if !region.isEmpty { physical["region"] = region }
+                var location: [String: Any] = ["physicalLocation": physical]
+                if let pointer = diagnostic.location.jsonPointer {
+                    location["logicalLocations"] = [["fullyQualifiedName": pointer.isEmpty ? "/" : pointer, "kind": "member"]]
+                }
+                var message = diagnostic.message
+                if let hint = diagnostic.hint { message += " Hint: \(hint)" }
+                var result: [String: Any] = [
+                    "ruleId": diagnostic.ruleID, "level": level(diagnostic.severity), "message": ["text": message],
+                    "locations": [location],
+                ]
+                if let index = ruleIndex[diagnostic.ruleID] { result["ruleIndex"] = index }
+                results.append(result)
+            }
+        }
+        let log: [String: Any] = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "wallet-orders", "version": toolVersion, "semanticVersion": toolVersion,
+                            "informationUri": "https://developer.apple.com/documentation/walletorders",
+                            "rules": rules.map { rule in
+                                [
+                                    "id": rule.id, "shortDescription": ["text": rule.summary], "fullDescription": ["text": rule.explanation],
+                                    "defaultConfiguration": ["level": level(rule.severity)],
+                                ] as [String: Any]
+                            },
+                        ] as [String: Any]
+                    ],
+                    "columnKind": "utf16CodeUnits",
+                    "results": results,
+                ] as [String: Any]
+            ],
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: - JUnit
+
+    func junit(_ reports: [ValidationReport]) -> String {
+        func escape(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "\n", "\t": out.unicodeScalars.append(scalar)
+                default:
+                    if scalar.value < 0x20 { continue }
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        let failed = reports.filter(fails).count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"wallet-orders validate\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+        out += "  <testsuite name=\"wallet-orders validate\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+        for report in reports {
+            out += "    <testcase classname=\"wallet-orders.validate\" name=\"\(escape(report.subject))\""
+            let lines = report.diagnostics.map { diagnostic -> String in
+                var position = Self.path(of: diagnostic, in: report)
+                if let line = diagnostic.location.line { position += ":\(line)" + (diagnostic.location.column.map { ":\($0)" } ?? "") }
+                return "\(position): \(diagnostic.severity)[\(diagnostic.ruleID)]: \(diagnostic.message)"
+            }
+            if fails(report) {
+                let first = (report.errors.first ?? report.warnings.first).map { "\($0.ruleID): \($0.message)" } ?? ""
+                out += ">\n      <failure message=\"\(escape(first))\" type=\"\(report.errors.isEmpty ? "warning" : "error")\">"
+                out += escape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+            } else if !lines.isEmpty {
+                out += ">\n      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
+            } else {
+                out += "/>\n"
+            }
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+}

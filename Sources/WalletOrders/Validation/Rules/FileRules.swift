@@ -1,0 +1,130 @@
+/// Files order.json names: present, of the right kind and size, consistent across localizations;
+/// and files nothing names.
+enum FileRules {
+    /// Keys whose value is an image file name, and whether HIG asks for 300×300 and no transparency.
+    static let imageKeys: [String: Bool] = [
+        "logo": true, "image": true, "trackingLogoNameDarkColorScheme": false, "trackingLogoNameLightColorScheme": false,
+    ]
+    /// Keys whose value is a document (PDF, PNG or JPEG).
+    static let documentKeys: Set<String> = ["receipt", "returnLabel"]
+
+    struct Reference {
+        var name: String
+        var pointer: String
+        var isImage: Bool
+        var isProductImage: Bool
+    }
+
+    static func references(in root: JSONNode) -> [Reference] {
+        var references: [Reference] = []
+        JSONWalk.members(of: root) { member, pointer, _ in
+            guard let name = member.value.stringValue else { return }
+            if let product = imageKeys[member.key] {
+                references.append(Reference(name: name, pointer: pointer, isImage: true, isProductImage: product))
+            } else if documentKeys.contains(member.key) {
+                references.append(Reference(name: name, pointer: pointer, isImage: false, isProductImage: false))
+            }
+        }
+        return references
+    }
+
+    /// `logo.png` → `logo@2x.png`.
+    static func variant(_ name: String, scale: Int) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return name + "@\(scale)x" }
+        return name[..<dot] + "@\(scale)x" + name[dot...]
+    }
+
+    static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
+        guard let root = context.root else { return }
+        let references = references(in: root)
+        var referenced: Set<String> = [OrderArchive.orderPath]
+        for folder in context.localizationFolders {
+            referenced.insert("\(folder)/order.strings")
+        }
+        var checkedPaths: Set<String> = []
+
+        for reference in references {
+            let scales = reference.isImage ? [1, 2, 3] : [1]
+            let names = scales.map { $0 == 1 ? reference.name : variant(reference.name, scale: $0) }
+            for folder in [""] + context.localizationFolders.map({ $0 + "/" }) {
+                for name in names { referenced.insert(folder + name) }
+            }
+            let atTop = context.files[reference.name] != nil
+            let missingIn = context.localizationFolders.filter { context.files["\($0)/\(reference.name)"] == nil }
+            if !atTop && (context.localizationFolders.isEmpty || missingIn.count == context.localizationFolders.count) {
+                findings.append(
+                    context.diagnostic(
+                        "files.missing-reference", "'\(reference.name)' is not in the order.", pointer: reference.pointer,
+                        hint: "Add \(reference.name) at the top level (or in every .lproj folder), or fix the name."))
+                continue
+            }
+            if !atTop && !missingIn.isEmpty {
+                findings.append(
+                    context.diagnostic(
+                        "files.missing-reference",
+                        "'\(reference.name)' is missing from \(missingIn.joined(separator: ", ")) and from the top level.",
+                        pointer: reference.pointer, hint: "Each localization folder contains all localized image files."))
+            }
+            // Content, size and transparency of every copy and variant that exists.
+            let folders = atTop ? [""] : context.localizationFolders.map { $0 + "/" }
+            for folder in folders {
+                for (scale, name) in zip(scales, names) {
+                    let path = folder + name
+                    guard let bytes = context.files[path], checkedPaths.insert(path).inserted else { continue }
+                    checkContent(bytes, path: path, scale: scale, reference: reference, context: context, into: &findings)
+                }
+            }
+            if reference.isImage && !atTop && context.localizationFolders.count > 1 {
+                let sets = context.localizationFolders.map { folder in
+                    (folder, [2, 3].filter { context.files["\(folder)/\(variant(reference.name, scale: $0))"] != nil })
+                }
+                if Set(sets.map { $0.1 }).count > 1 {
+                    let description = sets.map { "\($0.0): \($0.1.isEmpty ? "1x only" : "@" + $0.1.map { "\($0)x" }.joined(separator: ", @"))" }
+                    findings.append(
+                        context.diagnostic(
+                            "files.variants-inconsistent",
+                            "'\(reference.name)' has different resolutions per localization (\(description.joined(separator: "; "))).",
+                            pointer: reference.pointer, hint: "Provide the same @2x/@3x variants in every .lproj folder."))
+                }
+            }
+        }
+        for path in context.files.keys.sorted() where !referenced.contains(path) {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            if name == "order.strings" || name == "pass.strings" { continue }  // localization rules judge these
+            findings.append(
+                context.fileDiagnostic(
+                    "files.unreferenced", "Nothing in order.json references '\(path)'.", file: path,
+                    hint: "Remove it to keep the order small, or reference it."))
+        }
+    }
+
+    static func checkContent(
+        _ bytes: [UInt8], path: String, scale: Int, reference: Reference, context: ValidationContext,
+        into findings: inout [Diagnostic]
+    ) {
+        let content = FileContent.sniff(bytes)
+        let allowed: Set<String> = reference.isImage ? ["PNG", "JPEG"] : ["PNG", "JPEG", "PDF"]
+        guard allowed.contains(content.name) else {
+            findings.append(
+                context.fileDiagnostic(
+                    "files.wrong-type",
+                    "'\(path)' is \(content == .other ? "not PNG, JPEG or PDF" : content.name) by its content; \(reference.isImage ? "images must be PNG or JPEG" : "receipts and labels must be PDF, PNG or JPEG").",
+                    file: path, hint: "Convert the file, whatever its extension says."))
+            return
+        }
+        guard reference.isProductImage, let size = content.pixelSize else { return }
+        let expected = 300 * scale
+        if size.width != expected || size.height != expected {
+            findings.append(
+                context.fileDiagnostic(
+                    "files.image-size", "'\(path)' is \(size.width)×\(size.height) px; the recommended size is \(expected)×\(expected).",
+                    file: path, hint: "Logos and product images are 300×300 px at 1x (@2x 600, @3x 900)."))
+        }
+        if case .png(_, _, true) = content {
+            findings.append(
+                context.fileDiagnostic(
+                    "files.image-transparency", "'\(path)' has an alpha channel.", file: path,
+                    hint: "Use a nontransparent background (HIG)."))
+        }
+    }
+}

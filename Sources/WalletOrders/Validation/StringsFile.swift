@@ -1,0 +1,224 @@
+/// A parsed `order.strings` file: `"key" = "value";` lines with `/* */` and `//` comments.
+struct StringsFile: Sendable {
+    /// How the file was encoded.
+    enum Encoding: String, Sendable {
+        case utf8 = "UTF-8"
+        case utf8WithBOM = "UTF-8 with BOM"
+        case utf16LittleEndian = "UTF-16LE"
+        case utf16BigEndian = "UTF-16BE"
+    }
+
+    struct Entry: Sendable, Hashable {
+        var key: String
+        var value: String
+        var line: Int
+    }
+
+    /// Why a file could not be read, with the line.
+    struct Failure: Error, Sendable {
+        var isEncoding: Bool
+        var message: String
+        var line: Int?
+    }
+
+    var encoding: Encoding
+    var entries: [Entry]
+    var hasNonASCII: Bool
+
+    var keys: Set<String> { Set(entries.map(\.key)) }
+
+    /// Decodes and parses `bytes`.
+    static func parse(_ bytes: [UInt8]) -> Result<StringsFile, Failure> {
+        let text: String
+        let encoding: Encoding
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let little = bytes[0] == 0xFF
+            let body = bytes.dropFirst(2)
+            guard body.count % 2 == 0 else {
+                return .failure(Failure(isEncoding: true, message: "UTF-16 text has an odd number of bytes", line: nil))
+            }
+            var units: [UInt16] = []
+            units.reserveCapacity(body.count / 2)
+            var index = body.startIndex
+            while index < body.endIndex {
+                let first = UInt16(body[index]), second = UInt16(body[index + 1])
+                units.append(little ? first | second << 8 : first << 8 | second)
+                index += 2
+            }
+            guard let decoded = String(validating: units, as: UTF16.self) else {
+                return .failure(Failure(isEncoding: true, message: "the UTF-16 text has invalid surrogates", line: nil))
+            }
+            text = decoded
+            encoding = little ? .utf16LittleEndian : .utf16BigEndian
+        } else {
+            let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            guard let decoded = String(validating: hasBOM ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self) else {
+                return .failure(
+                    Failure(isEncoding: true, message: "the file is neither valid UTF-8 nor UTF-16 with a byte-order mark", line: nil))
+            }
+            text = decoded
+            encoding = hasBOM ? .utf8WithBOM : .utf8
+        }
+        var parser = Parser(scalars: Array(text.unicodeScalars))
+        do {
+            let entries = try parser.parseEntries()
+            return .success(StringsFile(encoding: encoding, entries: entries, hasNonASCII: text.utf8.contains { $0 >= 0x80 }))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private struct Parser {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+        var line = 1
+
+        init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+        mutating func parseEntries() throws(Failure) -> [Entry] {
+            var entries: [Entry] = []
+            while true {
+                try skipTrivia()
+                guard index < scalars.count else { return entries }
+                let entryLine = line
+                let key = try quoted("a quoted key")
+                try skipTrivia()
+                try expect("=")
+                try skipTrivia()
+                let value = try quoted("a quoted value after '='")
+                try skipTrivia()
+                try expect(";")
+                entries.append(Entry(key: key, value: value, line: entryLine))
+            }
+        }
+
+        mutating func skipTrivia() throws(Failure) {
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar == "\n" { line += 1; index += 1 }
+                else if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\u{FEFF}" { index += 1 }
+                else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" {
+                    let start = line
+                    index += 2
+                    while index + 1 < scalars.count && !(scalars[index] == "*" && scalars[index + 1] == "/") {
+                        if scalars[index] == "\n" { line += 1 }
+                        index += 1
+                    }
+                    guard index + 1 < scalars.count else {
+                        throw Failure(isEncoding: false, message: "a /* comment is never closed", line: start)
+                    }
+                    index += 2
+                } else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "/" {
+                    while index < scalars.count && scalars[index] != "\n" { index += 1 }
+                } else {
+                    return
+                }
+            }
+        }
+
+        mutating func expect(_ character: Unicode.Scalar) throws(Failure) {
+            guard index < scalars.count, scalars[index] == character else {
+                let found = index < scalars.count ? "'\(scalars[index])'" : "the end of the file"
+                throw Failure(isEncoding: false, message: "expected '\(character)', found \(found)", line: line)
+            }
+            index += 1
+        }
+
+        mutating func quoted(_ what: String) throws(Failure) -> String {
+            guard index < scalars.count, scalars[index] == "\"" else {
+                let found = index < scalars.count ? "'\(scalars[index])'" : "the end of the file"
+                throw Failure(isEncoding: false, message: "expected \(what), found \(found)", line: line)
+            }
+            let start = line
+            index += 1
+            var result = String.UnicodeScalarView()
+            while index < scalars.count {
+                let scalar = scalars[index]
+                index += 1
+                switch scalar {
+                case "\"":
+                    return String(result)
+                case "\\":
+                    guard index < scalars.count else { break }
+                    let escaped = scalars[index]
+                    index += 1
+                    switch escaped {
+                    case "n": result.append("\n")
+                    case "t": result.append("\t")
+                    case "r": result.append("\r")
+                    case "U", "u":
+                        let digits = scalars[index..<min(index + 4, scalars.count)]
+                        guard digits.count == 4, let value = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
+                            let unicode = Unicode.Scalar(value)
+                        else {
+                            throw Failure(isEncoding: false, message: "invalid \\\(escaped) escape", line: line)
+                        }
+                        result.append(unicode)
+                        index += 4
+                    default: result.append(escaped)
+                    }
+                case "\n":
+                    line += 1
+                    result.append(scalar)
+                default:
+                    result.append(scalar)
+                }
+            }
+            throw Failure(isEncoding: false, message: "a quoted string is never closed", line: start)
+        }
+    }
+}
+
+/// What a file's first bytes say it is.
+enum FileContent: Equatable, Sendable {
+    case png(width: Int, height: Int, hasAlpha: Bool)
+    case jpeg(width: Int, height: Int)
+    case pdf
+    case other
+
+    var name: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .pdf: "PDF"
+        case .other: "not PNG, JPEG or PDF"
+        }
+    }
+
+    var pixelSize: (width: Int, height: Int)? {
+        switch self {
+        case .png(let width, let height, _), .jpeg(let width, let height): (width, height)
+        default: nil
+        }
+    }
+
+    /// Sniffs PNG (signature + IHDR), JPEG (SOI + the first SOFn frame header) and PDF (`%PDF-`).
+    static func sniff(_ bytes: [UInt8]) -> FileContent {
+        let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        if bytes.count >= 26, bytes.starts(with: pngSignature), bytes[12..<16].elementsEqual(Array("IHDR".utf8)) {
+            let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            let colorType = bytes[25]
+            return .png(width: width, height: height, hasAlpha: colorType == 4 || colorType == 6)
+        }
+        if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 {
+            var index = 2
+            while index + 9 < bytes.count {
+                guard bytes[index] == 0xFF else { index += 1; continue }
+                let marker = bytes[index + 1]
+                if marker == 0xFF { index += 1; continue }
+                if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { index += 2; continue }
+                let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+                if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                    let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                    let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                    return .jpeg(width: width, height: height)
+                }
+                index += 2 + length
+            }
+            return .jpeg(width: 0, height: 0)
+        }
+        if bytes.starts(with: Array("%PDF-".utf8)) { return .pdf }
+        return .other
+    }
+}

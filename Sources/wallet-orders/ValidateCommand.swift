@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `--format`: the library's ``ReportFormat`` as a command-line value.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, sarif, junit
+    var reportFormat: ReportFormat { ReportFormat(rawValue: rawValue) ?? .text }
+}
+
+/// `wallet-orders validate PATH…`
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Validate archives or source folders the way Wallet would, and say exactly why.",
+        discussion: """
+            PATH is a .order archive, an order source folder (holding order.json), a folder of
+            .order archives (searched recursively), or a glob ('out/*.order'). Archives get the full
+            check: zip, manifest, signature, chain, then order.json against Schemas/order.schema.json
+            and every rule (`wallet-orders rules` lists them). Source folders get the content checks.
+
+            Exit codes: 0 valid, 1 errors (or warnings with --strict), 64 usage error.
+
+            Examples:
+              wallet-orders validate Samples/store-pickup
+              wallet-orders validate out/*.order --trust-root certs/root-ca.pem
+              wallet-orders validate out --format sarif > wallet-orders.sarif
+              wallet-orders validate out --format junit --strict > junit.xml
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Archives, source folders, folders of archives, or globs.", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("Output format: text, json, sarif or junit.", valueName: "format"))
+    var format: OutputFormat = .text
+
+    @Flag(help: "Fail on warnings too.")
+    var strict = false
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable.", valueName: "file"))
+    var trustRoots: [String] = []
+
+    func run() throws {
+        let validator = try reportingFailures {
+            let anchors = try trustRoots.map { path -> [UInt8] in
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
+                }
+                return Array(data)
+            }
+            return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
+        }
+        let targets = Self.expand(paths)
+        var reports: [ValidationReport] = []
+        for target in targets {
+            reports.append(Self.validate(target, with: validator))
+        }
+        let renderer = ReportRenderer(strict: strict, colors: format == .text && Terminal.colorsEnabled(on: .standardOutput))
+        Terminal.write(renderer.render(reports, as: format.reportFormat).trimmingCharacters(in: .newlines))
+        if reports.contains(where: renderer.fails) { throw ExitCode.failure }
+    }
+
+    /// A path to check, and what kind it is.
+    enum Target {
+        case archive(String)
+        case source(String)
+        case missing(String)
+    }
+
+    /// Expands globs and folders of archives; keeps the order given.
+    static func expand(_ paths: [String]) -> [Target] {
+        var targets: [Target] = []
+        for path in paths {
+            let matches = path.contains(where: { "*?[".contains($0) }) ? glob(path) : [path]
+            if matches.isEmpty { targets.append(.missing(path)) }
+            for match in matches {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: match, isDirectory: &isDirectory) else {
+                    targets.append(.missing(match))
+                    continue
+                }
+                if !isDirectory.boolValue {
+                    targets.append(.archive(match))
+                } else if FileManager.default.fileExists(atPath: match + "/order.json") {
+                    targets.append(.source(match))
+                } else {
+                    let found = (FileManager.default.enumerator(atPath: match)?.compactMap { $0 as? String } ?? [])
+                        .filter { $0.hasSuffix(".order") }.sorted()
+                    if found.isEmpty { targets.append(.missing(match)) }
+                    targets += found.map { .archive((match as NSString).appendingPathComponent($0)) }
+                }
+            }
+        }
+        return targets
+    }
+
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
+    }
+
+    static func validate(_ target: Target, with validator: OrderValidator) -> ValidationReport {
+        switch target {
+        case .missing(let path):
+            return ValidationReport(
+                subject: path,
+                diagnostics: [
+                    Diagnostic(
+                        "file.unreadable", .error, "'\(path)' does not exist (or matches nothing).",
+                        hint: "Pass a .order archive, an order source folder, or a folder of archives.")
+                ])
+        case .archive(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return ValidationReport(
+                    subject: path, diagnostics: [Diagnostic("file.unreadable", .error, "Cannot read '\(path)'.", hint: "Check its permissions.")])
+            }
+            return validator.validate(archiveBytes: Array(data), subject: path)
+        case .source(let path):
+            do {
+                return validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path)
+            } catch {
+                let failure = error as? WalletOrdersError
+                return ValidationReport(
+                    subject: path,
+                    diagnostics: [
+                        Diagnostic("file.unreadable", .error, failure?.message ?? "\(error)", hint: failure?.hint)
+                    ])
+            }
+        }
+    }
+}
+
+/// `wallet-orders rules`
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List every rule validate and verify check: id, severity and what it means.",
+        discussion: """
+            Examples:
+              wallet-orders rules
+              wallet-orders rules --json | jq '.[] | select(.severity == "error") | .id'
+            """
+    )
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    func run() throws {
+        if json {
+            try JSONOutput.print(ValidationRule.all)
+            return
+        }
+        for rule in ValidationRule.all {
+            let style: Terminal.Style = rule.severity == .error ? .red : rule.severity == .warning ? .yellow : .cyan
+            Terminal.write("\(Terminal.styled(rule.id, .bold))  \(Terminal.styled(rule.severity.rawValue, style))")
+            Terminal.write("  \(rule.summary)")
+            Terminal.write("  \(rule.explanation)\n")
+        }
+        Terminal.write("\(ValidationRule.all.count) rules.")
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+/// The JSON Schemas in `Schemas/` checked by a validator we did not write: Python's `jsonschema`
+/// (draft 2020-12). The schemas are valid schemas, every sample is valid, every negative fixture is
+/// invalid for exactly the reason its expectation names, and the library's bundled copies match.
+///
+/// Python's format checker only checks formats whose optional packages are installed. These tests
+/// need `date-time` (package `rfc3339-validator`), which ``pythonChecksDateTimeFormat()`` requires.
+/// `uri` (`rfc3987` / `rfc3986-validator`) and `duration` (`isoduration`) are used when present but
+/// not needed: no expectation depends on them (`Duration` and `HTTPSURL` carry patterns).
+@Suite struct SchemaFilesTests {
+    /// `Schemas/`.
+    static let schemasFolder = Repository.root.appendingPathComponent("Schemas", isDirectory: true)
+
+    /// `Sources/WalletOrders/Resources/Schemas/`, the copies bundled into the library.
+    static let bundledFolder = Repository.root.appendingPathComponent(
+        "Sources/WalletOrders/Resources/Schemas", isDirectory: true)
+
+    /// `Tests/WalletOrdersTests/Fixtures/invalid-orders/`.
+    static let fixturesFolder = Repository.tests.appendingPathComponent(
+        "WalletOrdersTests/Fixtures/invalid-orders", isDirectory: true)
+
+    /// The schema files every test expects; the folder must hold exactly these.
+    static let expectedSchemaNames = [
+        "log-entries.schema.json", "manifest.schema.json", "order-identifiers.schema.json",
+        "order.schema.json", "push-token.schema.json",
+    ]
+
+    /// The `.json` file names in `folder`, sorted (empty if the folder is missing).
+    static func jsonFiles(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    /// The schema file names in `Schemas/`.
+    static let schemaNames: [String] = jsonFiles(in: schemasFolder)
+
+    /// The negative fixtures: every `.json` file of the fixtures folder except `expectations.json`.
+    static let fixtureNames: [String] = jsonFiles(in: fixturesFolder).filter { $0 != "expectations.json" }
+
+    /// `Schemas/order.schema.json`.
+    static var orderSchema: URL { schemasFolder.appendingPathComponent("order.schema.json") }
+
+    /// What must fail, as Python's `jsonschema` reports it through `best_match`: the keyword
+    /// (`error.validator`), the instance location (`error.absolute_path` as a JSON Pointer) and, for
+    /// `required`, `additionalProperties` and `dependentRequired`, the key concerned.
+    struct Failure: Codable, Equatable, CustomStringConvertible {
+        var keyword: String
+        var instancePointer: String
+        var property: String?
+
+        var description: String {
+            "\(keyword) at \"\(instancePointer)\"" + (property.map { " (\($0))" } ?? "")
+        }
+    }
+
+    /// One Python helper for every check; `sys.argv[1]` picks the mode.
+    ///
+    /// - `check-schema SCHEMA`: `Draft202012Validator.check_schema` against the 2020-12 metaschema.
+    /// - `formats`: prints the sorted names of the formats the format checker checks.
+    /// - `validate SCHEMA INSTANCE`: prints every error (pointer and message), exit 1 if any.
+    /// - `best-match SCHEMA INSTANCE`: prints `best_match` as a ``Failure`` JSON, or `null` if valid.
+    static let python = #"""
+        import json, sys
+        from jsonschema import Draft202012Validator as V
+        from jsonschema.exceptions import best_match
+
+        def load(path):
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+
+        def pointer(path):
+            return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+        mode = sys.argv[1]
+        if mode == "formats":
+            print(json.dumps(sorted(V.FORMAT_CHECKER.checkers)))
+            sys.exit(0)
+        schema = load(sys.argv[2])
+        if mode == "check-schema":
+            V.check_schema(schema)
+            print("ok")
+            sys.exit(0)
+        validator = V(schema, format_checker=V.FORMAT_CHECKER)
+        instance = load(sys.argv[3])
+        if mode == "validate":
+            errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+            for e in errors:
+                print(pointer(e.absolute_path) or "(root)", e.validator, e.message)
+            sys.exit(1 if errors else 0)
+        if mode == "best-match":
+            e = best_match(validator.iter_errors(instance))
+            if e is None:
+                print("null")
+                sys.exit(0)
+            result = {"keyword": e.validator, "instancePointer": pointer(e.absolute_path)}
+            missing = []
+            if e.validator == "required":
+                missing = [p for p in e.validator_value if p not in e.instance]
+            elif e.validator == "additionalProperties":
+                missing = sorted(k for k in e.instance if k not in e.schema.get("properties", {}))
+            elif e.validator == "dependentRequired":
+                missing = [p for k, ps in e.validator_value.items() if k in e.instance for p in ps if p not in e.instance]
+            if missing:
+                result["property"] = missing[0]
+            print(json.dumps(result))
+            sys.exit(0)
+        sys.exit("unknown mode " + mode)
+        """#
+
+    static func runPython(_ arguments: [String]) throws -> ProgramResult {
+        try ExternalProgram.python(python, arguments)
+    }
+
+    // MARK: - The schemas themselves
+
+    @Test("Schemas/ holds exactly the five schemas")
+    func schemaFilesExist() {
+        #expect(Self.schemaNames == Self.expectedSchemaNames)
+    }
+
+    @Test("Every schema is valid against the draft 2020-12 metaschema (Python jsonschema check_schema)",
+          arguments: SchemaFilesTests.expectedSchemaNames)
+    func schemaIsValid(name: String) throws {
+        let result = try Self.runPython(["check-schema", Self.schemasFolder.appendingPathComponent(name).path])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("Every schema is draft 2020-12 with a urn:wallet-orders:schema: $id, a title and a description",
+          arguments: SchemaFilesTests.expectedSchemaNames)
+    func schemaHeader(name: String) throws {
+        let data = try Data(contentsOf: Self.schemasFolder.appendingPathComponent(name))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        let id = try #require(object["$id"] as? String)
+        #expect(id.hasPrefix("urn:wallet-orders:schema:"))
+        #expect((object["title"] as? String)?.isEmpty == false)
+        #expect((object["description"] as? String)?.isEmpty == false)
+    }
+
+    @Test("Python's format checker checks date-time (rfc3339-validator is installed)")
+    func pythonChecksDateTimeFormat() throws {
+        let result = try Self.runPython(["formats"])
+        try #require(result.status == 0, "\(result)")
+        let formats = try JSONDecoder().decode([String].self, from: result.standardOutput)
+        // Without rfc3339-validator, "2024-01-01T00:00:00" would pass and the date fixtures would
+        // be valid. `uri` and `duration` may be missing: patterns cover what the fixtures need.
+        #expect(formats.contains("date-time"), "install rfc3339-validator; checked formats: \(formats)")
+    }
+
+    // MARK: - Samples and negative fixtures
+
+    @Test("Every sample's order.json is valid under order.schema.json (Python jsonschema, format checker on)",
+          arguments: Repository.sampleNames)
+    func sampleIsValid(sample: String) throws {
+        let order = Repository.sample(sample).appendingPathComponent("order.json")
+        let result = try Self.runPython(["validate", Self.orderSchema.path, order.path])
+        #expect(result.status == 0, "\(sample): \(result.output)\(result.errorOutput)")
+    }
+
+    /// `expectations.json`: fixture file name → the failure Python must report.
+    static func expectations() throws -> [String: Failure] {
+        let data = try Data(contentsOf: fixturesFolder.appendingPathComponent("expectations.json"))
+        return try JSONDecoder().decode([String: Failure].self, from: data)
+    }
+
+    @Test("Every fixture has an expectation and every expectation has a fixture")
+    func fixturesMatchExpectations() throws {
+        let expected = try Self.expectations()
+        #expect(Self.fixtureNames.count >= 35, "fixtures: \(Self.fixtureNames)")
+        let withoutExpectation = Set(Self.fixtureNames).subtracting(expected.keys).sorted()
+        let withoutFixture = Set(expected.keys).subtracting(Self.fixtureNames).sorted()
+        #expect(withoutExpectation.isEmpty, "fixtures without an expectation: \(withoutExpectation)")
+        #expect(withoutFixture.isEmpty, "expectations without a fixture: \(withoutFixture)")
+    }
+
+    @Test("Every negative fixture is invalid, and best_match names the expected keyword and location",
+          arguments: SchemaFilesTests.fixtureNames)
+    func fixtureIsInvalid(name: String) throws {
+        let expected = try #require(try Self.expectations()[name], "no expectation for \(name)")
+        let fixture = Self.fixturesFolder.appendingPathComponent(name)
+        let result = try Self.runPython(["best-match", Self.orderSchema.path, fixture.path])
+        try #require(result.status == 0, "\(result)")
+        let reported = try JSONDecoder().decode(Failure?.self, from: result.standardOutput)
+        let failure = try #require(reported, "\(name) is valid, but must fail with \(expected)")
+        #expect(failure == expected, "\(name)")
+    }
+
+    // MARK: - Bundled copies
+
+    @Test("Sources/WalletOrders/Resources/Schemas holds byte-identical copies of Schemas/*.json (run `make schemas`)")
+    func bundledCopiesAreIdentical() throws {
+        let bundled = Self.jsonFiles(in: Self.bundledFolder)
+        #expect(bundled == Self.schemaNames, "run `make schemas`")
+        for name in Self.schemaNames {
+            let original = try Data(contentsOf: Self.schemasFolder.appendingPathComponent(name))
+            let copy = try? Data(contentsOf: Self.bundledFolder.appendingPathComponent(name))
+            #expect(copy == original, "\(name) differs from its bundled copy; run `make schemas`")
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersTestSupport
+
+/// One negative case per content rule: start from a valid sample, break exactly one thing, and
+/// expect exactly that rule, at that place, with that severity.
+@Suite struct ValidationRuleTests {
+    static let validator: OrderValidator = try! OrderValidator(verifier: TestPKI.verifier)
+
+    /// A sample's files, changed by `change`.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var sample: String
+        var change: @Sendable (inout Files) throws -> Void
+        /// The findings expected: rule, severity, file and JSON pointer (nil: not checked).
+        var expected: [Expected]
+        var testDescription: String { name }
+    }
+
+    struct Expected: Sendable, Hashable, CustomStringConvertible {
+        var rule: String
+        var severity: Diagnostic.Severity
+        var file: String
+        var pointer: String?
+        var description: String { "\(severity)[\(rule)] \(file) \(pointer ?? "")" }
+    }
+
+    /// A sample's files with JSON editing helpers.
+    struct Files {
+        var all: [String: [UInt8]]
+
+        /// order.json as plain Swift values (`[String: Any]`, `[Any]`, …).
+        var order: [String: Any] {
+            get { (try? JSONSerialization.jsonObject(with: Data(all["order.json"]!))) as? [String: Any] ?? [:] }
+            set {
+                all["order.json"] = Array(
+                    (try? JSONSerialization.data(withJSONObject: newValue, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data())
+            }
+        }
+
+        /// The value at a JSON Pointer in order.json.
+        func get(_ pointer: String) -> Any? {
+            Self.tokens(pointer).reduce(Optional<Any>(order)) { node, token in
+                if let object = node as? [String: Any] { return object[token] }
+                if let array = node as? [Any], let index = Int(token), array.indices.contains(index) { return array[index] }
+                return nil
+            }
+        }
+
+        /// Sets (or with `nil` removes) the value at a JSON Pointer in order.json.
+        mutating func set(_ pointer: String, _ value: Any?) {
+            order = Self.setting(order, Self.tokens(pointer)[...], value) as? [String: Any] ?? [:]
+        }
+
+        /// Appends a copy of element 0 of the array at `pointer`.
+        mutating func duplicateFirst(_ pointer: String) {
+            guard let array = get(pointer) as? [Any], let first = array.first else { return }
+            set(pointer, array + [first])
+        }
+
+        static func tokens(_ pointer: String) -> [String] { pointer.split(separator: "/").map(String.init) }
+
+        static func setting(_ node: Any, _ tokens: ArraySlice<String>, _ value: Any?) -> Any {
+            guard let token = tokens.first else { return value as Any }
+            if var object = node as? [String: Any] {
+                if tokens.count == 1, value == nil { object[token] = nil } else {
+                    object[token] = setting(object[token] as Any, tokens.dropFirst(), value)
+                }
+                return object
+            }
+            if var array = node as? [Any], let index = Int(token) {
+                array[index] = setting(array[index], tokens.dropFirst(), value)
+                return array
+            }
+            return node
+        }
+
+        func strings(_ folder: String) -> String {
+            let bytes = all["\(folder)/order.strings"]!
+            if bytes.starts(with: [0xFF, 0xFE]) {
+                let units = stride(from: 2, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
+                return String(decoding: units, as: UTF16.self)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// PNG header bytes (signature + IHDR) for a given size and colour type: all the sniffing reads.
+    static func pngHeader(width: UInt32, height: UInt32, colorType: UInt8 = 2) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        for value in [width, height] { bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        bytes += [8, colorType, 0, 0, 0, 0, 0, 0, 0]
+        return bytes
+    }
+
+    static let cases: [Case] = [
+        Case(name: "updated-before-created", sample: "shipped-ecommerce", change: { files in
+            files.set("/updatedAt", "2020-01-01T00:00:00Z")
+        }, expected: [.init(rule: "order.updated-before-created", severity: .error, file: "order.json", pointer: "/updatedAt")]),
+        Case(name: "shipped-before-order-created", sample: "shipped-ecommerce", change: { files in
+            files.set("/fulfillments/0/shippedAt", "2020-01-01T00:00:00Z")
+        }, expected: [.init(rule: "dates.before-order-created", severity: .warning, file: "order.json", pointer: "/fulfillments/0/shippedAt")]),
+        Case(name: "delivered-before-shipped", sample: "returns-and-transactions", change: { files in
+            let delivered = try Timestamp(rfc3339: try #require(files.get("/fulfillments/0/deliveredAt") as? String))
+            files.set("/fulfillments/0/shippedAt", Timestamp(delivered.date.addingTimeInterval(3_600)).text)
+        }, expected: [.init(rule: "dates.out-of-order", severity: .error, file: "order.json", pointer: "/fulfillments/0/deliveredAt")]),
+        Case(name: "delivered-without-delivery-date", sample: "returns-and-transactions", change: { files in
+            files.set("/fulfillments/0/deliveredAt", nil)
+        }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
+        Case(name: "picked-up-without-pickup-date", sample: "store-pickup", change: { files in
+            files.set("/fulfillments/0/status", "pickedUp")
+        }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
+        Case(name: "currency-usb-typo", sample: "shipped-ecommerce", change: { files in
+            files.set("/lineItems/0/price/currency", "USB")
+        }, expected: [.init(rule: "money.unknown-currency", severity: .error, file: "order.json", pointer: "/lineItems/0/price/currency")]),
+        Case(name: "yen-with-decimals", sample: "store-pickup", change: { files in
+            files.set("/lineItems/0/price/amount", "8800.50")
+        }, expected: [.init(rule: "money.minor-units", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
+        Case(name: "amount-as-json-number", sample: "shipped-ecommerce", change: { files in
+            files.set("/lineItems/0/price/amount", 89.5)
+        }, expected: [.init(rule: "money.amount-number", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
+        Case(name: "summary-item-in-other-currency", sample: "shipped-ecommerce", change: { files in
+            files.set("/payment/summaryItems/0/value/currency", "EUR")
+        }, expected: [.init(rule: "money.currency-mismatch", severity: .error, file: "order.json", pointer: "/payment/summaryItems/0/value/currency")]),
+        Case(name: "country-uk-not-iso", sample: "shipped-ecommerce", change: { files in
+            files.set("/fulfillments/0/recipient/address/countryCode", "UK")
+        }, expected: [.init(rule: "address.unknown-country", severity: .error, file: "order.json", pointer: "/fulfillments/0/recipient/address/countryCode")]),
+        Case(name: "image-reference-missing", sample: "shipped-ecommerce", change: { files in
+            files.set("/lineItems/0/image", "nope.png")  // backpack.png stays: the fulfillment's line item names it
+        }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/lineItems/0/image")]),
+        Case(name: "image-is-not-png", sample: "shipped-ecommerce", change: { files in
+            files.all["backpack.png"] = Array("<html>not found</html>".utf8)
+        }, expected: [.init(rule: "files.wrong-type", severity: .error, file: "backpack.png", pointer: nil)]),
+        Case(name: "logo-64-pixels", sample: "shipped-ecommerce", change: { files in
+            files.all["logo.png"] = pngHeader(width: 64, height: 64)
+        }, expected: [.init(rule: "files.image-size", severity: .warning, file: "logo.png", pointer: nil)]),
+        Case(name: "logo-with-alpha", sample: "shipped-ecommerce", change: { files in
+            files.all["logo.png"] = pngHeader(width: 300, height: 300, colorType: 6)
+        }, expected: [.init(rule: "files.image-transparency", severity: .warning, file: "logo.png", pointer: nil)]),
+        Case(name: "unreferenced-file", sample: "shipped-ecommerce", change: { files in
+            files.all["coupon.png"] = pngHeader(width: 300, height: 300)
+        }, expected: [.init(rule: "files.unreferenced", severity: .info, file: "coupon.png", pointer: nil)]),
+        Case(name: "localized-logo-missing-in-fr", sample: "localized", change: { files in
+            files.all["fr.lproj/logo.png"] = nil
+        }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/merchant/logo")]),
+        Case(name: "zh-hans-lacks-3x-logo", sample: "localized", change: { files in
+            files.all["zh-Hans.lproj/logo@3x.png"] = nil
+        }, expected: [.init(rule: "files.variants-inconsistent", severity: .warning, file: "order.json", pointer: "/merchant/logo")]),
+        Case(name: "lproj-with-underscore", sample: "localized", change: { files in
+            for (path, bytes) in files.all where path.hasPrefix("fr.lproj/") {
+                files.all[path] = nil
+                files.all["fr_FR.lproj/" + path.dropFirst("fr.lproj/".count)] = bytes
+            }
+        }, expected: [.init(rule: "localization.invalid-folder-name", severity: .error, file: "fr_FR.lproj/", pointer: nil)]),
+        Case(name: "lproj-without-order-strings", sample: "localized", change: { files in
+            files.all["fr.lproj/order.strings"] = nil
+        }, expected: [.init(rule: "localization.missing-strings", severity: .error, file: "fr.lproj/", pointer: nil)]),
+        Case(name: "pass-strings-instead-of-order-strings", sample: "localized", change: { files in
+            files.all["fr.lproj/pass.strings"] = files.all.removeValue(forKey: "fr.lproj/order.strings")
+        }, expected: [
+            .init(rule: "localization.pass-strings", severity: .error, file: "fr.lproj/pass.strings", pointer: nil),
+            .init(rule: "localization.missing-strings", severity: .error, file: "fr.lproj/", pointer: nil),
+        ]),
+        Case(name: "strings-missing-semicolon", sample: "localized", change: { files in
+            files.all["en.lproj/order.strings"] = Array(files.strings("en.lproj").replacingOccurrences(of: "\";\n", with: "\"\n").utf8)
+        }, expected: [.init(rule: "localization.strings-syntax", severity: .error, file: "en.lproj/order.strings", pointer: nil)]),
+        Case(name: "key-used-by-order-json-missing-in-zh-hans", sample: "localized", change: { files in
+            let lines = files.strings("zh-Hans.lproj").split(separator: "\n", omittingEmptySubsequences: false)
+            files.all["zh-Hans.lproj/order.strings"] = Array(lines.filter { !$0.hasPrefix("\"MERCHANT_NAME\"") }.joined(separator: "\n").utf8)
+        }, expected: [
+            .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
+            .init(rule: "localization.undefined-key", severity: .error, file: "order.json", pointer: "/merchant/displayName"),
+        ]),
+        Case(name: "strings-latin1-bytes", sample: "localized", change: { files in
+            files.all["fr.lproj/order.strings"] = Array("\"MERCHANT_NAME\" = \"Maison Lumi".utf8) + [0xE8, 0x72, 0x65] + Array("\";\n".utf8)
+        }, expected: [.init(rule: "localization.strings-encoding", severity: .error, file: "fr.lproj/order.strings", pointer: nil)]),
+        Case(name: "strings-keys-differ", sample: "localized", change: { files in
+            files.all["en.lproj/order.strings"] = Array((files.strings("en.lproj") + "\"EXTRA_KEY\" = \"Extra\";\n").utf8)
+        }, expected: [
+            .init(rule: "localization.keys-differ", severity: .error, file: "fr.lproj/order.strings", pointer: nil),
+            .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
+        ]),
+        Case(name: "strings-duplicate-key", sample: "localized", change: { files in
+            let text = files.strings("en.lproj")
+            let firstLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("\"") })
+            files.all["en.lproj/order.strings"] = Array((text + firstLine + "\n").utf8)
+        }, expected: [.init(rule: "localization.duplicate-key", severity: .warning, file: "en.lproj/order.strings", pointer: nil)]),
+        Case(name: "strings-non-ascii-in-utf8", sample: "localized", change: { files in
+            files.all["fr.lproj/order.strings"] = Array(files.strings("fr.lproj").utf8)
+        }, expected: [
+            .init(rule: "localization.non-ascii-utf8", severity: .info, file: "fr.lproj/order.strings", pointer: nil),
+            .init(rule: "localization.non-ascii-utf8", severity: .info, file: "en.lproj/order.strings", pointer: nil),  // the sample's en is UTF-8
+        ]),
+        Case(name: "duplicate-fulfillment-identifier", sample: "shipped-ecommerce", change: { files in
+            files.duplicateFirst("/fulfillments")
+        }, expected: [.init(rule: "uniqueness.fulfillment-identifier", severity: .error, file: "order.json", pointer: "/fulfillments/1/fulfillmentIdentifier")]),
+        Case(name: "duplicate-return-identifier", sample: "returns-and-transactions", change: { files in
+            files.duplicateFirst("/returns")
+        }, expected: [.init(rule: "uniqueness.return-identifier", severity: .error, file: "order.json", pointer: "/returns/1/returnIdentifier")]),
+        Case(name: "trailing-comma", sample: "store-pickup", change: { files in
+            files.all["order.json"] = Array(String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "\n}", with: ",\n}").utf8)
+        }, expected: [.init(rule: "json.syntax", severity: .error, file: "order.json", pointer: nil)]),
+        Case(name: "duplicate-json-key", sample: "store-pickup", change: { files in
+            files.all["order.json"] = Array(String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "{\n", with: "{\n  \"status\": \"open\",\n", options: [], range: String(decoding: files.all["order.json"]!, as: UTF8.self).range(of: "{\n")).utf8)
+        }, expected: [.init(rule: "json.duplicate-key", severity: .error, file: "order.json", pointer: "/status")]),
+        Case(name: "byte-order-mark", sample: "store-pickup", change: { files in
+            files.all["order.json"] = [0xEF, 0xBB, 0xBF] + files.all["order.json"]!
+        }, expected: [.init(rule: "json.byte-order-mark", severity: .warning, file: "order.json", pointer: nil)]),
+        Case(name: "latin1-byte-in-string", sample: "store-pickup", change: { files in
+            let text = String(decoding: files.all["order.json"]!, as: UTF8.self)
+            let range = try #require(text.range(of: "\"orderNumber\": \""))
+            var bytes = Array(text.utf8)
+            bytes.insert(0xE9, at: text.utf8.distance(from: text.startIndex, to: range.upperBound))
+            files.all["order.json"] = bytes
+        }, expected: [.init(rule: "json.invalid-utf8", severity: .error, file: "order.json", pointer: nil)]),
+    ]
+
+    @Test("Each broken sample gives exactly its rule, at its place, with its severity", arguments: cases)
+    func ruleFires(testCase: Case) throws {
+        var files = Files(all: try SampleBuilds.source(testCase.sample).files)
+        try testCase.change(&files)
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: testCase.name)
+        let expectedRules = Set(testCase.expected.map(\.rule))
+        let found = report.diagnostics.filter { expectedRules.contains($0.ruleID) }.map { diagnostic in
+            Expected(
+                rule: diagnostic.ruleID, severity: diagnostic.severity, file: diagnostic.location.file ?? "",
+                pointer: testCase.expected.contains { $0.rule == diagnostic.ruleID && $0.pointer == nil } ? nil : diagnostic.location.jsonPointer)
+        }
+        #expect(Set(found) == Set(testCase.expected), "all findings: \(report.diagnostics.map(\.description))")
+        #expect(found.count == testCase.expected.count, "each expected once: \(found)")
+        // Nothing else is wrong: no other errors or warnings.
+        let others = report.diagnostics.filter { !expectedRules.contains($0.ruleID) && $0.severity != .info }
+        #expect(others.isEmpty, "unexpected: \(others.map(\.description))")
+        for diagnostic in report.diagnostics where expectedRules.contains(diagnostic.ruleID) {
+            #expect(diagnostic.hint?.isEmpty == false || diagnostic.severity == .info, "\(diagnostic.ruleID) has a hint")
+            #expect(ValidationRule.named(diagnostic.ruleID)?.severity == diagnostic.severity)
+        }
+    }
+
+    @Test("Every content rule in the catalogue has a negative case here (or its own test below)")
+    func everyRuleIsExercised() {
+        let here = Set(Self.cases.flatMap { $0.expected.map(\.rule) })
+        let containerAreas = ["zip.", "archive.", "bundle.", "manifest.", "signature.", "certificate.", "schema.", "build.", "order.invalid"]
+        let contentRules = ValidationRule.all.filter { rule in !containerAreas.contains { rule.id.hasPrefix($0) } }
+        let ownTests: Set<String> = ["compatibility.newer-field", "json.too-deep", "json.invalid-unicode-escape"]
+        for rule in contentRules where !ownTests.contains(rule.id) {
+            #expect(here.contains(rule.id), "no negative case for \(rule.id)")
+        }
+    }
+
+    @Test("Newer objects are named with the iOS version that shows them")
+    func newerFields() throws {
+        let report = Self.validator.validate(try SampleBuilds.source("returns-and-transactions"), subject: "returns")
+        let infos = report.diagnostics(ruleID: "compatibility.newer-field")
+        #expect(Set(infos.compactMap(\.location.jsonPointer)) == ["/returns", "/returnInfo", "/orderProvider", "/associatedApplicationIdentifiers", "/payment/transactions", "/fulfillments/0/shippingType"])
+        #expect(infos.first { $0.location.jsonPointer == "/returns" }?.message.contains("iOS 17.2") == true)
+        #expect(infos.allSatisfy { $0.severity == .info })
+    }
+}
