@@ -86,11 +86,13 @@ enum JSONWalk {
 
 /// "Did you mean …?" suggestions by edit distance.
 enum NearestName {
-    /// The candidate closest to `name` (case-insensitive Levenshtein distance), if close enough.
+    /// The candidate closest to `name` (case-insensitive Levenshtein distance), if close enough;
+    /// ties go to the alphabetically first.
     static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
         let lowered = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        // Sorted, so that a tie (USB: USD or USN?) always resolves the same way.
+        for candidate in candidates.sorted() {
             let distance = levenshtein(lowered, Array(candidate.lowercased().unicodeScalars))
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
