@@ -148,9 +148,20 @@ struct RulesCommand: ParsableCommand {
     @Flag(help: "Print as JSON.")
     var json = false
 
+    @Flag(help: "Print as a Markdown article (the DocC Rules page).")
+    var markdown = false
+
+    func validate() throws {
+        if json && markdown { throw ValidationError("Choose --json or --markdown, not both.") }
+    }
+
     func run() throws {
         if json {
             try JSONOutput.print(ValidationRule.all)
+            return
+        }
+        if markdown {
+            Terminal.write(ValidationRule.markdownArticle)
             return
         }
         for rule in ValidationRule.all {

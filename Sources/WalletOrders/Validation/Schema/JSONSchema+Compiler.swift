@@ -204,20 +204,21 @@ final class SchemaCompiler {
                 "cannot resolve '\(reference)': no schema has the URI '\(uri)' (not an '$id' here, not in the registry)")
         }
         let fragment = URIReference.percentDecoded(target.fragment ?? "")
+        let document = uri == Self.defaultBase ? "this schema" : "'\(uri)'"
         if fragment.isEmpty { return (resource, fragment) }
         if fragment.hasPrefix("/") {
             let location = SchemaLocation(document: resource.document, pointer: resource.pointer + fragment)
             guard value(at: location) != nil else {
                 throw JSONSchemaError(
                     .unresolvableReference, at: keyword,
-                    "cannot resolve '\(reference)': the JSON Pointer '\(fragment)' names nothing in '\(uri)'")
+                    "cannot resolve '\(reference)': the JSON Pointer '\(fragment)' names nothing in \(document)")
             }
             return (location, fragment)
         }
         guard let location = anchors[uri + "#" + fragment] else {
             throw JSONSchemaError(
                 .unresolvableReference, at: keyword,
-                "cannot resolve '\(reference)': '\(uri)' has no '$anchor' or '$dynamicAnchor' named '\(fragment)'")
+                "cannot resolve '\(reference)': \(document) has no '$anchor' or '$dynamicAnchor' named '\(fragment)'")
         }
         return (location, fragment)
     }

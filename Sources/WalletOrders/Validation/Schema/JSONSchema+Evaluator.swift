@@ -56,9 +56,11 @@ enum PathToken {
 /// collecting, to say which came closest. The instance location is a stack of tokens that becomes
 /// a JSON Pointer string only for a violation.
 struct SchemaEvaluator {
-    /// How deeply schemas may nest while evaluating (a `$ref` cycle that never moves into the
-    /// instance stops here instead of overflowing the stack).
-    static let maxDepth = 300
+    /// How deeply subschemas may apply to one instance location, one inside the other (through
+    /// `$ref`, `allOf`, …) before evaluation gives up: a `$ref` cycle that never moves into the
+    /// instance stops here instead of overflowing the stack. Moving into a property or item starts
+    /// the count again, so deep instances are fine.
+    static let maxDepth = 200
 
     let program: SchemaProgram
     let nodes: [SchemaNode]
@@ -66,6 +68,7 @@ struct SchemaEvaluator {
     var collecting: Bool
     var violations: [SchemaViolation] = []
     private var path: [PathToken] = []
+    /// Nesting at the current instance location (see ``maxDepth``).
     private var depth = 0
     private var dynamicScope: [Int] = []
 
@@ -96,7 +99,8 @@ struct SchemaEvaluator {
             if collecting {
                 report(
                     "$ref", at: instance.position, schemaPointer: node.location,
-                    "the schema nests more than \(Self.maxDepth) levels deep here (a '$ref' cycle?)", describing: inherited)
+                    "the schema applies more than \(Self.maxDepth) subschemas inside each other here without moving into the value (a '$ref' cycle?)",
+                    describing: inherited)
             }
             return false
         }
@@ -436,7 +440,12 @@ struct SchemaEvaluator {
         }
         if childNode.constant == true { return true }
         path.append(.key(member.key))
-        defer { path.removeLast() }
+        let savedDepth = depth
+        depth = 0
+        defer {
+            path.removeLast()
+            depth = savedDepth
+        }
         var inner = Annotations()
         return evaluate(child, member.value, &inner, inherited: -1)
     }
@@ -444,6 +453,9 @@ struct SchemaEvaluator {
     /// Evaluates a key against `propertyNames`; a failure is one violation at the key.
     private mutating func evaluateName(_ child: Int, _ member: JSONMember, _ node: SchemaNode, describing: Int) -> Bool {
         let name = JSONNode(.string(member.key), at: member.keyPosition)
+        let savedDepth = depth
+        depth = 0
+        defer { depth = savedDepth }
         var inner = Annotations()
         if check(child, name, &inner, describing: -1) { return true }
         if collecting {
@@ -509,8 +521,11 @@ struct SchemaEvaluator {
             var matches = 0
             for (position, element) in elements.enumerated() {
                 path.append(.index(position))
+                let savedDepth = depth
+                depth = 0
                 var inner = Annotations()
                 let matched = check(contains, element, &inner, describing: -1)
+                depth = savedDepth
                 path.removeLast()
                 if matched {
                     matches += 1
@@ -575,6 +590,9 @@ struct SchemaEvaluator {
             }
             return false
         }
+        let savedDepth = depth
+        depth = 0
+        defer { depth = savedDepth }
         var inner = Annotations()
         return evaluate(child, element, &inner, inherited: -1)
     }

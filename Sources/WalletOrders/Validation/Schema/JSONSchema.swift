@@ -159,6 +159,7 @@ public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The stable text form, such as `unresolvable-reference`.
         public let rawValue: String
         private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The stable text form.
         public var description: String { rawValue }
 
         /// A keyword's value is not what draft 2020-12 allows (`"minLength": -1`,
