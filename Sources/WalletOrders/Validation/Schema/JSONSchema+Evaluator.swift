@@ -832,20 +832,24 @@ struct SchemaEvaluator {
     /// A close match for a misspelled value or key: same letters in another case, or at most two
     /// edits away.
     private func suggestion(for value: String?, among candidates: [String]) -> String? {
-        guard let value, !value.isEmpty, value.count <= 64 else { return nil }
-        if let sameLetters = candidates.first(where: { $0.lowercased() == value.lowercased() && $0 != value }) {
-            return sameLetters
-        }
-        let limit = value.count <= 4 ? 1 : 2
+        guard let value, !value.isEmpty, value.utf8.count <= 64 else { return nil }
+        let lowered = value.lowercased()
+        let target = lowered.unicodeScalars.map(\.value)
+        let limit = target.count <= 4 ? 1 : 2
         var best: (distance: Int, candidate: String)?
-        for candidate in candidates where candidate.count <= 64 {
-            let distance = Self.editDistance(Array(value.lowercased()), Array(candidate.lowercased()))
+        for candidate in candidates where candidate != value && candidate.utf8.count <= 64 {
+            let other = candidate.lowercased()
+            if other == lowered { return candidate }  // the same letters in another case
+            let scalars = other.unicodeScalars.map(\.value)
+            guard abs(scalars.count - target.count) <= limit else { continue }
+            let distance = Self.editDistance(target, scalars)
             if distance <= limit && distance < (best?.distance ?? Int.max) { best = (distance, candidate) }
         }
         return best?.candidate
     }
 
-    private static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
+    /// Levenshtein distance.
+    private static func editDistance(_ lhs: [UInt32], _ rhs: [UInt32]) -> Int {
         if lhs.isEmpty { return rhs.count }
         var previous = Array(0...rhs.count)
         var current = previous
