@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How ``ValidationReport``s are written out.
 public enum ReportFormat: String, Sendable, CaseIterable, Codable {

@@ -77,6 +77,7 @@ struct SchemaEvaluator {
         self.nodes = program.nodes
         self.tracking = program.tracksAnnotations
         self.collecting = collecting
+        path.reserveCapacity(16)
     }
 
     // MARK: Nodes

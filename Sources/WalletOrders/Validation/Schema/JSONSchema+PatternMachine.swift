@@ -280,7 +280,6 @@ struct PatternMachine: Sendable {
             }
             var set = ScalarSet.empty
             while let scalar = peek(), scalar != "]" {
-                _ = scalar
                 guard let first = classAtom() else { return nil }
                 if peek() == "-", let after = peek(1), after != "]" {
                     index += 1

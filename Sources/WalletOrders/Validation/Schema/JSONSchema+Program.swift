@@ -248,7 +248,7 @@ func sameScalars(_ lhs: String, _ rhs: String) -> Bool {
 
 /// A JSON value under JSON equality: numbers by exact value, strings by scalars, objects as
 /// unordered maps (a duplicated key counts once, with its first value).
-indirect enum CanonicalValue: Hashable, Sendable {
+enum CanonicalValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(ExactDecimal)
