@@ -1,4 +1,4 @@
-// Times build+sign and verify of the shipped sample on one core, and OpenSSL's RSA-2048 sign and
+// Times build+sign, verify and full validation of the shipped sample on one core, and OpenSSL's RSA-2048 sign and
 // verify in the same run, and prints each figure next to its floor as a ratio.
 //
 //   make bench                       (builds in release, pins to CPU 0)
@@ -49,12 +49,15 @@ let order = try Order.decode(from: Data(source.orderJSON ?? []))
 let certificate = try authority.issueOrderTypeCertificate(orderTypeIdentifier: order.orderTypeIdentifier, teamIdentifier: "BENCH00001")
 let builder = OrderArchiveBuilder(identity: try certificate.signingIdentity())
 let verifier = try OrderArchiveVerifier(additionalTrustAnchors: [Array(authority.rootCertificatePEM.utf8)])
+let validator = try OrderValidator(verifier: verifier)
 let signingTime = Date()
 var archive = try builder.build(source, signingTime: signingTime)
 precondition(verifier.verify(archiveBytes: archive.bytes, subject: "bench").diagnostics.isEmpty, "the sample must verify clean")
 
 let build = try measure(iterations) { archive = try builder.build(source, signingTime: signingTime) }
 let verify = measure(iterations) { _ = verifier.verify(archiveBytes: archive.bytes, subject: "bench") }
+precondition(validator.validate(archiveBytes: archive.bytes, subject: "bench").errors.isEmpty, "the sample must validate")
+let validate = measure(iterations) { _ = validator.validate(archiveBytes: archive.bytes, subject: "bench") }
 let rsa = try opensslRSA2048()
 
 func row(_ name: String, _ sorted: [Double], floor: Double, floorName: String) {
@@ -65,4 +68,5 @@ func row(_ name: String, _ sorted: [Double], floor: Double, floorName: String) {
 }
 print("wallet-orders benchmark: shipped-ecommerce sample (\(archive.bytes.count) bytes), \(iterations) iterations, one core")
 row("build+sign one archive", build, floor: rsa.sign, floorName: "openssl rsa2048 sign")
-row("verify one archive", verify, floor: rsa.verify, floorName: "openssl rsa2048 verify")
+row("verify one archive (container)", verify, floor: rsa.verify, floorName: "openssl rsa2048 verify")
+row("validate one archive (full)", validate, floor: rsa.verify, floorName: "openssl rsa2048 verify")

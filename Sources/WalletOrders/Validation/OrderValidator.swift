@@ -54,7 +54,7 @@ public struct OrderValidator: Sendable {
 
     /// Validates an opened archive fully: container, signature and chain, then content.
     public func validate(_ archive: OrderArchive, subject: String, now: Date = Date()) -> ValidationReport {
-        var report = verifier.verify(archive, subject: subject, now: now)
+        var report = verifier.verify(archive, subject: subject, now: now, notes: true)
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where !Manifest.excludedPaths.contains(path) {
             files[path] = archive.contents(of: path)
@@ -65,15 +65,6 @@ public struct OrderValidator: Sendable {
             report.diagnostics.removeAll { $0.ruleID == "order.invalid" }
         }
         report.diagnostics += content
-        if let signature = try? archive.signatureInfo(), let issuer = signature.certificates.first(where: {
-            $0.subject == signature.signer?.issuer
-        }) {
-            report.diagnostics.append(
-                Diagnostic(
-                    "certificate.wwdr-generation", .info,
-                    "Signed through '\(issuer.commonName ?? issuer.subject)'\(issuer.organizationalUnit.map { " (generation \($0))" } ?? ""), valid until \(ISO8601DateFormatter().string(from: issuer.notAfter)).",
-                    at: .init(file: OrderArchive.signaturePath)))
-        }
         return report
     }
 

@@ -7,8 +7,8 @@ struct ValidationContext {
     let files: [String: [UInt8]]
     /// The parsed `order.json`, or `nil` when it is missing or not JSON.
     let root: JSONNode?
-    /// `order.json`'s lines, for carets in text reports.
-    let orderLines: [Substring]
+    /// `order.json`'s bytes, for quoting the line a finding points at.
+    let orderBytes: [UInt8]
     /// The `.lproj` folder names (`fr.lproj`), sorted.
     let localizationFolders: [String]
     /// Parsed `order.strings` per `.lproj` folder (only those that parsed).
@@ -17,8 +17,7 @@ struct ValidationContext {
     init(files: [String: [UInt8]], root: JSONNode?) {
         self.files = files
         self.root = root
-        let text = files[OrderArchive.orderPath].map { String(decoding: $0, as: UTF8.self) } ?? ""
-        self.orderLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.orderBytes = files[OrderArchive.orderPath] ?? []
         var folders = Set<String>()
         for path in files.keys {
             if let first = path.split(separator: "/").first, first.hasSuffix(".lproj"), path.contains("/") {
@@ -37,10 +36,21 @@ struct ValidationContext {
         var diagnostic = Diagnostic(
             ruleID, severity ?? ValidationRule.named(ruleID)?.severity ?? .error, message,
             at: .init(file: OrderArchive.orderPath, jsonPointer: pointer, line: at?.line, column: at?.column), hint: hint)
-        if let line = at?.line, line - 1 < orderLines.count {
-            diagnostic.sourceLine = String(orderLines[line - 1]).trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-        }
+        if let offset = at?.offset { diagnostic.sourceLine = line(around: offset) }
         return diagnostic
+    }
+
+    /// The text of the line holding byte `offset` of order.json (without its line ending).
+    func line(around offset: Int) -> String? {
+        guard offset >= 0, offset <= orderBytes.count else { return nil }
+        let isBreak = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
+        var start = min(offset, orderBytes.count)
+        while start > 0 && !isBreak(orderBytes[start - 1]) { start -= 1 }
+        var end = start
+        while end < orderBytes.count && !isBreak(orderBytes[end]) { end += 1 }
+        var slice = orderBytes[start..<end]
+        if slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
+        return String(decoding: slice, as: UTF8.self)
     }
 
     /// A finding about another file.
@@ -50,34 +60,68 @@ struct ValidationContext {
     }
 }
 
-/// Walking a ``JSONNode`` tree with JSON Pointers.
+/// A path into a JSON document, rendered as an RFC 6901 pointer only when a finding needs it.
+struct JSONPath {
+    var tokens: [String] = []
+
+    /// The pointer, such as `/payment/total/currency`.
+    var pointer: String { tokens.reduce(into: "") { $0 += "/" + JSONPointer.escape($1) } }
+
+    /// The pointer of a child of this path.
+    func pointer(appending token: String) -> String { pointer + "/" + JSONPointer.escape(token) }
+}
+
+/// Walking a ``JSONNode`` tree depth first, keeping the path (not its pointer string) current.
 enum JSONWalk {
-    /// Calls `visit` for every member of every object, depth first, with the member's pointer.
-    static func members(of node: JSONNode, pointer: String = "", _ visit: (JSONMember, String, JSONNode) -> Void) {
+    /// Calls `visit` for every member of every object, with the member's path and its object.
+    static func members(of node: JSONNode, _ visit: (JSONMember, JSONPath, JSONNode) -> Void) {
+        var path = JSONPath()
+        path.tokens.reserveCapacity(16)
+        members(of: node, path: &path, visit)
+    }
+
+    private static func members(of node: JSONNode, path: inout JSONPath, _ visit: (JSONMember, JSONPath, JSONNode) -> Void) {
         switch node.value {
         case .object(let members):
             for member in members {
-                let childPointer = pointer + "/" + JSONPointer.escape(member.key)
-                visit(member, childPointer, node)
-                Self.members(of: member.value, pointer: childPointer, visit)
+                path.tokens.append(member.key)
+                visit(member, path, node)
+                Self.members(of: member.value, path: &path, visit)
+                path.tokens.removeLast()
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                Self.members(of: element, pointer: pointer + "/\(index)", visit)
+                path.tokens.append(String(index))
+                Self.members(of: element, path: &path, visit)
+                path.tokens.removeLast()
             }
         default:
             break
         }
     }
 
-    /// Calls `visit` for every object in the tree with its pointer.
-    static func objects(of node: JSONNode, pointer: String = "", _ visit: ([JSONMember], String) -> Void) {
+    /// Calls `visit` for every object in the tree with its path.
+    static func objects(of node: JSONNode, _ visit: ([JSONMember], JSONPath) -> Void) {
+        var path = JSONPath()
+        path.tokens.reserveCapacity(16)
+        objects(of: node, path: &path, visit)
+    }
+
+    private static func objects(of node: JSONNode, path: inout JSONPath, _ visit: ([JSONMember], JSONPath) -> Void) {
         switch node.value {
         case .object(let members):
-            visit(members, pointer)
-            for member in members { objects(of: member.value, pointer: pointer + "/" + JSONPointer.escape(member.key), visit) }
+            visit(members, path)
+            for member in members {
+                path.tokens.append(member.key)
+                objects(of: member.value, path: &path, visit)
+                path.tokens.removeLast()
+            }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { objects(of: element, pointer: pointer + "/\(index)", visit) }
+            for (index, element) in elements.enumerated() {
+                path.tokens.append(String(index))
+                objects(of: element, path: &path, visit)
+                path.tokens.removeLast()
+            }
         default:
             break
         }

@@ -65,11 +65,17 @@ public struct OrderArchiveVerifier: Sendable {
 
     /// Verifies an opened archive.
     public func verify(_ archive: OrderArchive, subject: String = "archive", now: Date = Date()) -> ValidationReport {
+        verify(archive, subject: subject, now: now, notes: false)
+    }
+
+    /// Verifies an opened archive; with `notes`, adds informational findings (the WWDR generation)
+    /// that ``OrderValidator`` reports and plain verification leaves out.
+    func verify(_ archive: OrderArchive, subject: String, now: Date, notes: Bool) -> ValidationReport {
         var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
         checkRequiredFiles(archive, into: &report)
         checkBundleSize(archive, into: &report)
         checkManifest(archive, into: &report)
-        let signer = checkSignature(archive, now: now, into: &report)
+        let signer = checkSignature(archive, now: now, notes: notes, into: &report)
         checkOrder(archive, signerUID: signer?.subject["UID"], into: &report)
         return report
     }
@@ -180,7 +186,7 @@ public struct OrderArchiveVerifier: Sendable {
     // MARK: - Signature and chain
 
     /// Checks the signature and chain; returns the signer certificate when it was found.
-    private func checkSignature(_ archive: OrderArchive, now: Date, into report: inout ValidationReport) -> X509Certificate? {
+    private func checkSignature(_ archive: OrderArchive, now: Date, notes: Bool, into report: inout ValidationReport) -> X509Certificate? {
         guard let bytes = archive.contents(of: OrderArchive.signaturePath) else { return nil }
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
         let cms: CMSSignedData
@@ -265,12 +271,12 @@ public struct OrderArchiveVerifier: Sendable {
                 "signature.invalid", .error, "The signature does not verify with the signing certificate's key.",
                 at: file, hint: "The signature was made with another key or altered; sign again.")
         }
-        checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, into: &report)
+        checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, notes: notes, into: &report)
         return signer
     }
 
     private func checkChain(
-        signer: X509Certificate, certificates: [X509Certificate], signingTime: Date?, now: Date,
+        signer: X509Certificate, certificates: [X509Certificate], signingTime: Date?, now: Date, notes: Bool,
         into report: inout ValidationReport
     ) {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
@@ -283,6 +289,13 @@ public struct OrderArchiveVerifier: Sendable {
         }
         // Each isIssued is a signature verification: compute the issuers once.
         let issuers = others.filter { signer.isIssued(by: $0) }
+        if notes, let issuer = issuers.first {
+            let subject = issuer.subject
+            report.add(
+                "certificate.wwdr-generation", .info,
+                "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
+                at: file)
+        }
         var helpers = others
         if issuers.isEmpty {
             report.add(
@@ -299,7 +312,7 @@ public struct OrderArchiveVerifier: Sendable {
                 let expired = chain.errorCode == 10  // X509_V_ERR_CERT_HAS_EXPIRED
                 report.add(
                     expired ? "certificate.expired-at-signing" : "certificate.not-yet-valid-at-signing", .error,
-                    "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(ISO8601DateFormatter().string(from: when)).",
+                    "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
                     at: file, hint: "Sign with a certificate that is valid when signing.")
             } else if chain.isUntrustedError {
                 report.add(
@@ -316,7 +329,7 @@ public struct OrderArchiveVerifier: Sendable {
         for certificate in [signer] + issuers where now > certificate.notAfter {
             report.add(
                 "certificate.expired-now", .warning,
-                "'\(certificate.subject)' expired on \(ISO8601DateFormatter().string(from: certificate.notAfter)); the archive was signed before that, but new orders need a valid certificate.",
+                "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new orders need a valid certificate.",
                 at: file, hint: "Renew the certificate before signing more orders.")
         }
     }
@@ -344,8 +357,18 @@ public struct OrderArchiveVerifier: Sendable {
 
 /// RFC 6901 JSON Pointer tokens.
 enum JSONPointer {
-    /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
+    /// Escapes one reference token: `~` → `~0`, `/` → `~1`. Called for every member the rules
+    /// walk, so the common case (neither character present) returns the token untouched.
     static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        var escaped = ""
+        for character in token.unicodeScalars {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -17,12 +17,12 @@ enum FileRules {
 
     static func references(in root: JSONNode) -> [Reference] {
         var references: [Reference] = []
-        JSONWalk.members(of: root) { member, pointer, _ in
+        JSONWalk.members(of: root) { member, path, _ in
             guard let name = member.value.stringValue else { return }
             if let product = imageKeys[member.key] {
-                references.append(Reference(name: name, pointer: pointer, isImage: true, isProductImage: product))
+                references.append(Reference(name: name, pointer: path.pointer, isImage: true, isProductImage: product))
             } else if documentKeys.contains(member.key) {
-                references.append(Reference(name: name, pointer: pointer, isImage: false, isProductImage: false))
+                references.append(Reference(name: name, pointer: path.pointer, isImage: false, isProductImage: false))
             }
         }
         return references

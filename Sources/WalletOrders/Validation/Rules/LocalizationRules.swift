@@ -96,7 +96,7 @@ enum LocalizationRules {
 
     private static func checkUsedKeys(_ context: ValidationContext, _ parsed: [String: StringsFile], into findings: inout [Diagnostic]) {
         guard let root = context.root, !parsed.isEmpty else { return }
-        JSONWalk.members(of: root) { member, pointer, _ in
+        JSONWalk.members(of: root) { member, path, _ in
             guard localizableKeys.contains(member.key), let value = member.value.stringValue else { return }
             let definedIn = parsed.filter { $0.value.keys.contains(value) }.map(\.key)
             guard !definedIn.isEmpty, definedIn.count < parsed.count else { return }
@@ -104,7 +104,7 @@ enum LocalizationRules {
             findings.append(
                 context.diagnostic(
                     "localization.undefined-key", "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
-                    pointer: pointer, hint: "Define \"\(value)\" in every order.strings."))
+                    pointer: path.pointer, hint: "Define \"\(value)\" in every order.strings."))
         }
     }
 }

@@ -2,11 +2,11 @@
 enum MoneyRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
         guard let root = context.root else { return }
-        JSONWalk.objects(of: root) { members, pointer in
+        JSONWalk.objects(of: root) { members, path in
             guard let amountMember = members.first(where: { $0.key == "amount" }),
                 let currency = members.first(where: { $0.key == "currency" })?.value.stringValue
             else { return }
-            let currencyPointer = pointer + "/currency"
+            var currencyPointer: String { path.pointer(appending: "currency") }
             let minorUnits = ReferenceData.currencyMinorUnits[currency]
             if currency.count == 3, currency.allSatisfy(\.isUppercase), minorUnits == nil {
                 let suggestion = NearestName.suggestion(for: currency, among: ReferenceData.currencyMinorUnits.keys)
@@ -15,7 +15,7 @@ enum MoneyRules {
                         "money.unknown-currency", "'\(currency)' is not an ISO 4217 currency code.", pointer: currencyPointer,
                         hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Use an ISO 4217 code such as USD, EUR or JPY."))
             }
-            let amountPointer = pointer + "/amount"
+            var amountPointer: String { path.pointer(appending: "amount") }
             let text: String?
             switch amountMember.value.value {
             case .number(let number):
@@ -66,13 +66,13 @@ enum MoneyRules {
 enum AddressRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
         guard let root = context.root else { return }
-        JSONWalk.members(of: root) { member, pointer, _ in
+        JSONWalk.members(of: root) { member, path, _ in
             guard member.key == "countryCode", let code = member.value.stringValue, code.count == 2,
                 code.allSatisfy(\.isUppercase), !ReferenceData.countryCodes.contains(code)
             else { return }
             findings.append(
                 context.diagnostic(
-                    "address.unknown-country", "'\(code)' is not an ISO 3166-1 alpha-2 country code.", pointer: pointer,
+                    "address.unknown-country", "'\(code)' is not an ISO 3166-1 alpha-2 country code.", pointer: path.pointer,
                     hint: "Use the two-letter ISO 3166-1 code, such as US, FR or JP (GB, not UK)."))
         }
     }
