@@ -354,21 +354,3 @@ public struct OrderArchiveVerifier: Sendable {
         }
     }
 }
-
-/// RFC 6901 JSON Pointer tokens.
-enum JSONPointer {
-    /// Escapes one reference token: `~` → `~0`, `/` → `~1`. Called for every member the rules
-    /// walk, so the common case (neither character present) returns the token untouched.
-    static func escape(_ token: String) -> String {
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        var escaped = ""
-        for character in token.unicodeScalars {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
-}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A place in a source text: 1-based line and column, and the 0-based UTF-8 byte offset.
 ///
 /// Columns count UTF-16 code units, as editors and SARIF (`columnKind: utf16CodeUnits`) do, so a
@@ -119,7 +117,7 @@ extension JSONNode {
         guard pointer.hasPrefix("/") else { return nil }
         var node = self
         for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = JSONPointer.unescape(rawToken)
             switch node.value {
             case .object(let members):
                 guard let next = members.first(where: { $0.key == token })?.value else { return nil }

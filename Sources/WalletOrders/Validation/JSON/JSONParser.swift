@@ -122,20 +122,6 @@ private func sameKey(_ lhs: String, _ rhs: String) -> Bool {
     lhs.utf8.count == rhs.utf8.count && lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
 }
 
-/// `~` → `~0`, `/` → `~1` (RFC 6901).
-private func escapePointerToken(_ token: String) -> String {
-    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-    var escaped = ""
-    for character in token.unicodeScalars {
-        switch character {
-        case "~": escaped += "~0"
-        case "/": escaped += "~1"
-        default: escaped.unicodeScalars.append(character)
-        }
-    }
-    return escaped
-}
-
 /// An array or object being read. Its elements or members so far are `values[start...]` or
 /// `members[start...]` of the parser, so that each container is allocated once, at its size. An
 /// object's last member is the one whose value is being read (a `null` placeholder until then).
@@ -285,7 +271,7 @@ private struct ByteParser: ~Copyable {
         for level in stack.indices.reversed() {
             let frame = stack[level]
             if frame.isObject {
-                if level < depth { tokens.append(escapePointerToken(members[membersEnd - 1].key)) }
+                if level < depth { tokens.append(JSONPointer.escape(members[membersEnd - 1].key)) }
                 membersEnd = frame.start
             } else {
                 if level < depth { tokens.append(String(valuesEnd - frame.start)) }
@@ -582,7 +568,7 @@ private struct ByteParser: ~Copyable {
             JSONProblem(
                 kind: .duplicateKey,
                 message: "Duplicate key \"\(key)\" (first at \(firstPosition)); expected each key once in an object",
-                position: keyPosition, pointer: pointer(depth: top) + "/" + escapePointerToken(key)))
+                position: keyPosition, pointer: pointer(depth: top) + "/" + JSONPointer.escape(key)))
     }
 
     // MARK: Scalars
@@ -666,7 +652,7 @@ private struct ByteParser: ~Copyable {
                 }
                 index += 1
                 if problems.count > firstProblem {
-                    let concerned = isKey ? pointer(depth: stack.count - 1) + "/" + escapePointerToken(string) : pointer()
+                    let concerned = isKey ? pointer(depth: stack.count - 1) + "/" + JSONPointer.escape(string) : pointer()
                     for problem in firstProblem..<problems.count { problems[problem].pointer = concerned }
                 }
                 return string

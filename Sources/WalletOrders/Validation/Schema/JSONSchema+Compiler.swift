@@ -125,7 +125,7 @@ final class SchemaCompiler {
             if keyword == "$dynamicAnchor" { resources[resource].dynamicAnchors[anchor] = location }
         }
         for member in members {
-            let childPointer = location.pointer + "/" + escapedPointerToken(member.key)
+            let childPointer = location.pointer + "/" + JSONPointer.escape(member.key)
             if Self.singleSchemaKeywords.contains(member.key) {
                 try walk(member.value, at: SchemaLocation(document: location.document, pointer: childPointer), base: base, resource: resource)
             } else if Self.schemaArrayKeywords.contains(member.key), let elements = member.value.elements {
@@ -138,7 +138,7 @@ final class SchemaCompiler {
                 for entry in entries {
                     try walk(
                         entry.value,
-                        at: SchemaLocation(document: location.document, pointer: childPointer + "/" + escapedPointerToken(entry.key)),
+                        at: SchemaLocation(document: location.document, pointer: childPointer + "/" + JSONPointer.escape(entry.key)),
                         base: base, resource: resource)
                 }
             }
@@ -159,7 +159,7 @@ final class SchemaCompiler {
     /// `pointer` for the root document, `uri#pointer` for a registry document, plus `/keyword`.
     private func display(_ location: SchemaLocation, _ keyword: String?) -> String {
         var pointer = location.pointer
-        if let keyword { pointer += "/" + escapedPointerToken(keyword) }
+        if let keyword { pointer += "/" + JSONPointer.escape(keyword) }
         guard let name = documentNames[location.document] else { return pointer }
         return name + "#" + pointer
     }
@@ -182,7 +182,7 @@ final class SchemaCompiler {
                 resource = resourceIndices[base] ?? resource
             }
             guard let token = tokens.next() else { break }
-            let key = unescapePointerToken(token)
+            let key = JSONPointer.unescape(token)
             if let next = node[key] {
                 node = next
             } else if let elements = node.elements, let index = Int(key), elements.indices.contains(index) {
@@ -290,8 +290,8 @@ final class SchemaCompiler {
 
         func pointer(_ keyword: String) -> String { display(location, keyword) }
         func child(_ keyword: String, _ suffix: String? = nil) -> SchemaLocation {
-            var pointer = location.pointer + "/" + escapedPointerToken(keyword)
-            if let suffix { pointer += "/" + escapedPointerToken(suffix) }
+            var pointer = location.pointer + "/" + JSONPointer.escape(keyword)
+            if let suffix { pointer += "/" + JSONPointer.escape(suffix) }
             return SchemaLocation(document: location.document, pointer: pointer)
         }
         func invalid(_ keyword: String, _ message: String) -> JSONSchemaError {
@@ -407,7 +407,7 @@ final class SchemaCompiler {
                 for (source, node) in try schemaMap(keyword, value) {
                     guard let pattern = SchemaPattern(source) else {
                         throw JSONSchemaError(
-                            .invalidSchema, at: pointer(keyword) + "/" + escapedPointerToken(source),
+                            .invalidSchema, at: pointer(keyword) + "/" + JSONPointer.escape(source),
                             "'\(source)' is not a regular expression")
                     }
                     object.patternProperties.append((pattern, node))
@@ -574,7 +574,7 @@ final class SchemaCompiler {
         }
         var name: String?
         let tokens = location.pointer.split(separator: "/", omittingEmptySubsequences: false)
-        if tokens.count >= 3, tokens[tokens.count - 2] == "$defs" { name = unescapePointerToken(tokens[tokens.count - 1]) }
+        if tokens.count >= 3, tokens[tokens.count - 2] == "$defs" { name = JSONPointer.unescape(tokens[tokens.count - 1]) }
 
         return SchemaNode(
             location: here, holder: holder, description: description, title: title, name: name, resource: resource,

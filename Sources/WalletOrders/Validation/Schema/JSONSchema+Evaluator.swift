@@ -394,7 +394,7 @@ struct SchemaEvaluator {
                 valid = false
                 report(
                     "dependentRequired", at: instance.position,
-                    schemaPointer: node.location + "/dependentRequired/" + escapedPointerToken(key),
+                    schemaPointer: node.location + "/dependentRequired/" + JSONPointer.escape(key),
                     "missing key '\(name)', which is required when '\(key)' is present", describing: describing,
                     property: name)
             }
@@ -696,7 +696,7 @@ struct SchemaEvaluator {
         for token in path {
             pointer += "/"
             switch token {
-            case .key(let key): pointer += escapedPointerToken(key)
+            case .key(let key): pointer += JSONPointer.escape(key)
             case .index(let index): pointer += String(index)
             }
         }

@@ -325,15 +325,3 @@ func writeJSONString(_ string: String, to text: inout String) {
     }
     text += "\""
 }
-
-/// `~` → `~0`, `/` → `~1` (RFC 6901), without touching Foundation when there is nothing to escape.
-func escapedPointerToken(_ token: String) -> String {
-    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-    return JSONPointer.escape(token)
-}
-
-/// `~1` → `/`, `~0` → `~` (RFC 6901).
-func unescapePointerToken(_ token: some StringProtocol) -> String {
-    guard token.contains("~") else { return String(token) }
-    return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-}
