@@ -14,10 +14,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
+        .library(name: "WalletOrdersStore", targets: ["WalletOrdersStore"]),
         .executable(name: "wallet-orders", targets: ["wallet-orders"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C system libraries: a module map and a shim header, nothing else.
@@ -45,6 +47,12 @@ let package = Package(
             resources: [.copy("Resources/TrustAnchors"), .copy("Resources/Schemas")],
             swiftSettings: swiftSettings
         ),
+        // The order store (FinanceKit's save/contains answers) on embedded SQLite through GRDB.
+        .target(
+            name: "WalletOrdersStore",
+            dependencies: ["WalletOrders", "WalletOrdersInterop", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         // The command-line tool: argument parsing and printing, nothing else.
         .executableTarget(
             name: "wallet-orders",
@@ -70,6 +78,11 @@ let package = Package(
             name: "WalletOrdersTests",
             dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
             exclude: ["Support/make_order_archive.py", "Golden", "Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersStoreTests",
+            dependencies: ["WalletOrdersStore", "WalletOrders", "WalletOrdersTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

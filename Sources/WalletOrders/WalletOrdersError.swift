@@ -99,5 +99,17 @@ extension WalletOrdersError {
         public static let archiveEntryMissing = Code("archive-entry-missing")
         /// A trust anchor could not be loaded.
         public static let invalidTrustAnchor = Code("invalid-trust-anchor")
+        /// An order store refused an archive because it does not verify; the message lists the
+        /// error findings and the store is unchanged.
+        public static let archiveRejected = Code("archive-rejected")
+        /// An order store already holds a different archive with the same `updatedAt` for that
+        /// order; the stored version is kept and the message names both versions.
+        public static let updatedAtConflict = Code("updated-at-conflict")
+        /// An order store file is not a database or is damaged; nothing was written to it.
+        public static let storeCorrupt = Code("store-corrupt")
+        /// An order store file was written by a newer version with a schema this code doesn't know.
+        public static let storeTooNew = Code("store-too-new")
+        /// An order store could not be opened, read or written (a locked or read-only file, for example).
+        public static let storeUnavailable = Code("store-unavailable")
     }
 }

@@ -1,0 +1,106 @@
+public import WalletOrders
+import WalletOrdersInterop
+
+/// One version of an order as the decision sees it: its `updatedAt` and the SHA-256 of its
+/// archive bytes.
+public struct OrderVersion: Sendable, Hashable, Codable {
+    /// The order's `updatedAt`, compared as an instant.
+    public var updatedAt: Timestamp
+    /// The lowercase hexadecimal SHA-256 of the archive's bytes.
+    public var sha256: String
+
+    /// Creates a version.
+    public init(updatedAt: Timestamp, sha256: String) {
+        self.updatedAt = updatedAt
+        self.sha256 = sha256
+    }
+
+    /// The first twelve hex digits of ``sha256``, for messages.
+    public var shortHash: String { String(sha256.prefix(12)) }
+}
+
+/// The save and contains decision tables of spec §4.3, as pure functions every ``OrderStoring``
+/// implementation shares (run inside the write transaction, so the comparison and the write are
+/// one atomic step).
+public enum OrderStoreDecision: Sendable, Hashable {
+    /// No order with that identifier is stored: insert it (after confirmation) → ``SaveOrderResult/added``.
+    case insert
+    /// The stored version is older: replace it (after confirmation) → ``SaveOrderResult/added``.
+    case replace
+    /// Leave the store as it is and answer `result`: ``SaveOrderResult/newerExisting`` for a newer
+    /// stored version, ``SaveOrderResult/added`` for a byte-identical re-save.
+    case keep(SaveOrderResult)
+    /// Same `updatedAt`, different bytes: keep the stored version and throw
+    /// ``WalletOrdersError/Code/updatedAtConflict``.
+    case conflict(stored: OrderVersion, incoming: OrderVersion)
+
+    /// Decides what saving `incoming` does when `stored` is the stored version (or `nil`).
+    public static func save(stored: OrderVersion?, incoming: OrderVersion) -> Self {
+        guard let stored else { return .insert }
+        if stored.updatedAt < incoming.updatedAt { return .replace }
+        if incoming.updatedAt < stored.updatedAt { return .keep(.newerExisting) }
+        return stored.sha256 == incoming.sha256 ? .keep(.added) : .conflict(stored: stored, incoming: incoming)
+    }
+
+    /// Whether the decision writes to the store (and so needs confirmation).
+    public var writes: Bool {
+        switch self {
+        case .insert, .replace: true
+        case .keep, .conflict: false
+        }
+    }
+
+    /// Answers `contains(matching:updatedDate:)` for the stored `updatedAt` (or `nil` when not stored).
+    public static func contains(stored: Timestamp?, updatedDate: Timestamp?) -> ContainsOrderResult {
+        guard let stored else { return .notFound }
+        guard let updatedDate, stored != updatedDate else { return .exists }
+        return stored > updatedDate ? .newerExists : .olderExists
+    }
+
+    /// The error a conflict throws, naming both versions.
+    static func conflictError(
+        _ identifier: FullyQualifiedOrderIdentifier, stored: OrderVersion, incoming: OrderVersion
+    ) -> WalletOrdersError {
+        WalletOrdersError(
+            .updatedAtConflict,
+            "The store already holds \(identifier) at updatedAt \(stored.updatedAt) (sha256 \(stored.shortHash)…), "
+                + "and the incoming archive (sha256 \(incoming.shortHash)…) has the same updatedAt "
+                + "\(incoming.updatedAt) but different content; the stored version was kept.",
+            hint: "updatedAt must increase with every new version of an order; rebuild the new version with a later updatedAt.")
+    }
+}
+
+/// An archive that passed validation, with what a store keeps about it.
+struct VerifiedArchive: Sendable {
+    var identifier: FullyQualifiedOrderIdentifier
+    var version: OrderVersion
+    var status: String
+    var bytes: [UInt8]
+
+    /// Validates `bytes` with `validator` and reads the identity and version from `order.json`.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveRejected`` listing the error findings.
+    init(bytes: [UInt8], validator: OrderValidator) throws {
+        let report = validator.validate(archiveBytes: bytes, subject: "archive")
+        let errors = report.errors
+        guard errors.isEmpty else {
+            throw WalletOrdersError(
+                .archiveRejected,
+                "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
+                    + errors.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
+                hint: "Run `wallet-orders validate` on the archive for the full report.")
+        }
+        let order: Order
+        do {
+            order = try OrderArchive(bytes: bytes).order()
+        } catch {
+            throw WalletOrdersError(
+                .archiveRejected, "The archive's order.json could not be read: \(error)", underlying: error)
+        }
+        identifier = FullyQualifiedOrderIdentifier(
+            orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier)
+        version = OrderVersion(updatedAt: order.updatedAt, sha256: SHA256.hexHash(bytes))
+        status = order.status.rawValue
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,93 @@
+public import WalletOrders
+
+/// What saving an archive did, FinanceKit's `FinanceStore.SaveOrderResult` (spec §4.2, §4.3).
+public enum SaveOrderResult: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The order is stored: inserted, replacing an older version, or already stored byte for byte.
+    case added
+    /// The confirmation handler declined; the store is unchanged.
+    case cancelled
+    /// The store holds a newer version of the order; the incoming archive was discarded.
+    case newerExisting
+}
+
+/// How a stored order compares with a version the caller names, FinanceKit's
+/// `FinanceStore.ContainsOrderResult` (spec §4.3).
+public enum ContainsOrderResult: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The order is stored (at exactly the given `updatedAt`, when one was given).
+    case exists
+    /// The stored version is newer than the given `updatedAt`.
+    case newerExists
+    /// The stored version is older than the given `updatedAt`.
+    case olderExists
+    /// No order with that identifier is stored.
+    case notFound
+}
+
+/// What a save would change, handed to the confirmation handler before anything is written
+/// (the headless counterpart of Wallet's confirmation sheet).
+public struct SaveProposal: Sendable, Hashable, Codable {
+    /// The order being saved.
+    public var identifier: FullyQualifiedOrderIdentifier
+    /// The incoming archive's `updatedAt`.
+    public var incomingUpdatedAt: Timestamp
+    /// The stored version's `updatedAt`, or `nil` when the order isn't stored yet.
+    public var storedUpdatedAt: Timestamp?
+
+    /// Creates a proposal.
+    public init(identifier: FullyQualifiedOrderIdentifier, incomingUpdatedAt: Timestamp, storedUpdatedAt: Timestamp?) {
+        self.identifier = identifier
+        self.incomingUpdatedAt = incomingUpdatedAt
+        self.storedUpdatedAt = storedUpdatedAt
+    }
+}
+
+/// A store of signed order archives that answers FinanceKit's questions.
+///
+/// The contract (spec §4.3) is the same for every implementation, and they all take it from
+/// ``OrderStoreDecision``:
+///
+/// - Orders are keyed by ``FullyQualifiedOrderIdentifier``, exact and case-sensitive; versions are
+///   compared by `updatedAt` as an instant (offsets normalized, fractional seconds kept).
+/// - ``save(signedArchive:confirm:)``: an archive that doesn't verify throws
+///   ``WalletOrdersError/Code/archiveRejected``; a new order is inserted and an older stored
+///   version replaced (``SaveOrderResult/added``), each only after `confirm` agrees
+///   (``SaveOrderResult/cancelled`` when it declines); a newer stored version is kept
+///   (``SaveOrderResult/newerExisting``); the same `updatedAt` with identical bytes is an
+///   idempotent ``SaveOrderResult/added``; with different bytes it throws
+///   ``WalletOrdersError/Code/updatedAtConflict`` and keeps the stored version.
+/// - ``contains(matching:updatedDate:)``: `.notFound`, `.exists` (no date, or the same instant),
+///   `.newerExists` (stored is later than the date) or `.olderExists` (stored is earlier).
+public protocol OrderStoring: Sendable {
+    /// Verifies and saves a signed `.order` archive.
+    ///
+    /// - Parameters:
+    ///   - signedArchive: The archive's bytes.
+    ///   - confirm: Asked before the store changes; returning `false` gives ``SaveOrderResult/cancelled``.
+    ///     `nil` saves without asking.
+    /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/archiveRejected``,
+    ///   ``WalletOrdersError/Code/updatedAtConflict`` or a store error.
+    func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
+        -> SaveOrderResult
+
+    /// Says whether the order is stored and how its version compares with `updatedDate`.
+    func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
+        -> ContainsOrderResult
+
+    /// The stored archive's bytes, or `nil` when the order isn't stored.
+    func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]?
+
+    /// Removes the order; returns whether it was stored.
+    func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool
+}
+
+extension OrderStoring {
+    /// Verifies and saves a signed archive without asking for confirmation.
+    public func save(signedArchive: [UInt8]) async throws -> SaveOrderResult {
+        try await save(signedArchive: signedArchive, confirm: nil)
+    }
+
+    /// Says whether the order is stored, whatever its version.
+    public func contains(matching identifier: FullyQualifiedOrderIdentifier) async throws -> ContainsOrderResult {
+        try await contains(matching: identifier, updatedDate: nil)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersStore
+import WalletOrdersTestSupport
+
+@Suite("SQLiteOrderStore: files, concurrency and bad stores")
+struct SQLiteOrderStoreTests {
+    @Test("8 concurrent tasks saving interleaved versions end with the newest stored and no error")
+    func concurrentSaves() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        let versions = try (0..<8).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:0\($0)Z") }
+        let results = try await withThrowingTaskGroup(of: [SaveOrderResult].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var results: [SaveOrderResult] = []
+                    for step in 0..<8 {
+                        results.append(try await store.save(signedArchive: versions[(task + step * 3) % 8]))
+                    }
+                    return results
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(results.count == 64)
+        #expect(results.allSatisfy { $0 == .added || $0 == .newerExisting })
+        #expect(try await store.archive(for: SampleVersions.identifier) == versions[7])
+        #expect(try await store.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:07Z") == .exists)
+        #expect(try await store.count() == 1)
+    }
+
+    @Test("Reopening the file keeps the stored orders")
+    func reopen() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00.25+01:00")
+        do {
+            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            #expect(try await store.save(signedArchive: bytes) == .added)
+        }
+        let reopened = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        #expect(try await reopened.archive(for: SampleVersions.identifier) == bytes)
+        #expect(try await reopened.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-20T23:00:00.25Z") == .exists)
+        #expect(try await reopened.save(signedArchive: bytes) == .added)
+        #expect(try await reopened.count() == 1)
+    }
+
+    @Test("The file is a WAL-mode SQLite database with synchronous = FULL and the orders table")
+    func fileLayout() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        #expect(try await store.save(signedArchive: bytes) == .added)
+        // Python's sqlite3 is an independent reader of the file.
+        let result = try ExternalProgram.python(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute('PRAGMA journal_mode').fetchone()[0])
+            print(db.execute('PRAGMA integrity_check').fetchone()[0])
+            row = db.execute('SELECT orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, updatedAtText, status, sha256, length(archive) FROM orders').fetchone()
+            print('|'.join(str(v) for v in row))
+            """, [url.path])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result)")
+        #expect(lines.first == "wal")
+        #expect(lines.dropFirst().first == "ok")
+        let id = SampleVersions.identifier
+        let updatedAt: Timestamp = "2025-11-21T00:00:00Z"
+        #expect(
+            lines.last
+                == "\(id.orderTypeIdentifier)|\(id.orderIdentifier)|\(updatedAt.secondsSince1970)|0|2025-11-21T00:00:00Z|open|\(SHA256Oracle.hex(bytes))|\(bytes.count)")
+    }
+
+    @Test("A file that is not SQLite gives storeCorrupt and is not changed")
+    func notSQLite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let garbage = Array(String(repeating: "this is not a database\n", count: 200).utf8)
+        let url = try folder.write(garbage, to: "orders.sqlite")
+        let error = try #require(throws: WalletOrdersError.self) {
+            _ = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        }
+        #expect(error.code == .storeCorrupt)
+        #expect(error.message.contains(url.path))
+        #expect(Array(try Data(contentsOf: url)) == garbage)
+    }
+
+    @Test("A store with a newer schema gives storeTooNew and is not migrated")
+    func tooNew() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        do {
+            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            #expect(try await store.contains(matching: SampleVersions.identifier) == .notFound)
+        }
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            if sys.argv[2] == 'add':
+                db.execute("INSERT INTO grdb_migrations VALUES ('v999-from-the-future')")
+                db.commit()
+            print(','.join(r[0] for r in db.execute('SELECT identifier FROM grdb_migrations ORDER BY identifier')))
+            """
+        #expect(try ExternalProgram.python(script, [url.path, "add"]).status == 0)
+        let error = try #require(throws: WalletOrdersError.self) {
+            _ = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        }
+        #expect(error.code == .storeTooNew)
+        let after = try ExternalProgram.python(script, [url.path, "list"])
+        #expect(after.output.trimmingCharacters(in: .whitespacesAndNewlines) == "v1-orders,v999-from-the-future")
+    }
+
+    @Test("A store in a folder that doesn't exist gives storeUnavailable")
+    func missingFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let error = try #require(throws: WalletOrdersError.self) {
+            _ = try SQLiteOrderStore(url: folder.file("missing/orders.sqlite"), validator: TestPKI.validator)
+        }
+        #expect(error.code == .storeUnavailable)
+    }
+}
+
+@Suite("OrderStoreDecision is one pure table")
+struct OrderStoreDecisionTests {
+    @Test("The save decision covers insert, replace, keep and conflict")
+    func saveDecision() {
+        let a = OrderVersion(updatedAt: "2025-01-01T00:00:00Z", sha256: "aa")
+        let b = OrderVersion(updatedAt: "2025-01-01T01:00:00+01:00", sha256: "bb")
+        let later = OrderVersion(updatedAt: "2025-01-01T00:00:01Z", sha256: "cc")
+        #expect(OrderStoreDecision.save(stored: nil, incoming: a) == .insert)
+        #expect(OrderStoreDecision.save(stored: a, incoming: later) == .replace)
+        #expect(OrderStoreDecision.save(stored: later, incoming: a) == .keep(.newerExisting))
+        #expect(OrderStoreDecision.save(stored: a, incoming: a) == .keep(.added))
+        #expect(OrderStoreDecision.save(stored: a, incoming: b) == .conflict(stored: a, incoming: b))
+    }
+
+    @Test("The store's SHA-256 of an archive matches hashlib")
+    func digest() async throws {
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let store = try InMemoryOrderStore(validator: TestPKI.validator)
+        #expect(try await store.save(signedArchive: bytes) == .added)
+        // The conflict message names the stored hash; it must be the real SHA-256.
+        let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(2))
+        let error = try await #require(throws: WalletOrdersError.self) { try await store.save(signedArchive: other) }
+        #expect(error.message.contains(String(SHA256Oracle.hex(bytes).prefix(12))))
+    }
+}
