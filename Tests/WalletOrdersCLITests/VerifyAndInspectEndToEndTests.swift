@@ -5,6 +5,17 @@ import WalletOrdersTestSupport
 @Suite struct VerifyAndInspectEndToEndTests {
     /// Copies the shared archive with one byte of order.json changed (a space becomes a tab,
     /// so the JSON still parses), rebuilding the zip with Python's `zipfile`.
+    /// The shared archive with one byte of order.json changed, made once per test run.
+    static let tampered: Result<URL, FixtureError> = {
+        do {
+            let url = try SharedFixtures.folder.get().file("tampered.order")
+            try tamperedCopy(of: try SharedFixtures.archive.get(), to: url)
+            return .success(url)
+        } catch {
+            return .failure(FixtureError(description: "\(error)"))
+        }
+    }()
+
     static func tamperedCopy(of archive: URL, to destination: URL) throws {
         let script = """
             import sys, zipfile
@@ -43,11 +54,7 @@ import WalletOrdersTestSupport
     @Test("verify of an archive with one changed byte in order.json reports manifest.hash-mismatch")
     func verifyTampered() throws {
         let certs = try SharedFixtures.certs.get()
-        let archive = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let tampered = folder.file("tampered.order")
-        try Self.tamperedCopy(of: archive, to: tampered)
+        let tampered = try Self.tampered.get()
         let result = try CLI.run(["verify", tampered.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
         let finding = try #require(result.output.split(separator: "\n").first { $0.contains("manifest.hash-mismatch") })
@@ -64,10 +71,7 @@ import WalletOrdersTestSupport
     func verifyJSON() throws {
         let certs = try SharedFixtures.certs.get()
         let archive = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let tampered = folder.file("tampered.order")
-        try Self.tamperedCopy(of: archive, to: tampered)
+        let tampered = try Self.tampered.get()
         let result = try CLI.run(["verify", archive.path, tampered.path, "--trust-root", certs.rootCA.path, "--json"])
         #expect(result.status == 1, "\(result)")
         let reports = try #require(try parseJSON(result.standardOutput) as? [[String: Any]])
