@@ -58,6 +58,7 @@ let package = Package(
             name: "wallet-orders",
             dependencies: [
                 "WalletOrders",
+                "WalletOrdersStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

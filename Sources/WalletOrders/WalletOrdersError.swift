@@ -111,5 +111,14 @@ extension WalletOrdersError {
         public static let storeTooNew = Code("store-too-new")
         /// An order store could not be opened, read or written (a locked or read-only file, for example).
         public static let storeUnavailable = Code("store-unavailable")
+        /// An order store's file or folder can't be written (read-only file system, no write
+        /// permission); nothing was changed.
+        public static let storeReadOnly = Code("store-read-only")
+        /// A history token can't be used with this store: changes after it were compacted away,
+        /// or it comes from another store. Resynchronize with `history(since: nil)`.
+        public static let historyTokenInvalid = Code("history-token-invalid")
+        /// A history token or list cursor given as text is not one this tool made, or a cursor
+        /// doesn't match the query it is used with.
+        public static let malformedToken = Code("malformed-token")
     }
 }

@@ -1,19 +1,26 @@
+import Foundation
 public import WalletOrders
 
 /// An ``OrderStoring`` that keeps everything in memory, for tests and quick scripts.
 ///
-/// It follows the same decision table as ``SQLiteOrderStore`` (``OrderStoreDecision``). While a
-/// confirmation handler runs other calls may change the store; the save then decides again on
-/// the new state, asking again when it would still write.
+/// It follows the same decision table as ``SQLiteOrderStore`` (``OrderStoreDecision``) and keeps
+/// a change log for ``history(since:limit:)`` the same way. While a confirmation handler runs
+/// other calls may change the store; the save then decides again on the new state, asking again
+/// when it would still write.
 public actor InMemoryOrderStore: OrderStoring {
     private struct Entry {
         var version: OrderVersion
         var status: String
         var bytes: [UInt8]
+        var savedAt: Timestamp
     }
 
     private let validator: OrderValidator
     private var entries: [FullyQualifiedOrderIdentifier: Entry] = [:]
+    private var changes: [OrderChangeRecord] = []
+    private var nextSequence: Int64 = 1
+    private var historyFloor: Int64 = 0
+    private let storeID = UUID().uuidString.lowercased()
 
     /// Creates an empty store.
     ///
@@ -35,8 +42,7 @@ public actor InMemoryOrderStore: OrderStoring {
         var confirmedStored: OrderVersion?? = nil
         while true {
             let stored = entries[incoming.identifier]?.version
-            let decision = OrderStoreDecision.save(stored: stored, incoming: incoming.version)
-            switch decision {
+            switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
             case .keep(let result):
                 return result
             case .conflict(let stored, let incomingVersion):
@@ -51,11 +57,41 @@ public actor InMemoryOrderStore: OrderStoring {
                     confirmedStored = .some(stored)
                     continue
                 }
-                entries[incoming.identifier] = Entry(
-                    version: incoming.version, status: incoming.status, bytes: incoming.bytes)
+                write(incoming)
                 return .added
             }
         }
+    }
+
+    public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        let verified = await VerifiedArchive.verifying(signedArchives, validator: validator)
+        // No suspension point from here on: the batch is applied as one step of the actor.
+        return verified.map { item in
+            item.flatMap { incoming in
+                switch OrderStoreDecision.save(stored: entries[incoming.identifier]?.version, incoming: incoming.version) {
+                case .keep(let result):
+                    return .success(incoming.receipt(result))
+                case .conflict(let stored, let incomingVersion):
+                    return .failure(
+                        OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion))
+                case .insert, .replace:
+                    write(incoming)
+                    return .success(incoming.receipt(.added))
+                }
+            }
+        }
+    }
+
+    private func write(_ incoming: VerifiedArchive) {
+        let replacing = entries[incoming.identifier] != nil
+        entries[incoming.identifier] = Entry(
+            version: incoming.version, status: incoming.status, bytes: incoming.bytes, savedAt: Timestamp(Date()))
+        log(incoming.identifier, replacing ? .updated : .inserted)
+    }
+
+    private func log(_ identifier: FullyQualifiedOrderIdentifier, _ kind: OrderChangeRecord.Kind) {
+        changes.append(OrderChangeRecord(sequence: nextSequence, identifier: identifier, kind: kind))
+        nextSequence += 1
     }
 
     public func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
@@ -68,7 +104,76 @@ public actor InMemoryOrderStore: OrderStoring {
         entries[identifier]?.bytes
     }
 
+    public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
+        entries[identifier].map { Self.summary(identifier, $0) }
+    }
+
+    private static func summary(_ identifier: FullyQualifiedOrderIdentifier, _ entry: Entry) -> StoredOrderSummary {
+        StoredOrderSummary(
+            identifier: identifier, updatedAt: entry.version.updatedAt, status: entry.status,
+            sha256: entry.version.sha256, archiveSize: entry.bytes.count, savedAt: entry.savedAt)
+    }
+
+    public func list(_ query: OrderQuery) async throws -> OrderListPage {
+        try query.checkCursor()
+        var matching = entries.map { Self.summary($0.key, $0.value) }.filter { summary in
+            query.matches(summary) && (query.after.map { summary.comes(after: $0) } ?? true)
+        }
+        switch query.sort {
+        case .updatedAtDescending: matching.sort { $0.sortKey(query.sort) > $1.sortKey(query.sort) }
+        case .updatedAtAscending, .identifier: matching.sort { $0.sortKey(query.sort) < $1.sortKey(query.sort) }
+        }
+        let page = Array(matching.prefix(query.limit))
+        let more = matching.count > query.limit
+        return OrderListPage(orders: page, nextCursor: more ? page.last?.cursor(query.sort) : nil)
+    }
+
     public func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
-        entries.removeValue(forKey: identifier) != nil
+        guard entries.removeValue(forKey: identifier) != nil else { return false }
+        log(identifier, .deleted)
+        return true
+    }
+
+    public func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges {
+        let newest = nextSequence - 1
+        let start: Int64
+        if let token {
+            guard token.storeID == storeID else { throw OrderChanges.invalidToken("it was made by another store") }
+            guard token.sequence >= historyFloor else {
+                throw OrderChanges.invalidToken(
+                    "the changes after it were compacted away (the history now starts after change \(historyFloor), the token is at \(token.sequence))")
+            }
+            guard token.sequence <= newest else {
+                throw OrderChanges.invalidToken("it points past the newest change (\(token.sequence) > \(newest))")
+            }
+            start = token.sequence
+        } else if historyFloor > 0 {
+            return OrderChanges(
+                inserted: entries.keys.sorted(), updated: [], deleted: [],
+                newToken: OrderHistoryToken(storeID: storeID, sequence: newest), hasMore: false)
+        } else {
+            start = 0
+        }
+        var records = changes.filter { $0.sequence > start }
+        var hasMore = false
+        if let limit, records.count > max(1, limit) {
+            records.removeLast(records.count - max(1, limit))
+            hasMore = true
+        }
+        return OrderChanges.collapsing(
+            records, newToken: OrderHistoryToken(storeID: storeID, sequence: records.last?.sequence ?? start),
+            hasMore: hasMore)
+    }
+
+    /// Drops all but the newest `count` entries of the change log, as
+    /// ``SQLiteOrderStore/compactHistory(keepingLast:)`` does.
+    @discardableResult
+    public func compactHistory(keepingLast count: Int) -> Int {
+        let floor = nextSequence - 1 - Int64(max(0, count))
+        guard floor > historyFloor else { return 0 }
+        let before = changes.count
+        changes.removeAll { $0.sequence <= floor }
+        historyFloor = floor
+        return before - changes.count
     }
 }

@@ -1,4 +1,5 @@
 public import WalletOrders
+import Foundation
 import WalletOrdersInterop
 
 /// One version of an order as the decision sees it: its `updatedAt` and the SHA-256 of its
@@ -102,5 +103,45 @@ struct VerifiedArchive: Sendable {
         version = OrderVersion(updatedAt: order.updatedAt, sha256: SHA256.hexHash(bytes))
         status = order.status.rawValue
         self.bytes = bytes
+    }
+}
+
+extension VerifiedArchive {
+    func receipt(_ result: SaveOrderResult) -> OrderSaveReceipt {
+        OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result)
+    }
+
+    /// Verifies many archives in parallel (at most `maximumConcurrency` at a time), keeping
+    /// the input order in the results.
+    static func verifying(
+        _ archives: [[UInt8]], validator: OrderValidator,
+        maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) async -> [Result<VerifiedArchive, WalletOrdersError>] {
+        var results = [Result<VerifiedArchive, WalletOrdersError>?](repeating: nil, count: archives.count)
+        await withTaskGroup(of: (Int, Result<VerifiedArchive, WalletOrdersError>).self) { group in
+            var next = 0
+            func addTask() {
+                let index = next
+                let bytes = archives[index]
+                next += 1
+                group.addTask {
+                    do {
+                        return (index, .success(try VerifiedArchive(bytes: bytes, validator: validator)))
+                    } catch {
+                        return (
+                            index,
+                            .failure(
+                                (error as? WalletOrdersError)
+                                    ?? WalletOrdersError(.archiveRejected, "\(error)", underlying: error)))
+                    }
+                }
+            }
+            while next < min(archives.count, max(1, maximumConcurrency)) { addTask() }
+            for await (index, result) in group {
+                results[index] = result
+                if next < archives.count { addTask() }
+            }
+        }
+        return results.map { $0! }
     }
 }

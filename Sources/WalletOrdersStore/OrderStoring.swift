@@ -23,6 +23,23 @@ public enum ContainsOrderResult: String, Sendable, Hashable, Codable, CaseIterab
     case notFound
 }
 
+/// What saving one archive of a batch did, and to which order.
+public struct OrderSaveReceipt: Sendable, Hashable, Codable {
+    /// The order the archive holds.
+    public var identifier: FullyQualifiedOrderIdentifier
+    /// The archive's `updatedAt`.
+    public var updatedAt: Timestamp
+    /// What the save did.
+    public var result: SaveOrderResult
+
+    /// Creates a receipt.
+    public init(identifier: FullyQualifiedOrderIdentifier, updatedAt: Timestamp, result: SaveOrderResult) {
+        self.identifier = identifier
+        self.updatedAt = updatedAt
+        self.result = result
+    }
+}
+
 /// What a save would change, handed to the confirmation handler before anything is written
 /// (the headless counterpart of Wallet's confirmation sheet).
 public struct SaveProposal: Sendable, Hashable, Codable {
@@ -69,6 +86,17 @@ public protocol OrderStoring: Sendable {
     func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
 
+    /// Verifies and saves many archives in one transaction, as if saved one after another in
+    /// order, without confirmation.
+    ///
+    /// Archives are verified in parallel (up to the number of cores) before the transaction; each
+    /// gets its own result, so one bad archive doesn't stop the others. A store error (locked,
+    /// read-only, damaged) throws and saves none of them.
+    ///
+    /// - Returns: One result per archive, in the order given: an ``OrderSaveReceipt``, or the
+    ///   error (``WalletOrdersError/Code/archiveRejected``, ``WalletOrdersError/Code/updatedAtConflict``).
+    func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>]
+
     /// Says whether the order is stored and how its version compares with `updatedDate`.
     func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
         -> ContainsOrderResult
@@ -76,8 +104,28 @@ public protocol OrderStoring: Sendable {
     /// The stored archive's bytes, or `nil` when the order isn't stored.
     func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]?
 
+    /// What the store knows about the order (version, status, hash, size), or `nil` when it isn't stored.
+    func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary?
+
+    /// One page of stored orders matching `query`.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when the query's cursor was made for
+    ///   another sort order.
+    func list(_ query: OrderQuery) async throws -> OrderListPage
+
     /// Removes the order; returns whether it was stored.
     func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool
+
+    /// What changed since `token`, like FinanceKit's `FinanceStore.history(since:)`.
+    ///
+    /// - Parameters:
+    ///   - token: The ``OrderChanges/newToken`` of the previous call, or `nil` for everything:
+    ///     every stored order, as inserted.
+    ///   - limit: The largest number of log entries to read in one call (`nil`: all). When the
+    ///     call stops early, ``OrderChanges/hasMore`` is `true`; call again with the new token.
+    /// - Throws: ``WalletOrdersError/Code/historyTokenInvalid`` when the token comes from another
+    ///   store or the changes after it were compacted away: call again with `nil` to resynchronize.
+    func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges
 }
 
 extension OrderStoring {
@@ -89,5 +137,16 @@ extension OrderStoring {
     /// Says whether the order is stored, whatever its version.
     public func contains(matching identifier: FullyQualifiedOrderIdentifier) async throws -> ContainsOrderResult {
         try await contains(matching: identifier, updatedDate: nil)
+    }
+
+    /// Everything that changed since `token` (`nil`: every stored order), in one call.
+    public func history(since token: OrderHistoryToken?) async throws -> OrderChanges {
+        try await history(since: token, limit: nil)
+    }
+
+    /// The stored order, decoded from the stored archive's `order.json`, or `nil` when it isn't stored.
+    public func order(for identifier: FullyQualifiedOrderIdentifier) async throws -> Order? {
+        guard let bytes = try await archive(for: identifier) else { return nil }
+        return try OrderArchive(bytes: bytes).order()
     }
 }

@@ -14,11 +14,15 @@ public import WalletOrders
 ///   synced at every commit: a save that returned ``SaveOrderResult/added`` survives a crash or a
 ///   power cut, and a process killed mid-save leaves the old version or the new one, never a
 ///   broken row. (`NORMAL`, SQLite's usual WAL setting, could lose the last commits on power loss.)
+/// - **History:** every insert, replacement and delete appends to a `changes` log in the same
+///   transaction, so ``history(since:limit:)`` never misses or invents a change; tokens carry
+///   the store's random identifier and a log sequence number.
 /// - **Contention:** a writer waits up to ``busyTimeout`` for another process's lock, then throws
-///   ``WalletOrdersError/Code/storeUnavailable``.
-/// - **Bad files:** a file that isn't a SQLite database gives ``WalletOrdersError/Code/storeCorrupt``
-///   and a store with a schema newer than this code gives ``WalletOrdersError/Code/storeTooNew``;
-///   neither file is written to.
+///   ``WalletOrdersError/Code/storeUnavailable``. Readers never wait for writers (WAL).
+/// - **Bad files:** a file that isn't a SQLite database gives ``WalletOrdersError/Code/storeCorrupt``,
+///   a store with a schema newer than this code gives ``WalletOrdersError/Code/storeTooNew``, and
+///   a file or folder that can't be written gives ``WalletOrdersError/Code/storeReadOnly``; none
+///   of them is written to.
 public final class SQLiteOrderStore: OrderStoring {
     /// How long a write waits for another connection's lock before failing.
     public static let busyTimeout: TimeInterval = 10
@@ -27,6 +31,8 @@ public final class SQLiteOrderStore: OrderStoring {
     public let url: URL
     private let pool: DatabasePool
     private let validator: OrderValidator
+    /// The store's random identifier, made by the migration that created the history log.
+    private let storeID: String
 
     /// Opens the store at `url`, creating the file (not its folder) and migrating the schema when needed.
     ///
@@ -45,6 +51,7 @@ public final class SQLiteOrderStore: OrderStoring {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         let path = url.path
+        try Self.checkWritable(url)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
@@ -60,8 +67,29 @@ public final class SQLiteOrderStore: OrderStoring {
                     hint: "Use the newer wallet-orders with this store, or pick another store file.")
             }
             try migrator.migrate(pool)
+            storeID = try pool.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
+            } ?? ""
         } catch {
             throw Self.storeError(error, path: path, doing: "open")
+        }
+    }
+
+    /// Throws ``WalletOrdersError/Code/storeReadOnly`` before SQLite tries when the file, or the
+    /// folder that would hold it and its `-wal`/`-shm` companions, can't be written.
+    private static func checkWritable(_ url: URL) throws {
+        let files = FileManager.default
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return }
+        let fileExists = files.fileExists(atPath: url.path)
+        let blocked = fileExists ? url.path : folder
+        if !files.isWritableFile(atPath: blocked) || !files.isWritableFile(atPath: folder) {
+            let what = fileExists && files.isWritableFile(atPath: folder) ? "file" : "folder"
+            throw WalletOrdersError(
+                .storeReadOnly,
+                "The order store \(url.path) can't be written: its \(what) \(what == "file" ? url.path : folder) is read-only (permissions or a read-only file system). Nothing was changed.",
+                hint: "Make the \(what) writable, or choose another store with --store PATH or WALLET_ORDERS_STORE.")
         }
     }
 
@@ -84,6 +112,26 @@ public final class SQLiteOrderStore: OrderStoring {
                         PRIMARY KEY (orderTypeIdentifier, orderIdentifier)
                     )
                     """)
+        }
+        migrator.registerMigration("v2-history-and-indexes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE changes (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('inserted', 'updated', 'deleted'))
+                    );
+                    CREATE TABLE storeInfo (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE INDEX ordersByUpdatedAt ON orders (updatedAtSeconds, updatedAtNanos);
+                    CREATE INDEX ordersByStatus ON orders (status, updatedAtSeconds, updatedAtNanos);
+                    INSERT INTO changes (orderTypeIdentifier, orderIdentifier, kind)
+                        SELECT orderTypeIdentifier, orderIdentifier, 'inserted' FROM orders
+                        ORDER BY savedAt, orderTypeIdentifier, orderIdentifier;
+                    INSERT INTO storeInfo (key, value) VALUES ('historyFloor', '0');
+                    """)
+            try db.execute(
+                sql: "INSERT INTO storeInfo (key, value) VALUES ('storeID', ?)", arguments: [UUID().uuidString.lowercased()])
         }
         return migrator
     }
@@ -118,7 +166,7 @@ public final class SQLiteOrderStore: OrderStoring {
                             if asks && agreed != .some(stored) {
                                 outcome = .needsConfirmation(stored: stored)
                             } else {
-                                try Self.write(db, incoming)
+                                try Self.write(db, incoming, replacing: stored != nil)
                                 outcome = .done(.added)
                             }
                         }
@@ -145,13 +193,57 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
+    public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        let verified = await VerifiedArchive.verifying(signedArchives, validator: validator)
+        return try await perform("save to") { pool in
+            try await pool.writeWithoutTransaction { db in
+                var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []
+                results.reserveCapacity(verified.count)
+                try db.inTransaction(.immediate) {
+                    results.removeAll(keepingCapacity: true)
+                    for item in verified {
+                        switch item {
+                        case .failure(let error):
+                            results.append(.failure(error))
+                        case .success(let incoming):
+                            let stored = try Self.storedVersion(db, incoming.identifier)
+                            switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
+                            case .keep(let result):
+                                results.append(.success(incoming.receipt(result)))
+                            case .conflict(let stored, let incomingVersion):
+                                results.append(
+                                    .failure(
+                                        OrderStoreDecision.conflictError(
+                                            incoming.identifier, stored: stored, incoming: incomingVersion)))
+                            case .insert, .replace:
+                                try Self.write(db, incoming, replacing: stored != nil)
+                                results.append(.success(incoming.receipt(.added)))
+                            }
+                        }
+                    }
+                    return .commit
+                }
+                return results
+            }
+        }
+    }
+
     public func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
         -> ContainsOrderResult
     {
-        let stored = try await perform("read") { pool in
-            try await pool.read { db in try Self.storedVersion(db, identifier) }
+        // A synchronous read: one indexed lookup on a reader connection, which in WAL mode never
+        // waits for writers, so it costs less than suspending the task.
+        let stored = try performSync("read") { pool in
+            try pool.read { db -> Timestamp? in
+                let statement = try db.cachedStatement(
+                    sql: "SELECT updatedAtSeconds, updatedAtNanos FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
+                guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]) else {
+                    return nil
+                }
+                return try Self.timestamp(seconds: row[0], nanoseconds: row[1], of: identifier)
+            }
         }
-        return OrderStoreDecision.contains(stored: stored?.updatedAt, updatedDate: updatedDate)
+        return OrderStoreDecision.contains(stored: stored, updatedDate: updatedDate)
     }
 
     public func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]? {
@@ -165,13 +257,155 @@ public final class SQLiteOrderStore: OrderStoring {
         return data.map { Array($0) }
     }
 
+    public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
+        try await perform("read") { pool in
+            try await pool.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT \(Self.summaryColumns) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+                ).map(Self.summary)
+            }
+        }
+    }
+
+    public func list(_ query: OrderQuery) async throws -> OrderListPage {
+        try query.checkCursor()
+        return try await perform("read") { pool in
+            try await pool.read { db in
+                var conditions: [String] = []
+                var arguments = StatementArguments()
+                if let type = query.orderTypeIdentifier {
+                    conditions.append("orderTypeIdentifier = ?")
+                    arguments += [type]
+                }
+                if let status = query.status {
+                    conditions.append("status = ?")
+                    arguments += [status]
+                }
+                if let since = query.updatedSince {
+                    conditions.append("(updatedAtSeconds, updatedAtNanos) >= (?, ?)")
+                    arguments += [since.secondsSince1970, Int64(since.nanoseconds)]
+                }
+                let order: String
+                switch query.sort {
+                case .updatedAtDescending:
+                    order = "updatedAtSeconds DESC, updatedAtNanos DESC, orderTypeIdentifier DESC, orderIdentifier DESC"
+                    if let after = query.after {
+                        conditions.append("(updatedAtSeconds, updatedAtNanos, orderTypeIdentifier, orderIdentifier) < (?, ?, ?, ?)")
+                        arguments += [after.seconds, Int64(after.nanoseconds), after.orderTypeIdentifier, after.orderIdentifier]
+                    }
+                case .updatedAtAscending:
+                    order = "updatedAtSeconds, updatedAtNanos, orderTypeIdentifier, orderIdentifier"
+                    if let after = query.after {
+                        conditions.append("(updatedAtSeconds, updatedAtNanos, orderTypeIdentifier, orderIdentifier) > (?, ?, ?, ?)")
+                        arguments += [after.seconds, Int64(after.nanoseconds), after.orderTypeIdentifier, after.orderIdentifier]
+                    }
+                case .identifier:
+                    order = "orderTypeIdentifier, orderIdentifier"
+                    if let after = query.after {
+                        conditions.append("(orderTypeIdentifier, orderIdentifier) > (?, ?)")
+                        arguments += [after.orderTypeIdentifier, after.orderIdentifier]
+                    }
+                }
+                let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+                arguments += [query.limit + 1]
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT \(Self.summaryColumns) FROM orders \(filter) ORDER BY \(order) LIMIT ?",
+                    arguments: arguments)
+                var orders = try rows.prefix(query.limit).map(Self.summary)
+                let more = rows.count > query.limit
+                orders.reserveCapacity(query.limit)
+                return OrderListPage(orders: orders, nextCursor: more ? orders.last?.cursor(query.sort) : nil)
+            }
+        }
+    }
+
     public func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
         try await perform("delete from") { pool in
             try await pool.write { db in
                 try db.execute(
                     sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
                     arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
-                return db.changesCount > 0
+                guard db.changesCount > 0 else { return false }
+                try Self.logChange(db, identifier, .deleted)
+                return true
+            }
+        }
+    }
+
+    public func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges {
+        let storeID = storeID
+        return try await perform("read") { pool in
+            try await pool.read { db in
+                let floor = try Self.historyFloor(db)
+                let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
+                let start: Int64
+                if let token {
+                    guard token.storeID == storeID else {
+                        throw OrderChanges.invalidToken("it was made by another store")
+                    }
+                    guard token.sequence >= floor else {
+                        throw OrderChanges.invalidToken(
+                            "the changes after it were compacted away (the history now starts after change \(floor), the token is at \(token.sequence))")
+                    }
+                    guard token.sequence <= newest else {
+                        throw OrderChanges.invalidToken(
+                            "it points past the newest change (\(token.sequence) > \(newest)); the store was restored or replaced")
+                    }
+                    start = token.sequence
+                } else if floor > 0 {
+                    // The log no longer starts at the beginning: describe the present instead.
+                    let identifiers = try Row.fetchAll(
+                        db, sql: "SELECT orderTypeIdentifier, orderIdentifier FROM orders ORDER BY orderTypeIdentifier, orderIdentifier"
+                    ).map { FullyQualifiedOrderIdentifier(orderTypeIdentifier: $0[0], orderIdentifier: $0[1]) }
+                    return OrderChanges(
+                        inserted: identifiers, updated: [], deleted: [],
+                        newToken: OrderHistoryToken(storeID: storeID, sequence: newest), hasMore: false)
+                } else {
+                    start = 0
+                }
+                var sql = "SELECT sequence, orderTypeIdentifier, orderIdentifier, kind FROM changes WHERE sequence > ? ORDER BY sequence"
+                var arguments: StatementArguments = [start]
+                if let limit {
+                    sql += " LIMIT ?"
+                    arguments += [max(1, limit) + 1]
+                }
+                var records = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    OrderChangeRecord(
+                        sequence: row[0],
+                        identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: row[1], orderIdentifier: row[2]),
+                        kind: OrderChangeRecord.Kind(rawValue: row[3]) ?? .updated)
+                }
+                var hasMore = false
+                if let limit, records.count > max(1, limit) {
+                    records.removeLast(records.count - max(1, limit))
+                    hasMore = true
+                }
+                let end = records.last?.sequence ?? start
+                return OrderChanges.collapsing(
+                    records, newToken: OrderHistoryToken(storeID: storeID, sequence: end), hasMore: hasMore)
+            }
+        }
+    }
+
+    /// Drops all but the newest `count` entries of the change log, so it doesn't grow forever.
+    ///
+    /// Tokens older than what is kept then throw ``WalletOrdersError/Code/historyTokenInvalid``,
+    /// and `history(since: nil)` lists the stored orders instead of replaying the log.
+    ///
+    /// - Returns: The number of entries removed.
+    @discardableResult
+    public func compactHistory(keepingLast count: Int) async throws -> Int {
+        try await perform("compact") { pool in
+            try await pool.write { db in
+                let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
+                let floor = newest - Int64(max(0, count))
+                guard floor > (try Self.historyFloor(db)) else { return 0 }
+                try db.execute(sql: "DELETE FROM changes WHERE sequence <= ?", arguments: [floor])
+                let removed = db.changesCount
+                try db.execute(
+                    sql: "UPDATE storeInfo SET value = ? WHERE key = 'historyFloor'", arguments: [String(floor)])
+                return removed
             }
         }
     }
@@ -188,16 +422,13 @@ public final class SQLiteOrderStore: OrderStoring {
     private static func storedVersion(_ db: Database, _ identifier: FullyQualifiedOrderIdentifier) throws
         -> OrderVersion?
     {
-        guard
-            let row = try Row.fetchOne(
-                db,
-                sql: "SELECT updatedAtText, sha256 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
-                arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+        let statement = try db.cachedStatement(
+            sql: "SELECT updatedAtText, sha256 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
         else { return nil }
-        let text: String = row["updatedAtText"]
-        let sha256: String = row["sha256"]
+        let text: String = row[0]
         do {
-            return OrderVersion(updatedAt: try Timestamp(rfc3339: text), sha256: sha256)
+            return OrderVersion(updatedAt: try Timestamp(rfc3339: text), sha256: row[1])
         } catch {
             throw WalletOrdersError(
                 .storeCorrupt, "The stored updatedAt of \(identifier) is not an RFC 3339 date-time: \(text)",
@@ -205,20 +436,61 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    private static func write(_ db: Database, _ archive: VerifiedArchive) throws {
+    private static func write(_ db: Database, _ archive: VerifiedArchive, replacing: Bool) throws {
         let updatedAt = archive.version.updatedAt
-        try db.execute(
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO orders
                     (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, updatedAtText,
                      status, archive, sha256, savedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                archive.identifier.orderTypeIdentifier, archive.identifier.orderIdentifier,
-                updatedAt.secondsSince1970, Int64(updatedAt.nanoseconds), updatedAt.text, archive.status,
-                Data(archive.bytes), archive.version.sha256, Timestamp(Date()).text,
-            ])
+                """)
+        try statement.execute(arguments: [
+            archive.identifier.orderTypeIdentifier, archive.identifier.orderIdentifier,
+            updatedAt.secondsSince1970, Int64(updatedAt.nanoseconds), updatedAt.text, archive.status,
+            Data(archive.bytes), archive.version.sha256, Timestamp(Date()).text,
+        ])
+        try logChange(db, archive.identifier, replacing ? .updated : .inserted)
+    }
+
+    private static func logChange(
+        _ db: Database, _ identifier: FullyQualifiedOrderIdentifier, _ kind: OrderChangeRecord.Kind
+    ) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO changes (orderTypeIdentifier, orderIdentifier, kind) VALUES (?, ?, ?)")
+        try statement.execute(arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier, kind.rawValue])
+    }
+
+    private static func historyFloor(_ db: Database) throws -> Int64 {
+        Int64(try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'historyFloor'") ?? "0") ?? 0
+    }
+
+    private static let summaryColumns =
+        "orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, status, sha256, length(archive), savedAt, updatedAtText"
+
+    private static func summary(_ row: Row) throws -> StoredOrderSummary {
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: row[0], orderIdentifier: row[1])
+        let savedText: String = row[7]
+        let instant = try timestamp(seconds: row[2], nanoseconds: row[3], of: identifier)
+        // The text as the order wrote it, when it still denotes the stored instant.
+        let written = (try? Timestamp(rfc3339: row[8] as String)).flatMap { $0 == instant ? $0 : nil }
+        return StoredOrderSummary(
+            identifier: identifier, updatedAt: written ?? instant,
+            status: row[4], sha256: row[5], archiveSize: row[6],
+            savedAt: (try? Timestamp(rfc3339: savedText)) ?? Timestamp(secondsSince1970: 0))
+    }
+
+    private static func timestamp(seconds: Int64, nanoseconds: Int64, of identifier: FullyQualifiedOrderIdentifier) throws
+        -> Timestamp
+    {
+        guard (0..<1_000_000_000).contains(nanoseconds),
+            (Timestamp.minimumSeconds...Timestamp.maximumSeconds).contains(seconds)
+        else {
+            throw WalletOrdersError(
+                .storeCorrupt, "The stored updatedAt of \(identifier) is out of range (\(seconds) s, \(nanoseconds) ns).",
+                hint: "Delete the order and save it again.")
+        }
+        return Timestamp(secondsSince1970: seconds, nanoseconds: Int32(nanoseconds))
     }
 
     // MARK: - Errors
@@ -229,6 +501,15 @@ public final class SQLiteOrderStore: OrderStoring {
     ) async throws -> T {
         do {
             return try await operation(pool)
+        } catch {
+            throw Self.storeError(error, path: url.path, doing: doing)
+        }
+    }
+
+    /// Runs a synchronous database operation, turning GRDB's errors into ``WalletOrdersError``.
+    private func performSync<T>(_ doing: String, _ operation: (DatabasePool) throws -> T) throws -> T {
+        do {
+            return try operation(pool)
         } catch {
             throw Self.storeError(error, path: url.path, doing: doing)
         }
@@ -252,7 +533,13 @@ public final class SQLiteOrderStore: OrderStoring {
                 .storeUnavailable,
                 "The order store \(path) stayed locked by another process for \(Int(busyTimeout)) seconds.",
                 hint: "Try again when the other wallet-orders process has finished.", underlying: database)
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+        case .SQLITE_READONLY:
+            return WalletOrdersError(
+                .storeReadOnly,
+                "Could not \(doing) the order store \(path): it is read-only (\(database.message ?? "\(database.resultCode)")). Nothing was changed.",
+                hint: "Make the file and its folder writable, or choose another store with --store PATH or WALLET_ORDERS_STORE.",
+                underlying: database)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return WalletOrdersError(
                 .storeUnavailable,
                 "Could not \(doing) the order store \(path): \(database.message ?? "\(database.resultCode)").",

@@ -42,6 +42,28 @@ enum Terminal {
         write(styled("warning:", .yellow, on: .standardError) + " " + message, to: .standardError)
     }
 
+    /// Whether the process has a controlling terminal to ask questions on.
+    static var hasTerminal: Bool {
+        let tty = open("/dev/tty", O_RDWR)
+        guard tty >= 0 else { return false }
+        close(tty)
+        return true
+    }
+
+    /// Asks a yes/no question on the controlling terminal; anything but `y`/`yes` (or no
+    /// terminal) is no.
+    static func askYesNo(_ question: String) -> Bool {
+        let tty = open("/dev/tty", O_RDWR)
+        guard tty >= 0 else { return false }
+        defer { close(tty) }
+        _ = question.withCString { Glibc.write(tty, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(tty, &byte, 1) == 1, byte != 0x0a, byte != 0x0d { bytes.append(byte) }
+        let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
+    }
+
     /// Reads a secret from the controlling terminal with echo off, or `nil` when there is no terminal.
     static func readSecret(prompt: String) -> String? {
         let tty = open("/dev/tty", O_RDWR)
@@ -71,5 +93,13 @@ enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         Terminal.write(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// One compact JSON object on one line (JSON Lines), written at once so a reader never sees half of it.
+    static func printLine(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        Terminal.write(String(decoding: data, as: UTF8.self))
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `wallet-orders`: build, sign, open and verify Apple Wallet order archives.
 @main
-struct WalletOrdersCommand: ParsableCommand {
+struct WalletOrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet-orders",
         abstract: "Build, sign, inspect and verify Apple Wallet order archives (.order).",
@@ -16,11 +16,12 @@ struct WalletOrdersCommand: ParsableCommand {
               wallet-orders build Samples/shipped-ecommerce --out order.order \\
                   --cert certs/order-type.pem --key certs/order-type.key.pem --wwdr certs/wwdr-intermediate.pem
               wallet-orders verify order.order --trust-root certs/root-ca.pem
+              wallet-orders store save order.order --trust-root certs/root-ca.pem
             """,
         version: "0.1.0",
         subcommands: [
             BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
-            DevCertsCommand.self, DemoCommand.self,
+            StoreCommand.self, DevCertsCommand.self, DemoCommand.self,
         ]
     )
 }

@@ -155,10 +155,10 @@ extension Timestamp {
     private static let referenceDateSecondsSince1970: Int64 = 978_307_200
 
     /// 0000-01-01T00:00:00Z, the earliest instant with a four-digit year.
-    private static let minimumSeconds: Int64 = daysSince1970(year: 0, month: 1, day: 1) * 86_400
+    public static let minimumSeconds: Int64 = daysSince1970(year: 0, month: 1, day: 1) * 86_400
 
     /// 9999-12-31T23:59:59Z, the last whole second with a four-digit year.
-    private static let maximumSeconds: Int64 = daysSince1970(year: 9999, month: 12, day: 31) * 86_400 + 86_399
+    public static let maximumSeconds: Int64 = daysSince1970(year: 9999, month: 12, day: 31) * 86_400 + 86_399
 
     /// English month names, for error messages.
     private static let monthNames = [

@@ -39,6 +39,11 @@ enum TestPKI {
 enum SampleVersions {
     /// The sample every store test uses.
     static let sampleName = "shipped-ecommerce"
+    /// The identifier of the sample with another `orderIdentifier`.
+    static func identifier(_ orderIdentifier: String) -> FullyQualifiedOrderIdentifier {
+        FullyQualifiedOrderIdentifier(orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: orderIdentifier)
+    }
+
     /// Its identifier.
     static let identifier = FullyQualifiedOrderIdentifier(
         orderTypeIdentifier: "order.com.northwindoutfitters.shop", orderIdentifier: "nw-2025-118734")
@@ -51,20 +56,34 @@ enum SampleVersions {
         var archives: [String: [UInt8]] = [:]
     }
 
-    /// The sample signed with `updatedAt` (RFC 3339 text, written as given) and `signingTime`.
-    static func archive(updatedAt: String, signingTime: Date = TestPKI.signingTime) throws -> [UInt8] {
-        let key = "\(updatedAt)|\(signingTime.timeIntervalSince1970)"
+    /// The sample signed with `updatedAt` (RFC 3339 text, written as given) and `signingTime`,
+    /// optionally with another `orderIdentifier` and order `status`.
+    static func archive(
+        updatedAt: String, signingTime: Date = TestPKI.signingTime, orderIdentifier: String? = nil,
+        status: String? = nil
+    ) throws -> [UInt8] {
+        let key = "\(updatedAt)|\(signingTime.timeIntervalSince1970)|\(orderIdentifier ?? "")|\(status ?? "")"
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let known = cache.archives[key] { return known }
         var files = try OrderSource(directory: Repository.sample(sampleName)).files
         let json = String(decoding: try #require(files[OrderArchive.orderPath]), as: UTF8.self)
         let range = try #require(json.range(of: updatedAtLine), "the sample's updatedAt changed; update SampleVersions")
-        files[OrderArchive.orderPath] = Array(json.replacingCharacters(in: range, with: #""updatedAt": "\#(updatedAt)""#).utf8)
+        var edited = json.replacingCharacters(in: range, with: #""updatedAt": "\#(updatedAt)""#)
+        if let orderIdentifier {
+            let line = #""orderIdentifier": "\#(identifier.orderIdentifier)""#
+            let range = try #require(edited.range(of: line), "the sample's orderIdentifier changed; update SampleVersions")
+            edited.replaceSubrange(range, with: #""orderIdentifier": "\#(orderIdentifier)""#)
+        }
+        if let status {
+            let range = try #require(edited.range(of: #""status": "open""#), "the sample's status changed; update SampleVersions")
+            edited.replaceSubrange(range, with: #""status": "\#(status)""#)
+        }
+        files[OrderArchive.orderPath] = Array(edited.utf8)
         let source = OrderSource(files: files)
         let order = try Order.decode(from: Data(try #require(source.orderJSON)))
         #expect(order.orderTypeIdentifier == identifier.orderTypeIdentifier)
-        #expect(order.orderIdentifier == identifier.orderIdentifier)
+        #expect(order.orderIdentifier == orderIdentifier ?? identifier.orderIdentifier)
         let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier))
             .build(source, signingTime: signingTime)
         cache.archives[key] = built.bytes

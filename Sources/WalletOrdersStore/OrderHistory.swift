@@ -1,0 +1,137 @@
+import Foundation
+public import WalletOrders
+
+/// An opaque position in a store's change history, like FinanceKit's `FinanceStore.HistoryToken`.
+///
+/// Pass the token from one ``OrderStoring/history(since:limit:)`` call to the next to receive
+/// only what changed in between. A token belongs to one store; it stays valid until the history
+/// it points into is compacted (``SQLiteOrderStore/compactHistory(keepingLast:)``), after which
+/// using it throws ``WalletOrdersError/Code/historyTokenInvalid`` and the caller resynchronizes
+/// with `history(since: nil)`.
+///
+/// `Codable` as one string, the same as ``encoded``.
+public struct OrderHistoryToken: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The store the token belongs to (a random identifier made when the store was created).
+    let storeID: String
+    /// The sequence number of the last change the token's holder has seen.
+    let sequence: Int64
+
+    init(storeID: String, sequence: Int64) {
+        self.storeID = storeID
+        self.sequence = sequence
+    }
+
+    private struct Wire: Codable {
+        var v: Int
+        var s: String
+        var q: Int64
+    }
+
+    /// The token as URL-safe text.
+    public var encoded: String { OpaqueToken.encode(Wire(v: 1, s: storeID, q: sequence)) }
+
+    /// Reads a token from ``encoded``.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when the text isn't a history token.
+    public init(encoded text: String) throws {
+        let wire = try OpaqueToken.decode(Wire.self, from: text, kind: "history token")
+        guard wire.v == 1, wire.q >= 0 else { throw OpaqueToken.malformed(text, kind: "history token") }
+        self.init(storeID: wire.s, sequence: wire.q)
+    }
+
+    public var description: String { encoded }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(encoded: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(encoded)
+    }
+}
+
+/// What changed in a store since a history token, like FinanceKit's `FinanceStore.Changes`.
+///
+/// Changes are *net* per order over the span covered: an order inserted and then updated
+/// appears once, in ``inserted``; one inserted and deleted again doesn't appear; one deleted and
+/// saved again appears in ``updated``.
+public struct OrderChanges: Sendable, Hashable, Codable {
+    /// Orders that didn't exist at the old token and exist now.
+    public var inserted: [FullyQualifiedOrderIdentifier]
+    /// Orders that existed at the old token, exist now, and have a different stored version.
+    public var updated: [FullyQualifiedOrderIdentifier]
+    /// Orders that existed at the old token and don't exist now.
+    public var deleted: [FullyQualifiedOrderIdentifier]
+    /// The token to pass next time.
+    public var newToken: OrderHistoryToken
+    /// Whether more changes follow `newToken` (the call stopped at its `limit`); call again with it.
+    public var hasMore: Bool
+
+    /// Creates a change set.
+    public init(
+        inserted: [FullyQualifiedOrderIdentifier], updated: [FullyQualifiedOrderIdentifier],
+        deleted: [FullyQualifiedOrderIdentifier], newToken: OrderHistoryToken, hasMore: Bool
+    ) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.newToken = newToken
+        self.hasMore = hasMore
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// One entry of a store's change log.
+struct OrderChangeRecord: Sendable, Hashable {
+    enum Kind: String, Sendable {
+        case inserted, updated, deleted
+    }
+
+    var sequence: Int64
+    var identifier: FullyQualifiedOrderIdentifier
+    var kind: Kind
+}
+
+extension OrderChanges {
+    /// Reduces log entries (in sequence order) to net changes per order, listed in the order of
+    /// each order's last change.
+    static func collapsing(
+        _ records: [OrderChangeRecord], newToken: OrderHistoryToken, hasMore: Bool
+    ) -> OrderChanges {
+        var first: [FullyQualifiedOrderIdentifier: OrderChangeRecord.Kind] = [:]
+        var last: [FullyQualifiedOrderIdentifier: (kind: OrderChangeRecord.Kind, sequence: Int64)] = [:]
+        for record in records {
+            if first[record.identifier] == nil { first[record.identifier] = record.kind }
+            last[record.identifier] = (record.kind, record.sequence)
+        }
+        var inserted: [(Int64, FullyQualifiedOrderIdentifier)] = []
+        var updated: [(Int64, FullyQualifiedOrderIdentifier)] = []
+        var deleted: [(Int64, FullyQualifiedOrderIdentifier)] = []
+        for (identifier, end) in last {
+            let existedBefore = first[identifier] != .inserted
+            let existsAfter = end.kind != .deleted
+            switch (existedBefore, existsAfter) {
+            case (false, true): inserted.append((end.sequence, identifier))
+            case (true, true): updated.append((end.sequence, identifier))
+            case (true, false): deleted.append((end.sequence, identifier))
+            case (false, false): break
+            }
+        }
+        func ordered(_ list: [(Int64, FullyQualifiedOrderIdentifier)]) -> [FullyQualifiedOrderIdentifier] {
+            list.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        return OrderChanges(
+            inserted: ordered(inserted), updated: ordered(updated), deleted: ordered(deleted),
+            newToken: newToken, hasMore: hasMore)
+    }
+
+    /// The error for a token this store can't continue from.
+    static func invalidToken(_ reason: String) -> WalletOrdersError {
+        WalletOrdersError(
+            .historyTokenInvalid, "The history token can't be used with this store: \(reason).",
+            hint: "Resynchronize: call history without a token (`wallet-orders store history` without --since) and keep the new token.")
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+import WalletOrdersStore
+
+/// `wallet-orders store …`: keep signed archives and answer FinanceKit's questions about them.
+struct StoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Keep signed archives in an order store and answer FinanceKit's questions about them.",
+        discussion: """
+            The store is one SQLite file. Its location is the first of: --store PATH, the
+            WALLET_ORDERS_STORE environment variable, $XDG_DATA_HOME/wallet-orders/orders.sqlite
+            (default ~/.local/share/wallet-orders/orders.sqlite, created when missing).
+
+            Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare
+            by updatedAt as an instant. Only archives that verify and validate without errors are
+            stored. Answers are FinanceKit's: save gives added, newerExisting or cancelled;
+            contains gives exists, newerExists, olderExists or notFound.
+
+            Exit codes: 0 success (contains: exists); 1 failure; 64 usage error;
+            contains: 10 notFound, 11 newerExists, 12 olderExists; get and delete: 10 notFound.
+
+            Examples:
+              wallet-orders store save out/*.order --trust-root certs/root-ca.pem
+              wallet-orders store contains order.com.example.shop ORDER-1 --updated-date 2025-11-21T00:00:00Z
+              wallet-orders store list --status open --sort -updatedAt --limit 20
+              wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
+              wallet-orders store history --since "$(cat last-token)"
+            """,
+        subcommands: [
+            StoreSaveCommand.self, StoreContainsCommand.self, StoreGetCommand.self, StoreListCommand.self,
+            StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self,
+        ]
+    )
+}
+
+/// The exit codes of `store contains`, `store get` and `store delete` beyond 0, 1 and 64.
+enum StoreExitCode {
+    static let notFound = ExitCode(10)
+    static let newerExists = ExitCode(11)
+    static let olderExists = ExitCode(12)
+
+    static func forContains(_ result: ContainsOrderResult) -> ExitCode {
+        switch result {
+        case .exists: .success
+        case .notFound: notFound
+        case .newerExists: newerExists
+        case .olderExists: olderExists
+        }
+    }
+}
+
+/// `--store` and `--trust-root`, shared by every store command.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store file (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path"))
+    var path: String?
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for archives being saved; repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    var trustRoots: [String] = []
+
+    /// Opens the store, with a validator that also trusts `--trust-root`.
+    func open() throws -> SQLiteOrderStore {
+        let anchors = try trustRoots.map { path -> [UInt8] in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
+            }
+            return Array(data)
+        }
+        let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
+        return try OrderStoreLocation.resolve(explicitPath: path).open(validator: validator)
+    }
+}
+
+/// TYPE_ID ORDER_ID, the two halves of a fully qualified order identifier.
+struct OrderIdentifierArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("The order's orderTypeIdentifier.", valueName: "type-id"))
+    var orderTypeIdentifier: String
+
+    @Argument(help: ArgumentHelp("The order's orderIdentifier.", valueName: "order-id"))
+    var orderIdentifier: String
+
+    var identifier: FullyQualifiedOrderIdentifier {
+        FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+    }
+}
+
+/// An RFC 3339 date-time given on the command line.
+struct TimestampArgument: ExpressibleByArgument {
+    var timestamp: Timestamp
+
+    init?(argument: String) {
+        guard let timestamp = try? Timestamp(rfc3339: argument) else { return nil }
+        self.timestamp = timestamp
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}
+
+/// Runs an async command body, turning library errors into `error: …` / `hint: …` on stderr and exit code 1.
+func reportingFailuresAsync<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as WalletOrdersError {
+        Terminal.reportError(error.message, hint: error.hint)
+        throw ExitCode.failure
+    }
+}
+
+/// `--sort`: the library's ``OrderSort`` as a command-line value.
+enum SortArgument: String, ExpressibleByArgument, CaseIterable {
+    case updatedAtDescending = "-updatedAt"
+    case updatedAtAscending = "updatedAt"
+    case identifier
+
+    var sort: OrderSort {
+        switch self {
+        case .updatedAtDescending: .updatedAtDescending
+        case .updatedAtAscending: .updatedAtAscending
+        case .identifier: .identifier
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+import WalletOrdersStore
+
+/// `wallet-orders store contains TYPE_ID ORDER_ID [--updated-date DATE]`
+struct StoreContainsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contains",
+        abstract: "Say whether an order is stored, and how its version compares with a date.",
+        discussion: """
+            Prints FinanceKit's answer and exits with a code for it:
+              0  exists       stored (at exactly --updated-date, when given)
+              10 notFound     not stored
+              11 newerExists  the stored version is newer than --updated-date
+              12 olderExists  the stored version is older than --updated-date
+            1 is a failure (the store can't be opened), 64 a usage error.
+
+            Example:
+              wallet-orders store contains order.com.example.shop ORDER-1 --updated-date 2025-11-21T00:00:00Z
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var order: OrderIdentifierArguments
+
+    @Option(name: .customLong("updated-date"), help: ArgumentHelp("The updatedAt to compare with (RFC 3339, e.g. 2025-11-21T00:00:00Z).", valueName: "date"))
+    var updatedDate: TimestampArgument?
+
+    @Flag(help: "Print the answer as JSON.")
+    var json = false
+
+    func run() async throws {
+        let result = try await reportingFailuresAsync {
+            try await store.open().contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
+        }
+        if json {
+            try JSONOutput.print(["result": result.rawValue])
+        } else {
+            Terminal.write(result.rawValue)
+        }
+        let code = StoreExitCode.forContains(result)
+        if code != .success { throw code }
+    }
+}
+
+/// `wallet-orders store get TYPE_ID ORDER_ID [--out FILE] [--order-json]`
+struct StoreGetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Fetch a stored order: its archive, its order.json, or a summary.",
+        discussion: """
+            Without --out or --order-json, prints what the store knows about the order.
+            Exit code 10 when the order isn't stored.
+
+            Examples:
+              wallet-orders store get order.com.example.shop ORDER-1
+              wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
+              wallet-orders store get order.com.example.shop ORDER-1 --order-json | jq .status
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var order: OrderIdentifierArguments
+
+    @Option(help: ArgumentHelp("Write the stored archive to this file.", valueName: "file"))
+    var out: String?
+
+    @Flag(name: .customLong("order-json"), help: "Print the stored archive's order.json.")
+    var orderJSON = false
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    func run() async throws {
+        let identifier = order.identifier
+        let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
+            let opened = try store.open()
+            guard let summary = try await opened.summary(for: identifier),
+                let bytes = try await opened.archive(for: identifier)
+            else { return nil }
+            return (summary, bytes)
+        }
+        guard let found else {
+            Terminal.reportError("\(identifier) is not in the store.", hint: "`wallet-orders store list` shows what is.")
+            throw StoreExitCode.notFound
+        }
+        try await reportingFailuresAsync {
+            if let out {
+                try DevCertsCommand.writeFile(found.bytes, to: URL(fileURLWithPath: out), mode: 0o644)
+                Terminal.write("Wrote \(found.bytes.count) bytes to \(out).", to: orderJSON ? .standardError : .standardOutput)
+            }
+            if orderJSON {
+                let archive = try OrderArchive(bytes: found.bytes)
+                guard let bytes = archive.contents(of: OrderArchive.orderPath) else {
+                    throw WalletOrdersError(.archiveEntryMissing, "The stored archive has no order.json.")
+                }
+                FileHandle.standardOutput.write(Data(bytes))
+            } else if out == nil {
+                if json {
+                    try JSONOutput.print(found.summary)
+                } else {
+                    StoreListCommand.printTable([found.summary])
+                }
+            }
+        }
+    }
+}
+
+/// `wallet-orders store list [filters]`
+struct StoreListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List stored orders, filtered, sorted and paged.",
+        discussion: """
+            Pages are keyset pages: pass the printed cursor to --after for the next one, or use --all.
+            Sort orders: -updatedAt (newest first, the default), updatedAt, identifier.
+
+            Examples:
+              wallet-orders store list
+              wallet-orders store list --type order.com.example.shop --status open --updated-since 2025-11-01T00:00:00Z
+              wallet-orders store list --sort identifier --limit 50 --after CURSOR --json
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only orders of this orderTypeIdentifier.", valueName: "type-id"))
+    var orderTypeIdentifier: String?
+
+    @Option(help: ArgumentHelp("Only orders with this status (open, completed, cancelled, …).", valueName: "status"))
+    var status: String?
+
+    @Option(name: .customLong("updated-since"), help: ArgumentHelp("Only orders whose updatedAt is at or after this date (RFC 3339).", valueName: "date"))
+    var updatedSince: TimestampArgument?
+
+    @Option(help: ArgumentHelp("Sort order: -updatedAt, updatedAt or identifier.", valueName: "order"))
+    var sort: SortArgument = .updatedAtDescending
+
+    @Option(help: ArgumentHelp("Orders per page.", valueName: "n"))
+    var limit = OrderQuery.defaultLimit
+
+    @Option(help: ArgumentHelp("Continue after this cursor (printed at the end of the previous page).", valueName: "cursor"))
+    var after: String?
+
+    @Flag(help: "Every page, not just one.")
+    var all = false
+
+    @Flag(help: "Print JSON: {\"orders\": [...], \"nextCursor\": ...}.")
+    var json = false
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    struct Output: Encodable {
+        var orders: [StoredOrderSummary]
+        var nextCursor: OrderListCursor?
+    }
+
+    func run() async throws {
+        let page = try await reportingFailuresAsync { () async throws -> OrderListPage in
+            let opened = try store.open()
+            var query = OrderQuery(
+                orderTypeIdentifier: orderTypeIdentifier, status: status, updatedSince: updatedSince?.timestamp,
+                sort: sort.sort, limit: limit, after: try after.map { try OrderListCursor(encoded: $0) })
+            var page = try await opened.list(query)
+            while all, let next = page.nextCursor {
+                query.after = next
+                let more = try await opened.list(query)
+                page = OrderListPage(orders: page.orders + more.orders, nextCursor: more.nextCursor)
+            }
+            return page
+        }
+        if json {
+            try JSONOutput.print(Output(orders: page.orders, nextCursor: page.nextCursor))
+            return
+        }
+        if page.orders.isEmpty {
+            Terminal.write("No stored orders match.")
+        } else {
+            Self.printTable(page.orders)
+        }
+        if let next = page.nextCursor {
+            Terminal.write("\nMore: --after \(next.encoded)")
+        }
+    }
+
+    static func printTable(_ orders: [StoredOrderSummary]) {
+        let header = ["updatedAt", "status", "size", "order"]
+        let cells = orders.map { [$0.updatedAt.text, $0.status, "\($0.archiveSize) B", $0.identifier.stringForm] }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ values: [String]) -> String {
+            values.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        Terminal.write(Terminal.styled(line(header), .bold))
+        for values in cells { Terminal.write(line(values)) }
+    }
+}
+
+/// `wallet-orders store delete TYPE_ID ORDER_ID`
+struct StoreDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Remove an order from the store.",
+        discussion: "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop ORDER-1"
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var order: OrderIdentifierArguments
+
+    func run() async throws {
+        let identifier = order.identifier
+        let deleted = try await reportingFailuresAsync { try await store.open().delete(identifier) }
+        guard deleted else {
+            Terminal.reportError("\(identifier) is not in the store; nothing was deleted.")
+            throw StoreExitCode.notFound
+        }
+        Terminal.write("deleted  \(identifier)")
+    }
+}
+
+/// `wallet-orders store history [--since TOKEN]`
+struct StoreHistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List what changed since a history token, and print the next token.",
+        discussion: """
+            Lines are '+ order' (inserted), '~ order' (updated) and '- order' (deleted), net per
+            order since the token; the last line is the token for next time. Without --since,
+            every stored order is listed as inserted. A token older than a compaction (or from
+            another store) is refused: run again without --since to resynchronize.
+
+            Examples:
+              wallet-orders store history > changes.txt
+              wallet-orders store history --since "$(tail -1 changes.txt | cut -d' ' -f2)"
+              wallet-orders store history --since TOKEN --limit 1000 --json
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The token printed by the previous call.", valueName: "token"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Read at most this many log entries; run again with the new token for more.", valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Print JSON: {\"inserted\": [...], \"updated\": [...], \"deleted\": [...], \"newToken\": ..., \"hasMore\": ...}.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let changes = try await reportingFailuresAsync {
+            let token = try since.map { try OrderHistoryToken(encoded: $0) }
+            return try await store.open().history(since: token, limit: limit)
+        }
+        if json {
+            try JSONOutput.print(changes)
+            return
+        }
+        for identifier in changes.inserted { Terminal.write("+ \(identifier)") }
+        for identifier in changes.updated { Terminal.write("~ \(identifier)") }
+        for identifier in changes.deleted { Terminal.write("- \(identifier)") }
+        if changes.hasMore { Terminal.write("# more changes follow: run again with --since the token below") }
+        Terminal.write("token \(changes.newToken.encoded)")
+    }
+}
+
+/// `wallet-orders store compact-history --keep N`
+struct StoreCompactHistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact-history",
+        abstract: "Drop old entries of the store's change log.",
+        discussion: """
+            Keeps the newest --keep entries. History tokens older than what is kept are refused
+            afterwards (their holders resynchronize with `store history` without --since).
+
+            Example:
+              wallet-orders store compact-history --keep 100000
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("How many of the newest log entries to keep.", valueName: "n"))
+    var keep: Int
+
+    func validate() throws {
+        guard keep >= 0 else { throw ValidationError("--keep must be 0 or more.") }
+    }
+
+    func run() async throws {
+        let removed = try await reportingFailuresAsync { try await store.open().compactHistory(keepingLast: keep) }
+        Terminal.write("Removed \(removed) log entr\(removed == 1 ? "y" : "ies").")
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+import WalletOrdersStore
+
+/// `wallet-orders store save FILE.order…`
+struct StoreSaveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save",
+        abstract: "Verify archives and save them into the store.",
+        discussion: """
+            Prints one line per archive once it is committed: added, newerExisting, cancelled, or
+            the error (the archive doesn't verify, or it has the stored updatedAt with different
+            content). Archives are saved in transactions of --batch-size, verified in parallel
+            first; a result is printed only after its transaction is durable.
+
+            Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
+
+            Examples:
+              wallet-orders store save out/*.order --trust-root certs/root-ca.pem
+              wallet-orders store save new.order --confirm
+              wallet-orders store save out/*.order --json > results.jsonl
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The archives to save.", valueName: "file.order"))
+    var archives: [String]
+
+    @Flag(help: "Ask on the terminal before each change, showing what it would replace.")
+    var confirm = false
+
+    @Option(name: .customLong("batch-size"), help: ArgumentHelp("Archives per transaction (1 commits each one on its own).", valueName: "n"))
+    var batchSize = 256
+
+    @Flag(help: "Print one JSON object per archive (JSON Lines).")
+    var json = false
+
+    func validate() throws {
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1.") }
+        if confirm && !Terminal.hasTerminal {
+            throw ValidationError("--confirm asks on the terminal, and there is none; leave it out to save without asking.")
+        }
+    }
+
+    /// One line of `--json` output.
+    struct Line: Encodable {
+        var file: String
+        var result: SaveOrderResult?
+        var orderTypeIdentifier: String?
+        var orderIdentifier: String?
+        var updatedAt: Timestamp?
+        var error: ErrorLine?
+
+        struct ErrorLine: Encodable {
+            var code: String
+            var message: String
+            var hint: String?
+        }
+    }
+
+    func run() async throws {
+        let opened = try await reportingFailuresAsync { try store.open() }
+        var failed = false
+        let chunkSize = confirm ? 1 : batchSize
+        for start in stride(from: 0, to: archives.count, by: chunkSize) {
+            let paths = Array(archives[start..<min(start + chunkSize, archives.count)])
+            var readable: [(path: String, bytes: [UInt8])] = []
+            for path in paths {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    failed = true
+                    report(
+                        path,
+                        .failure(WalletOrdersError(.fileAccess, "Cannot read '\(path)'.", hint: "Check the path and permissions.")))
+                    continue
+                }
+                readable.append((path, Array(data)))
+            }
+            let results: [Result<OrderSaveReceipt, WalletOrdersError>]
+            if confirm, let only = readable.first {
+                results = [await saveConfirming(only.bytes, into: opened)]
+            } else {
+                results = try await reportingFailuresAsync { try await opened.save(signedArchives: readable.map(\.bytes)) }
+            }
+            for (item, result) in zip(readable, results) {
+                if case .failure = result { failed = true }
+                report(item.path, result)
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    private func saveConfirming(_ bytes: [UInt8], into store: SQLiteOrderStore) async -> Result<OrderSaveReceipt, WalletOrdersError> {
+        let order: Order
+        do {
+            order = try OrderArchive(bytes: bytes).order()
+        } catch {
+            return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.archiveRejected, "\(error)"))
+        }
+        do {
+            let result = try await store.save(signedArchive: bytes) { proposal in
+                let question: String
+                if let stored = proposal.storedUpdatedAt {
+                    question = "Replace \(proposal.identifier) (stored updatedAt \(stored)) with the version of \(proposal.incomingUpdatedAt)? [y/N] "
+                } else {
+                    question = "Add \(proposal.identifier) (updatedAt \(proposal.incomingUpdatedAt)), not stored yet? [y/N] "
+                }
+                return Terminal.askYesNo(question)
+            }
+            return .success(
+                OrderSaveReceipt(
+                    identifier: FullyQualifiedOrderIdentifier(
+                        orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
+                    updatedAt: order.updatedAt, result: result))
+        } catch {
+            return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.storeUnavailable, "\(error)"))
+        }
+    }
+
+    private func report(_ path: String, _ result: Result<OrderSaveReceipt, WalletOrdersError>) {
+        if json {
+            var line = Line(file: path)
+            switch result {
+            case .success(let receipt):
+                line.result = receipt.result
+                line.orderTypeIdentifier = receipt.identifier.orderTypeIdentifier
+                line.orderIdentifier = receipt.identifier.orderIdentifier
+                line.updatedAt = receipt.updatedAt
+            case .failure(let error):
+                line.error = .init(code: error.code.rawValue, message: error.message, hint: error.hint)
+            }
+            JSONOutput.printLine(line)
+            return
+        }
+        switch result {
+        case .success(let receipt):
+            let style: Terminal.Style = receipt.result == .added ? .green : .yellow
+            Terminal.write(
+                "\(Terminal.styled(receipt.result.rawValue, style))  \(receipt.identifier) (updatedAt \(receipt.updatedAt))  \(path)")
+        case .failure(let error):
+            Terminal.reportError("\(path): \(error.message)", hint: error.hint)
+        }
+    }
+}
