@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+@Suite("wallet-orders store: FinanceKit's answers from the command line")
+struct StoreEndToEndTests {
+    static let order = [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier]
+
+    struct SaveRow: Sendable, CustomTestStringConvertible {
+        var name: String
+        var stored: String?
+        var incoming: String
+        var incomingVariant = 0
+        var result: String
+        var status: Int32
+        var testDescription: String { name }
+    }
+
+    static let saveRows: [SaveRow] = [
+        SaveRow(name: "nothing stored → added", stored: nil, incoming: "2025-11-21T00:00:00Z", result: "added", status: 0),
+        SaveRow(name: "stored older → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-22T00:00:00Z", result: "added", status: 0),
+        SaveRow(name: "stored newer → newerExisting (exit 0)", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "newerExisting", status: 0),
+        SaveRow(name: "same archive again → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "added", status: 0),
+        SaveRow(name: "same updatedAt, other bytes → updated-at-conflict (exit 1)", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingVariant: 1, result: "updated-at-conflict", status: 1),
+    ]
+
+    @Test("store save prints each row of the save table, and the store keeps the right version", arguments: saveRows)
+    func saveTable(row: SaveRow) throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        var storedURL: URL?
+        if let stored = row.stored {
+            storedURL = try StoreFixtures.archive(updatedAt: stored)
+            let first = try store.save([try #require(storedURL)])
+            #expect(first.result.status == 0, "\(first.result)")
+        }
+        let incoming = try StoreFixtures.archive(updatedAt: row.incoming, variant: row.incomingVariant)
+        let (result, lines) = try store.save([incoming])
+        #expect(result.status == row.status, "\(result)")
+        let line = try #require(lines.first)
+        #expect(lines.count == 1)
+        #expect(line["file"] as? String == incoming.path)
+        if let error = line["error"] as? [String: Any] {
+            #expect(error["code"] as? String == row.result)
+        } else {
+            #expect(line["result"] as? String == row.result)
+            #expect(line["orderIdentifier"] as? String == Repository.shippedOrderIdentifier)
+        }
+        let kept = row.result == "added" ? incoming : try #require(storedURL)
+        let out = store.folder.file("fetched.order")
+        let get = try store.run("get", Self.order + ["--out", out.path])
+        #expect(get.status == 0, "\(get)")
+        #expect(try Data(contentsOf: out) == (try Data(contentsOf: kept)))
+    }
+
+    struct ContainsRow: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        var answer: String
+        var status: Int32
+        var testDescription: String { name }
+    }
+
+    static let containsRows: [ContainsRow] = [
+        ContainsRow(name: "no date → exists, 0", arguments: [], answer: "exists", status: 0),
+        ContainsRow(name: "same instant, other offset → exists, 0", arguments: ["--updated-date", "2025-11-21T05:30:00+05:30"], answer: "exists", status: 0),
+        ContainsRow(name: "earlier date → newerExists, 11", arguments: ["--updated-date", "2025-11-20T00:00:00Z"], answer: "newerExists", status: 11),
+        ContainsRow(name: "later date → olderExists, 12", arguments: ["--updated-date", "2025-11-21T00:00:00.001Z"], answer: "olderExists", status: 12),
+    ]
+
+    @Test("store contains prints FinanceKit's answer and exits with its code", arguments: containsRows)
+    func containsTable(row: ContainsRow) throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        let result = try store.run("contains", Self.order + row.arguments)
+        #expect(result.status == row.status, "\(result)")
+        #expect(result.output == row.answer + "\n")
+        let json = try store.run("contains", Self.order + row.arguments + ["--json"])
+        #expect(json.status == row.status)
+        #expect((try parseJSON(json.standardOutput) as? [String: String]) == ["result": row.answer])
+    }
+
+    @Test("notFound is exit 10 for contains, get and delete; a bad date is a usage error")
+    func notFound() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let contains = try store.run("contains", ["order.com.example", "missing", "--updated-date", "2025-01-01T00:00:00Z"])
+        #expect(contains.status == 10, "\(contains)")
+        #expect(contains.output == "notFound\n")
+        let get = try store.run("get", ["order.com.example", "missing"])
+        #expect(get.status == 10)
+        #expect(get.errorOutput.contains("order.com.example/missing is not in the store"))
+        let delete = try store.run("delete", ["order.com.example", "missing"])
+        #expect(delete.status == 10)
+        let badDate = try store.run("contains", ["order.com.example", "missing", "--updated-date", "yesterday"])
+        #expect(badDate.status == 64)
+        #expect(badDate.errorOutput.contains("--updated-date"))
+    }
+
+    @Test("A rejected archive prints its findings, exits 1, and the others in the same call are still saved")
+    func rejected() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let good = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "R-1")
+        var bytes = Array(try Data(contentsOf: try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "R-2")))
+        bytes[bytes.count / 2] ^= 0x01
+        let bad = try store.folder.write(bytes, to: "tampered.order")
+        let missing = store.folder.file("missing.order")
+        let text = try store.run("save", [bad.path, good.path, missing.path] + (try StoreFixtures.trustArguments()))
+        #expect(text.status == 1, "\(text)")
+        #expect(text.errorOutput.contains("error: \(bad.path): The archive does not verify, so it was not stored"))
+        #expect(text.errorOutput.contains("error: \(missing.path): Cannot read"))
+        #expect(text.output.contains("added  \(Repository.shippedOrderTypeIdentifier)/R-1 (updatedAt 2025-11-21T00:00:00Z)  \(good.path)"))
+        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, "R-2"]).status == 10)
+        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, "R-1"]).status == 0)
+    }
+
+    @Test("get, list, delete and history work together from the command line")
+    func fetchListDeleteHistory() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let archives = try ["L-1", "L-2", "L-3"].enumerated().map { index, id in
+            try StoreFixtures.archive(updatedAt: "2025-11-2\(index + 1)T00:00:00Z", orderIdentifier: id)
+        }
+        #expect(try store.save(archives).result.status == 0)
+
+        let history = try store.run("history")
+        #expect(history.status == 0, "\(history)")
+        let historyLines = history.output.split(separator: "\n").map(String.init)
+        #expect(historyLines.dropLast() == ["L-1", "L-2", "L-3"].map { "+ \(Repository.shippedOrderTypeIdentifier)/\($0)" })
+        let token = try #require(historyLines.last?.split(separator: " ").last.map(String.init))
+        #expect(historyLines.last == "token \(token)")
+
+        let orderJSON = try store.run("get", [Repository.shippedOrderTypeIdentifier, "L-2", "--order-json"])
+        #expect(orderJSON.status == 0)
+        let order = try #require(try parseJSON(orderJSON.standardOutput) as? [String: Any])
+        #expect(order["orderIdentifier"] as? String == "L-2")
+
+        let page = try store.run("list", ["--limit", "2", "--json"])
+        #expect(page.status == 0, "\(page)")
+        let first = try #require(try parseJSON(page.standardOutput) as? [String: Any])
+        let orders = try #require(first["orders"] as? [[String: Any]])
+        #expect(orders.compactMap { ($0["identifier"] as? [String: String])?["orderIdentifier"] } == ["L-3", "L-2"])
+        let cursor = try #require(first["nextCursor"] as? String)
+        let next = try store.run("list", ["--limit", "2", "--after", cursor])
+        #expect(next.status == 0)
+        #expect(next.output.contains("/L-1"))
+        #expect(!next.output.contains("/L-2") && !next.output.contains("More:"))
+        let wrongSort = try store.run("list", ["--sort", "identifier", "--after", cursor])
+        #expect(wrongSort.status == 1)
+        #expect(wrongSort.errorOutput.contains("sort order -updatedAt"))
+
+        let delete = try store.run("delete", [Repository.shippedOrderTypeIdentifier, "L-1"])
+        #expect(delete.status == 0)
+        #expect(delete.output == "deleted  \(Repository.shippedOrderTypeIdentifier)/L-1\n")
+        let since = try store.run("history", ["--since", token, "--json"])
+        #expect(since.status == 0, "\(since)")
+        let changes = try #require(try parseJSON(since.standardOutput) as? [String: Any])
+        #expect((changes["deleted"] as? [[String: String]])?.map { $0["orderIdentifier"] } == ["L-1"])
+        #expect((changes["inserted"] as? [Any])?.isEmpty == true)
+        #expect(changes["hasMore"] as? Bool == false)
+
+        let compact = try store.run("compact-history", ["--keep", "0"])
+        #expect(compact.status == 0)
+        #expect(compact.output == "Removed 4 log entries.\n")
+        let stale = try store.run("history", ["--since", token])
+        #expect(stale.status == 1)
+        #expect(stale.errorOutput.contains("compacted away"))
+        #expect(stale.errorOutput.contains("hint: Resynchronize"))
+        let garbage = try store.run("history", ["--since", "nonsense!"])
+        #expect(garbage.status == 1)
+        #expect(garbage.errorOutput.contains("is not a history token made by wallet-orders"))
+    }
+
+    @Test("The store location: --store, then WALLET_ORDERS_STORE, then $XDG_DATA_HOME/wallet-orders/orders.sqlite")
+    func location() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let trust = try StoreFixtures.trustArguments()
+        let xdg = folder.file("xdg")
+        let xdgStore = xdg.appendingPathComponent("wallet-orders/orders.sqlite")
+        let viaXDG = try CLI.run(
+            ["store", "save", archive.path] + trust,
+            environment: ["XDG_DATA_HOME": xdg.path, "WALLET_ORDERS_STORE": ""])
+        #expect(viaXDG.status == 0, "\(viaXDG)")
+        #expect(FileManager.default.fileExists(atPath: xdgStore.path))
+        let mode = try FileManager.default.attributesOfItem(atPath: xdgStore.deletingLastPathComponent().path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+
+        let environmentStore = folder.file("env.sqlite")
+        let viaEnvironment = try CLI.run(
+            ["store", "contains"] + Self.order,
+            environment: ["XDG_DATA_HOME": xdg.path, "WALLET_ORDERS_STORE": environmentStore.path])
+        #expect(viaEnvironment.status == 10, "the variable wins over XDG: \(viaEnvironment)")
+        #expect(FileManager.default.fileExists(atPath: environmentStore.path))
+
+        let viaOption = try CLI.run(
+            ["store", "contains"] + Self.order + ["--store", xdgStore.path],
+            environment: ["WALLET_ORDERS_STORE": environmentStore.path])
+        #expect(viaOption.status == 0, "--store wins over the variable: \(viaOption)")
+
+        let missingFolder = try CLI.run(["store", "list", "--store", folder.file("nowhere/orders.sqlite").path])
+        #expect(missingFolder.status == 1)
+        #expect(missingFolder.errorOutput.contains("nowhere/orders.sqlite"))
+    }
+
+    @Test("A corrupt store file is refused with its own error and left byte for byte as it was")
+    func corrupt() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let garbage = Array(String(repeating: "not a database ", count: 400).utf8)
+        try store.folder.write(garbage, to: "orders.sqlite")
+        let result = try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("is not an order store"))
+        #expect(Array(try Data(contentsOf: store.url)) == garbage)
+    }
+
+    /// Runs `arguments` as an unprivileged user when the tests run as root (root ignores file
+    /// permissions), so a folder owned by root is read-only for it.
+    static func runUnprivileged(_ arguments: [String]) throws -> ProgramResult {
+        let binary = try WalletOrdersBinary.url().path
+        if geteuid() == 0 {
+            return try ExternalProgram.run(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
+                environment: CLI.environment(["HOME": "/nonexistent"]))
+        }
+        return try ExternalProgram.run(URL(fileURLWithPath: binary), arguments, environment: CLI.environment([:]))
+    }
+
+    @Test("A read-only folder or file gives store-read-only with a hint, and changes nothing")
+    func readOnly() throws {
+        let store = try StoreUnderTest()
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: store.folder.url.path)
+            store.remove()
+        }
+        let archive = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
+        // World-readable inputs for the unprivileged user.
+        let archiveCopy = try store.folder.write(Array(try Data(contentsOf: archive)), to: "input.order")
+        let root = try store.folder.write(Array(try Data(contentsOf: try SharedFixtures.certs.get().rootCA)), to: "root-ca.pem")
+        let readOnlyMode = geteuid() == 0 ? 0o755 : 0o555
+
+        // A folder that can't be written: no store file appears.
+        try FileManager.default.setAttributes([.posixPermissions: readOnlyMode], ofItemAtPath: store.folder.url.path)
+        let noFolder = try Self.runUnprivileged(
+            ["store", "save", archiveCopy.path, "--trust-root", root.path, "--store", store.url.path])
+        #expect(noFolder.status == 1, "\(noFolder)")
+        #expect(noFolder.errorOutput.contains("can't be written: its folder"))
+        #expect(noFolder.errorOutput.contains("hint: Make the folder writable"))
+        #expect(!FileManager.default.fileExists(atPath: store.url.path))
+
+        // An existing store whose file can't be written: refused before SQLite touches it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: store.folder.url.path)
+        #expect(try store.save([archive]).result.status == 0)
+        let before = try Data(contentsOf: store.url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.url.path)
+        let noFile = try Self.runUnprivileged(["store", "list", "--store", store.url.path])
+        #expect(noFile.status == 1, "\(noFile)")
+        #expect(noFile.errorOutput.contains("is read-only"))
+        #expect(try Data(contentsOf: store.url) == before)
+    }
+}

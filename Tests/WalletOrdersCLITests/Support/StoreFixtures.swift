@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersTestSupport
+
+/// Versions of the shipped sample, signed in process with the shared dev certs and written once
+/// per test process under the shared fixtures folder.
+enum StoreFixtures {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var written: [String: URL] = [:]
+    nonisolated(unsafe) private static var identity: SigningIdentity?
+
+    /// The archive of the sample with `orderIdentifier` and `updatedAt` (RFC 3339 text, written as given).
+    static func archive(updatedAt: String, orderIdentifier: String = Repository.shippedOrderIdentifier, variant: Int = 0)
+        throws -> URL
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = "\(orderIdentifier)|\(updatedAt)|\(variant)"
+        if let known = written[key] { return known }
+        let certs = try SharedFixtures.certs.get()
+        let signer: SigningIdentity
+        if let identity {
+            signer = identity
+        } else {
+            signer = try SigningIdentity.load(
+                certificateFile: certs.certificate, privateKeyFile: certs.key, intermediateFile: certs.wwdr,
+                validAt: SharedFixtures.signingTime)
+            identity = signer
+        }
+        var files = try OrderSource(directory: Repository.shippedEcommerce).files
+        var json = String(decoding: try #require(files[OrderArchive.orderPath]), as: UTF8.self)
+        for (old, new) in [
+            (#""updatedAt": "2025-11-20T08:31:44Z""#, #""updatedAt": "\#(updatedAt)""#),
+            (#""orderIdentifier": "\#(Repository.shippedOrderIdentifier)""#, #""orderIdentifier": "\#(orderIdentifier)""#),
+        ] {
+            let range = try #require(json.range(of: old), "the sample changed; update StoreFixtures")
+            json.replaceSubrange(range, with: new)
+        }
+        files[OrderArchive.orderPath] = Array(json.utf8)
+        let built = try OrderArchiveBuilder(identity: signer)
+            .build(OrderSource(files: files), signingTime: SharedFixtures.signingTime.addingTimeInterval(Double(variant)))
+        let name = "store-\(orderIdentifier)-\(updatedAt.filter { $0.isNumber })-\(variant).order"
+        let url = try SharedFixtures.folder.get().write(built.bytes, to: "store-archives/\(name)")
+        written[key] = url
+        return url
+    }
+
+    /// `--trust-root` for the dev certs, which every store command that saves needs.
+    static func trustArguments() throws -> [String] {
+        ["--trust-root", try SharedFixtures.certs.get().rootCA.path]
+    }
+}
+
+/// A store file in a fresh temporary folder, with helpers to run `wallet-orders store …` on it.
+struct StoreUnderTest {
+    let folder: TemporaryFolder
+    var url: URL { folder.file("orders.sqlite") }
+
+    init(_ label: String = #function) throws {
+        folder = try TemporaryFolder(label)
+    }
+
+    /// Runs `wallet-orders store SUBCOMMAND arguments… --store URL`.
+    func run(_ subcommand: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> ProgramResult {
+        try CLI.run(["store", subcommand] + arguments + ["--store", url.path], environment: environment)
+    }
+
+    /// `store save … --json`, one decoded line per archive.
+    func save(_ archives: [URL], extra: [String] = []) throws -> (result: ProgramResult, lines: [[String: Any]]) {
+        let result = try run("save", archives.map(\.path) + ["--json"] + (try StoreFixtures.trustArguments()) + extra)
+        let lines = try result.output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        return (result, lines)
+    }
+
+    func remove() { folder.remove() }
+}
