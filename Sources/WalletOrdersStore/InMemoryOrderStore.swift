@@ -37,7 +37,7 @@ public actor InMemoryOrderStore: OrderStoring {
     public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
     {
-        let incoming = try VerifiedArchive(bytes: signedArchive, validator: validator)
+        let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
         var confirmedStored: OrderVersion?? = nil
         while true {
@@ -64,25 +64,26 @@ public actor InMemoryOrderStore: OrderStoring {
     }
 
     public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        let verified = await VerifiedArchive.verifying(signedArchives, validator: validator)
-        // No suspension point from here on: the batch is applied as one step of the actor.
-        return verified.map { item in
-            item.flatMap { incoming in
-                switch OrderStoreDecision.save(stored: entries[incoming.identifier]?.version, incoming: incoming.version) {
-                case .keep(let result):
-                    return .success(incoming.receipt(result))
-                case .conflict(let stored, let incomingVersion):
-                    return .failure(
-                        OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion))
-                case .insert, .replace:
-                    write(incoming)
-                    return .success(incoming.receipt(.added))
-                }
+        try await saveMerging(await VerifiedOrderArchive.verifying(signedArchives, validator: validator))
+    }
+
+    public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        // No suspension point: the batch is applied as one step of the actor.
+        verifiedArchives.map { incoming in
+            switch OrderStoreDecision.save(stored: entries[incoming.identifier]?.version, incoming: incoming.version) {
+            case .keep(let result):
+                return .success(incoming.receipt(result))
+            case .conflict(let stored, let incomingVersion):
+                return .failure(
+                    OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion))
+            case .insert, .replace:
+                write(incoming)
+                return .success(incoming.receipt(.added))
             }
         }
     }
 
-    private func write(_ incoming: VerifiedArchive) {
+    private func write(_ incoming: VerifiedOrderArchive) {
         let replacing = entries[incoming.identifier] != nil
         entries[incoming.identifier] = Entry(
             version: incoming.version, status: incoming.status, bytes: incoming.bytes, savedAt: Timestamp(Date()))

@@ -1,5 +1,5 @@
 public import WalletOrders
-import Foundation
+public import Foundation
 import WalletOrdersInterop
 
 /// One version of an order as the decision sees it: its `updatedAt` and the SHA-256 of its
@@ -71,17 +71,29 @@ public enum OrderStoreDecision: Sendable, Hashable {
     }
 }
 
-/// An archive that passed validation, with what a store keeps about it.
-struct VerifiedArchive: Sendable {
-    var identifier: FullyQualifiedOrderIdentifier
-    var version: OrderVersion
-    var status: String
-    var bytes: [UInt8]
+/// A signed archive that passed validation, with what a store keeps about it: the only way into
+/// ``OrderStoring/save(verifiedArchives:)``.
+///
+/// It can only be made by validating bytes, so a store holds nothing that didn't verify. Make
+/// one when the archive was validated anyway (a service that checks an upload before answering,
+/// say) to save it without validating twice; the store trusts the validator used here.
+public struct VerifiedOrderArchive: Sendable {
+    /// The order the archive holds.
+    public let identifier: FullyQualifiedOrderIdentifier
+    /// The order's `updatedAt` and the archive's SHA-256.
+    public let version: OrderVersion
+    /// The order's `status`.
+    public let status: String
+    /// The archive's bytes.
+    public let bytes: [UInt8]
+
+    /// The order's `updatedAt`.
+    public var updatedAt: Timestamp { version.updatedAt }
 
     /// Validates `bytes` with `validator` and reads the identity and version from `order.json`.
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveRejected`` listing the error findings.
-    init(bytes: [UInt8], validator: OrderValidator) throws {
+    public init(bytes: [UInt8], validator: OrderValidator) throws {
         let report = validator.validate(archiveBytes: bytes, subject: "archive")
         let errors = report.errors
         guard errors.isEmpty else {
@@ -104,21 +116,19 @@ struct VerifiedArchive: Sendable {
         status = order.status.rawValue
         self.bytes = bytes
     }
-}
 
-extension VerifiedArchive {
     func receipt(_ result: SaveOrderResult) -> OrderSaveReceipt {
         OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result)
     }
 
-    /// Verifies many archives in parallel (at most `maximumConcurrency` at a time), keeping
+    /// Validates many archives in parallel (at most `maximumConcurrency` at a time), keeping
     /// the input order in the results.
-    static func verifying(
+    public static func verifying(
         _ archives: [[UInt8]], validator: OrderValidator,
         maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) async -> [Result<VerifiedArchive, WalletOrdersError>] {
-        var results = [Result<VerifiedArchive, WalletOrdersError>?](repeating: nil, count: archives.count)
-        await withTaskGroup(of: (Int, Result<VerifiedArchive, WalletOrdersError>).self) { group in
+    ) async -> [Result<VerifiedOrderArchive, WalletOrdersError>] {
+        var results = [Result<VerifiedOrderArchive, WalletOrdersError>?](repeating: nil, count: archives.count)
+        await withTaskGroup(of: (Int, Result<VerifiedOrderArchive, WalletOrdersError>).self) { group in
             var next = 0
             func addTask() {
                 let index = next
@@ -126,7 +136,7 @@ extension VerifiedArchive {
                 next += 1
                 group.addTask {
                     do {
-                        return (index, .success(try VerifiedArchive(bytes: bytes, validator: validator)))
+                        return (index, .success(try VerifiedOrderArchive(bytes: bytes, validator: validator)))
                     } catch {
                         return (
                             index,
@@ -143,5 +153,21 @@ extension VerifiedArchive {
             }
         }
         return results.map { $0! }
+    }
+}
+
+extension OrderStoring {
+    /// Saves what verified, and passes the failures through in their places.
+    func saveMerging(
+        _ verified: [Result<VerifiedOrderArchive, WalletOrdersError>]
+    ) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        let good = verified.compactMap { try? $0.get() }
+        var saved = try await save(verifiedArchives: good).makeIterator()
+        return verified.map { item in
+            switch item {
+            case .failure(let error): .failure(error)
+            case .success: saved.next() ?? .failure(WalletOrdersError(.storeUnavailable, "The store returned too few results."))
+            }
+        }
     }
 }

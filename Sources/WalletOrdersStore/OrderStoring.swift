@@ -97,6 +97,13 @@ public protocol OrderStoring: Sendable {
     ///   error (``WalletOrdersError/Code/archiveRejected``, ``WalletOrdersError/Code/updatedAtConflict``).
     func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>]
 
+    /// Saves archives validated already, in one transaction, as if saved one after another in
+    /// order, without confirmation.
+    ///
+    /// - Returns: One result per archive, in the order given: an ``OrderSaveReceipt``, or
+    ///   ``WalletOrdersError/Code/updatedAtConflict``.
+    func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>]
+
     /// Says whether the order is stored and how its version compares with `updatedDate`.
     func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
         -> ContainsOrderResult

@@ -146,7 +146,7 @@ public final class SQLiteOrderStore: OrderStoring {
     public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
     {
-        let incoming = try VerifiedArchive(bytes: signedArchive, validator: validator)
+        let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
         var confirmedStored: OrderVersion?? = nil
         while true {
@@ -194,31 +194,30 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        let verified = await VerifiedArchive.verifying(signedArchives, validator: validator)
+        try await saveMerging(await VerifiedOrderArchive.verifying(signedArchives, validator: validator))
+    }
+
+    public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        guard !verifiedArchives.isEmpty else { return [] }
         return try await perform("save to") { pool in
             try await pool.writeWithoutTransaction { db in
                 var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []
-                results.reserveCapacity(verified.count)
+                results.reserveCapacity(verifiedArchives.count)
                 try db.inTransaction(.immediate) {
                     results.removeAll(keepingCapacity: true)
-                    for item in verified {
-                        switch item {
-                        case .failure(let error):
-                            results.append(.failure(error))
-                        case .success(let incoming):
-                            let stored = try Self.storedVersion(db, incoming.identifier)
-                            switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
-                            case .keep(let result):
-                                results.append(.success(incoming.receipt(result)))
-                            case .conflict(let stored, let incomingVersion):
-                                results.append(
-                                    .failure(
-                                        OrderStoreDecision.conflictError(
-                                            incoming.identifier, stored: stored, incoming: incomingVersion)))
-                            case .insert, .replace:
-                                try Self.write(db, incoming, replacing: stored != nil)
-                                results.append(.success(incoming.receipt(.added)))
-                            }
+                    for incoming in verifiedArchives {
+                        let stored = try Self.storedVersion(db, incoming.identifier)
+                        switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
+                        case .keep(let result):
+                            results.append(.success(incoming.receipt(result)))
+                        case .conflict(let stored, let incomingVersion):
+                            results.append(
+                                .failure(
+                                    OrderStoreDecision.conflictError(
+                                        incoming.identifier, stored: stored, incoming: incomingVersion)))
+                        case .insert, .replace:
+                            try Self.write(db, incoming, replacing: stored != nil)
+                            results.append(.success(incoming.receipt(.added)))
                         }
                     }
                     return .commit
@@ -436,7 +435,7 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    private static func write(_ db: Database, _ archive: VerifiedArchive, replacing: Bool) throws {
+    private static func write(_ db: Database, _ archive: VerifiedOrderArchive, replacing: Bool) throws {
         let updatedAt = archive.version.updatedAt
         let statement = try db.cachedStatement(
             sql: """

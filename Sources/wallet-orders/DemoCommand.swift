@@ -1,16 +1,19 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersStore
 
 /// `wallet-orders demo`: the whole pipeline on the samples, with test certificates.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Build, sign and verify every sample with freshly made TEST-ONLY certificates.",
         discussion: """
             Makes a development certificate chain in the output folder, issues an Order Type ID
             certificate for each sample's orderTypeIdentifier, builds every sample into a signed
-            archive, verifies each one, and prints a table.
+            archive, verifies each one, and prints a table. Then saves every archive into a fresh
+            order store (orders.sqlite in the output folder) and asks it `contains` each of the
+            four ways FinanceKit answers.
 
             Example:
               wallet-orders demo --samples Samples --out /tmp/wallet-orders-demo
@@ -32,12 +35,55 @@ struct DemoCommand: ParsableCommand {
         var isValid: Bool
     }
 
-    func run() throws {
-        let rows = try reportingFailures { try runDemo() }
+    func run() async throws {
+        let (rows, outURL, verifier) = try reportingFailures { try runDemo() }
         if rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
+        try await reportingFailuresAsync { try await storeDemo(rows, in: outURL, verifier: verifier) }
     }
 
-    private func runDemo() throws -> [Row] {
+    /// Saves every archive into a fresh store and asks `contains` the four ways.
+    private func storeDemo(_ rows: [Row], in outURL: URL, verifier: OrderArchiveVerifier) async throws {
+        let storeURL = outURL.appendingPathComponent("orders.sqlite")
+        try? FileManager.default.removeItem(at: storeURL)
+        let store = try SQLiteOrderStore(url: storeURL, validator: OrderValidator(verifier: verifier))
+        let archives = try rows.map { row -> [UInt8] in
+            Array(try Data(contentsOf: outURL.appendingPathComponent("\(row.sample).order")))
+        }
+        Terminal.write("\nSaving every archive into a fresh order store, \(storeURL.path):")
+        let receipts = try await store.save(signedArchives: archives)
+        var first: OrderSaveReceipt?
+        for (row, result) in zip(rows, receipts) {
+            switch result {
+            case .success(let receipt):
+                first = first ?? receipt
+                Terminal.write("  \(receipt.result.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(receipt.identifier)  (\(row.sample))")
+            case .failure(let error):
+                throw error
+            }
+        }
+        guard let first else { return }
+        let again = try await store.save(signedArchive: archives[0])
+        Terminal.write("  saving \(rows[0].sample) again: \(again.rawValue) (idempotent)")
+
+        let at = first.updatedAt
+        let earlier = Timestamp(secondsSince1970: at.secondsSince1970 - 86_400, nanoseconds: at.nanoseconds)
+        let later = Timestamp(secondsSince1970: at.secondsSince1970 + 1, nanoseconds: at.nanoseconds)
+        let unknown = FullyQualifiedOrderIdentifier(orderTypeIdentifier: first.identifier.orderTypeIdentifier, orderIdentifier: "no-such-order")
+        let questions: [(FullyQualifiedOrderIdentifier, Timestamp?, String)] = [
+            (first.identifier, at, "its own updatedAt"),
+            (first.identifier, earlier, "a day earlier"),
+            (first.identifier, later, "a second later"),
+            (unknown, nil, "an order never saved"),
+        ]
+        Terminal.write("\nAsking the store what FinanceKit's contains(matching:updatedDate:) would answer:")
+        for (identifier, date, label) in questions {
+            let answer = try await store.contains(matching: identifier, updatedDate: date)
+            Terminal.write("  \(answer.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(identifier) at \(date.map(\.text) ?? "any version") (\(label))")
+        }
+        Terminal.write("\nTry: wallet-orders store list --store \(storeURL.path)")
+    }
+
+    private func runDemo() throws -> ([Row], URL, OrderArchiveVerifier) {
         let samplesURL = URL(fileURLWithPath: samples)
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: samplesURL.path)) ?? []).sorted().filter {
             FileManager.default.fileExists(atPath: samplesURL.appendingPathComponent($0).appendingPathComponent("order.json").path)
@@ -98,7 +144,7 @@ struct DemoCommand: ParsableCommand {
         Terminal.write("\nArchives and root-ca.pem are in \(outURL.path). Check them yourself:")
         Terminal.write("  wallet-orders verify \(outURL.path)/*.order --trust-root \(rootPath.path)")
         Terminal.write("  wallet-orders inspect \(outURL.path)/\(folders[0]).order")
-        return rows
+        return (rows, outURL, verifier)
     }
 
     private func printTable(_ rows: [Row]) {
