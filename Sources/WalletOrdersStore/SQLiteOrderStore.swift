@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import Synchronization
 public import WalletOrders
 
 /// An ``OrderStoring`` in one SQLite file, through GRDB.
@@ -30,6 +31,10 @@ public final class SQLiteOrderStore: OrderStoring {
     /// The database file.
     public let url: URL
     private let pool: DatabasePool
+    /// Read-only connections of their own for ``contains(matching:updatedDate:)``, one per core:
+    /// one indexed lookup outside any explicit transaction costs a fraction of a pooled read.
+    private let lookups: [DatabaseQueue]
+    private let nextLookup = Atomic<Int>(0)
     private let validator: OrderValidator
     /// The store's random identifier, made by the migration that created the history log.
     private let storeID: String
@@ -67,6 +72,12 @@ public final class SQLiteOrderStore: OrderStoring {
                     hint: "Use the newer wallet-orders with this store, or pick another store file.")
             }
             try migrator.migrate(pool)
+            var lookupConfiguration = Configuration()
+            lookupConfiguration.readonly = true
+            lookupConfiguration.busyMode = .timeout(Self.busyTimeout)
+            lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+                try DatabaseQueue(path: path, configuration: lookupConfiguration)
+            }
             storeID = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
             } ?? ""
@@ -230,19 +241,25 @@ public final class SQLiteOrderStore: OrderStoring {
     public func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
         -> ContainsOrderResult
     {
-        // A synchronous read: one indexed lookup on a reader connection, which in WAL mode never
-        // waits for writers, so it costs less than suspending the task.
-        let stored = try performSync("read") { pool in
-            try pool.read { db -> Timestamp? in
+        // A synchronous read: one indexed lookup, one statement (so one consistent snapshot), on
+        // a connection that in WAL mode never waits for writers: cheaper than suspending the task.
+        let lookup = lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % lookups.count]
+        let stored = try performSync("read") { _ in
+            try lookup.inDatabase { db -> (seconds: Int64, nanoseconds: Int64)? in
                 let statement = try db.cachedStatement(
                     sql: "SELECT updatedAtSeconds, updatedAtNanos FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
                 guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]) else {
                     return nil
                 }
-                return try Self.timestamp(seconds: row[0], nanoseconds: row[1], of: identifier)
+                return (row[0], row[1])
             }
         }
-        return OrderStoreDecision.contains(stored: stored, updatedDate: updatedDate)
+        // Compared as numbers: making a Timestamp would format its text, for nothing.
+        guard let stored else { return .notFound }
+        guard let updatedDate else { return .exists }
+        let asked = (updatedDate.secondsSince1970, Int64(updatedDate.nanoseconds))
+        if (stored.seconds, stored.nanoseconds) == asked { return .exists }
+        return (stored.seconds, stored.nanoseconds) > asked ? .newerExists : .olderExists
     }
 
     public func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]? {
