@@ -25,8 +25,11 @@ public import WalletOrders
 ///   a file or folder that can't be written gives ``WalletOrdersError/Code/storeReadOnly``; none
 ///   of them is written to.
 public final class SQLiteOrderStore: OrderStoring {
+    /// How long a write waits for another connection's lock before failing, by default.
+    public static let defaultBusyTimeout: TimeInterval = 10
+
     /// How long a write waits for another connection's lock before failing.
-    public static let busyTimeout: TimeInterval = 10
+    public let busyTimeout: TimeInterval
 
     /// The database file.
     public let url: URL
@@ -45,13 +48,18 @@ public final class SQLiteOrderStore: OrderStoring {
     ///   - url: The SQLite file.
     ///   - validator: Judges every archive before it is stored (default: `OrderValidator()`,
     ///     which trusts Apple's root only).
+    ///   - busyTimeout: How long a write waits for another process's lock before throwing
+    ///     ``WalletOrdersError/Code/storeUnavailable`` (default ``defaultBusyTimeout``).
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/storeCorrupt``,
     ///   ``WalletOrdersError/Code/storeTooNew`` or ``WalletOrdersError/Code/storeUnavailable``.
-    public init(url: URL, validator: OrderValidator? = nil) throws {
+    public init(url: URL, validator: OrderValidator? = nil, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout)
+        throws
+    {
         self.url = url
+        self.busyTimeout = busyTimeout
         self.validator = try validator ?? OrderValidator()
         var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
@@ -60,7 +68,7 @@ public final class SQLiteOrderStore: OrderStoring {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw Self.storeError(error, path: path, doing: "open")
+            throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)
         }
         let migrator = Self.migrator
         do {
@@ -74,7 +82,7 @@ public final class SQLiteOrderStore: OrderStoring {
             try migrator.migrate(pool)
             var lookupConfiguration = Configuration()
             lookupConfiguration.readonly = true
-            lookupConfiguration.busyMode = .timeout(Self.busyTimeout)
+            lookupConfiguration.busyMode = .timeout(busyTimeout)
             lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
                 try DatabaseQueue(path: path, configuration: lookupConfiguration)
             }
@@ -82,7 +90,7 @@ public final class SQLiteOrderStore: OrderStoring {
                 try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
             } ?? ""
         } catch {
-            throw Self.storeError(error, path: path, doing: "open")
+            throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)
         }
     }
 
@@ -518,7 +526,7 @@ public final class SQLiteOrderStore: OrderStoring {
         do {
             return try await operation(pool)
         } catch {
-            throw Self.storeError(error, path: url.path, doing: doing)
+            throw Self.storeError(error, path: url.path, doing: doing, busyTimeout: busyTimeout)
         }
     }
 
@@ -527,11 +535,11 @@ public final class SQLiteOrderStore: OrderStoring {
         do {
             return try operation(pool)
         } catch {
-            throw Self.storeError(error, path: url.path, doing: doing)
+            throw Self.storeError(error, path: url.path, doing: doing, busyTimeout: busyTimeout)
         }
     }
 
-    private static func storeError(_ error: any Error, path: String, doing: String) -> WalletOrdersError {
+    private static func storeError(_ error: any Error, path: String, doing: String, busyTimeout: TimeInterval) -> WalletOrdersError {
         if let error = error as? WalletOrdersError { return error }
         guard let database = error as? DatabaseError else {
             return WalletOrdersError(
@@ -547,7 +555,7 @@ public final class SQLiteOrderStore: OrderStoring {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return WalletOrdersError(
                 .storeUnavailable,
-                "The order store \(path) stayed locked by another process for \(Int(busyTimeout)) seconds.",
+                "The order store \(path) stayed locked by another process for \(String(format: "%g", busyTimeout)) s; nothing was written.",
                 hint: "Try again when the other wallet-orders process has finished.", underlying: database)
         case .SQLITE_READONLY:
             return WalletOrdersError(

@@ -47,3 +47,52 @@ import WalletOrdersTestSupport
         }
     }
 }
+
+/// `store save --confirm`, answered on a real pseudo-terminal by Python's pexpect.
+@Suite struct StoreConfirmPromptTests {
+    static let script = """
+        import pexpect, sys
+        binary, question, answer = sys.argv[1], sys.argv[2], sys.argv[3]
+        child = pexpect.spawn(binary, sys.argv[4:], env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"}, timeout=60)
+        child.expect_exact(question)
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        output = child.before.decode()
+        child.close()
+        print(child.exitstatus)
+        print(output.strip())
+        """
+
+    @Test("--confirm shows what would change; 'n' gives cancelled and changes nothing, 'y' saves")
+    func confirm() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let older = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let newer = try StoreFixtures.archive(updatedAt: "2025-11-22T00:00:00Z")
+        #expect(try store.save([older]).result.status == 0)
+        let id = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
+        let question = "Replace \(id) (stored updatedAt 2025-11-21T00:00:00Z) with the version of 2025-11-22T00:00:00Z? [y/N] "
+        func run(_ answer: String) throws -> [String] {
+            let result = try ExternalProgram.python(
+                Self.script,
+                [try WalletOrdersBinary.url().path, question, answer, "store", "save", newer.path, "--confirm", "--store", store.url.path]
+                    + (try StoreFixtures.trustArguments()))
+            #expect(result.status == 0, "\(result)")
+            // A pseudo-terminal ends lines with CR LF, a single Character in Swift.
+            return result.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let declined = try run("n")
+        #expect(declined.first == "0")
+        #expect(declined.contains { $0.hasPrefix("cancelled  \(id) (updatedAt 2025-11-22T00:00:00Z)") }, "\(declined)")
+        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-21T00:00:00Z"]).status == 0)
+
+        let accepted = try run("y")
+        #expect(accepted.first == "0")
+        #expect(accepted.contains { $0.hasPrefix("added  \(id) (updatedAt 2025-11-22T00:00:00Z)") }, "\(accepted)")
+        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-22T00:00:00Z"]).status == 0)
+
+        let noTerminal = try store.run("save", [newer.path, "--confirm"])
+        #expect(noTerminal.status == 64)
+        #expect(noTerminal.errorOutput.contains("--confirm asks on the terminal"))
+    }
+}

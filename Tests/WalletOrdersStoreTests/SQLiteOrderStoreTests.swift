@@ -117,6 +117,51 @@ struct SQLiteOrderStoreTests {
         #expect(after.output.trimmingCharacters(in: .whitespacesAndNewlines) == "v1-orders,v2-history-and-indexes,v999-from-the-future")
     }
 
+    @Test("Another process holding the write lock: a save waits for it, and past the busy timeout fails with storeUnavailable, never 'database is locked'")
+    func busy() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let second = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        let third = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
+        #expect(try await SQLiteOrderStore(url: url, validator: TestPKI.validator).save(signedArchive: first) == .added)
+
+        // Python holds BEGIN IMMEDIATE (the write lock) for 2 seconds.
+        let marker = folder.file("locked")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute('BEGIN IMMEDIATE')
+            open(sys.argv[2], 'w').close()
+            time.sleep(2)
+            db.execute('COMMIT')
+            """,
+            url.path, marker.path,
+        ]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
+
+        let impatient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 0.3)
+        let error = try await #require(throws: WalletOrdersError.self) { try await impatient.save(signedArchive: second) }
+        #expect(error.code == .storeUnavailable)
+        #expect(error.message.contains("stayed locked by another process for 0.3 s; nothing was written"))
+        #expect(!error.message.contains("database is locked"))
+        // Reads don't wait for the writer.
+        #expect(try await impatient.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
+
+        let patient = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let start = Date()
+        #expect(try await patient.save(signedArchive: third) == .added)
+        #expect(Date().timeIntervalSince(start) > 0.5, "the save should have waited for the lock")
+        #expect(try await patient.archive(for: SampleVersions.identifier) == third)
+    }
+
     @Test("A store in a folder that doesn't exist gives storeUnavailable")
     func missingFolder() throws {
         let folder = try TemporaryFolder()
