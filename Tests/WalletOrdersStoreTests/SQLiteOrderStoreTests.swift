@@ -127,24 +127,30 @@ struct SQLiteOrderStoreTests {
         let third = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
         #expect(try await SQLiteOrderStore(url: url, validator: TestPKI.validator).save(signedArchive: first) == .added)
 
-        // Python holds BEGIN IMMEDIATE (the write lock) for 2 seconds.
+        // Python holds BEGIN IMMEDIATE (the write lock) until told to let go (or 60 s).
         let marker = folder.file("locked")
+        let release = folder.file("release")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "python3", "-c",
             """
-            import sqlite3, sys, time
+            import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute('BEGIN IMMEDIATE')
             open(sys.argv[2], 'w').close()
-            time.sleep(2)
+            deadline = time.time() + 60
+            while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+                time.sleep(0.01)
             db.execute('COMMIT')
             """,
-            url.path, marker.path,
+            url.path, marker.path, release.path,
         ]
         try holder.run()
-        defer { holder.waitUntilExit() }
+        defer {
+            FileManager.default.createFile(atPath: release.path, contents: nil)
+            holder.waitUntilExit()
+        }
         while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
 
         let impatient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 0.3)
@@ -155,10 +161,13 @@ struct SQLiteOrderStoreTests {
         // Reads don't wait for the writer.
         #expect(try await impatient.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
 
+        // A patient writer waits while the lock is held, and saves once it is released.
         let patient = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-        let start = Date()
-        #expect(try await patient.save(signedArchive: third) == .added)
-        #expect(Date().timeIntervalSince(start) > 0.5, "the save should have waited for the lock")
+        let save = Task { try await patient.save(signedArchive: third) }
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await patient.archive(for: SampleVersions.identifier) == first, "saved while another process held the lock")
+        FileManager.default.createFile(atPath: release.path, contents: nil)
+        #expect(try await save.value == .added)
         #expect(try await patient.archive(for: SampleVersions.identifier) == third)
     }
 
