@@ -171,6 +171,46 @@ struct SQLiteOrderStoreTests {
         #expect(try await patient.archive(for: SampleVersions.identifier) == third)
     }
 
+    @Test("A store written by the first release (schema v1-orders) is migrated: its orders keep working and appear in the history")
+    func upgradeFromV1() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        // The v1 file as the first release wrote it, made by Python from the shipped DDL.
+        let script = """
+            import sqlite3, sys, hashlib
+            db = sqlite3.connect(sys.argv[1])
+            db.execute('PRAGMA journal_mode=WAL')
+            db.execute('CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)')
+            db.execute("INSERT INTO grdb_migrations VALUES ('v1-orders')")
+            db.execute('CREATE TABLE orders (orderTypeIdentifier TEXT NOT NULL, orderIdentifier TEXT NOT NULL, '
+                'updatedAtSeconds INTEGER NOT NULL, updatedAtNanos INTEGER NOT NULL, updatedAtText TEXT NOT NULL, '
+                'status TEXT NOT NULL, archive BLOB NOT NULL, sha256 TEXT NOT NULL, savedAt TEXT NOT NULL, '
+                'PRIMARY KEY (orderTypeIdentifier, orderIdentifier))')
+            blob = open(sys.argv[2], 'rb').read()
+            db.execute('INSERT INTO orders VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)', (sys.argv[3], sys.argv[4], int(sys.argv[5]),
+                '2025-11-21T00:00:00Z', 'open', blob, hashlib.sha256(blob).hexdigest(), '2025-11-21T00:00:01Z'))
+            db.commit()
+            """
+        let archiveFile = try folder.write(bytes, to: "v1.order")
+        let id = SampleVersions.identifier
+        let seconds = (try Timestamp(rfc3339: "2025-11-21T00:00:00Z")).secondsSince1970
+        let made = try ExternalProgram.python(
+            script, [url.path, archiveFile.path, id.orderTypeIdentifier, id.orderIdentifier, String(seconds)])
+        try #require(made.status == 0, "\(made)")
+
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        #expect(try await store.contains(matching: id, updatedDate: "2025-11-21T00:00:00Z") == .exists)
+        #expect(try await store.archive(for: id) == bytes)
+        #expect(try await store.list(OrderQuery(status: "open")).orders.map(\.identifier) == [id])
+        let history = try await store.history(since: nil)
+        #expect(history.inserted == [id])
+        let newer = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        #expect(try await store.save(signedArchive: newer) == .added)
+        #expect(try await store.history(since: history.newToken).updated == [id])
+    }
+
     @Test("A store in a folder that doesn't exist gives storeUnavailable")
     func missingFolder() throws {
         let folder = try TemporaryFolder()
