@@ -24,21 +24,25 @@ struct BuildCommand: AsyncParsableCommand {
               ORDER_P12_PASS=… wallet-orders build my-order --out my.order \\
                   --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS --wwdr AppleWWDRCAG4.cer
 
-            Batch: --batch INPUT builds many orders that share the files of --template DIR (images,
-            .lproj folders; an order.json there is ignored) into the folder --out, on every core
-            (--jobs). INPUT is a JSON Lines file (one order.json document per line; blank lines
-            ignored; '-' reads standard input) or a folder of *.json order files. Each archive is
-            named from its orderIdentifier: letters, digits, '-', '_' and '.' are kept, any other
-            byte becomes %XX, a leading '.' becomes %2E, and '.order' is appended
-            ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order'). When two orders of a batch get
-            the same name (compared without case), the one earlier in INPUT is written and the
-            later one fails. Archives are written atomically (a temporary file, then a rename).
-            A bad order is reported with its line number (or file name) and the others still
-            build; the exit code is 1 if any failed. Progress goes to stderr: a bar on a terminal,
-            a line every few seconds otherwise, nothing with --quiet.
+            Batch: --batch INPUT builds many orders that share the files of
+            --template DIR (images, .lproj folders; an order.json there is ignored)
+            into the folder --out, on every core (--jobs). INPUT is a JSON Lines
+            file (one order.json document per line; blank lines ignored; '-' reads
+            standard input) or a folder of *.json order files. Each archive is
+            named from its orderIdentifier: letters, digits, '-', '_' and '.' are
+            kept, any other byte becomes %XX, a leading '.' becomes %2E, '.order'
+            is appended ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order').
+            When two orders get the same name (compared without case), the one
+            earlier in INPUT is written and the later one fails. Archives are
+            written atomically (a temporary file, then a rename). A bad order is
+            reported with its line number (or file name) and the others still
+            build; the exit code is 1 if any failed. Progress goes to stderr: a
+            bar on a terminal, a line every 5 seconds otherwise, nothing with
+            --quiet.
 
-              wallet-orders build --batch orders.jsonl --template Samples/shipped-ecommerce \\
-                  --out out/ --cert order-type.pem --key order-type.key.pem --wwdr AppleWWDRCAG4.cer
+              wallet-orders build --batch orders.jsonl --out out/ \\
+                  --template Samples/shipped-ecommerce \\
+                  --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
             """
     )
 

@@ -164,6 +164,44 @@ import WalletOrdersTestSupport
         ] || quietFailure.errorOutput.hasPrefix("error: line 2: "), "\(quietFailure.errorOutput)")
     }
 
+    /// Runs the tool on a pseudo-terminal (Python's pexpect) and prints its output as JSON-escaped text.
+    static let terminalScript = """
+        import json, os, pexpect, sys
+        env = {"PATH": "/usr/bin:/bin", "TERM": "xterm"}
+        if sys.argv[1] == "no-color":
+            env["NO_COLOR"] = "1"
+        child = pexpect.spawn(sys.argv[2], sys.argv[3:], env=env, timeout=120)
+        child.expect(pexpect.EOF)
+        child.close()
+        print(child.exitstatus)
+        print(json.dumps(child.before.decode()))
+        """
+
+    @Test("On a terminal: a progress bar redrawn in place, green unless NO_COLOR, cleared before the summary", arguments: [true, false])
+    func progressBar(noColor: Bool) throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "T-\($0)"]) }
+        let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
+        let result = try ExternalProgram.python(
+            Self.terminalScript,
+            [noColor ? "no-color" : "color", try WalletOrdersBinary.url().path, "build", "--batch", input.path,
+             "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path,
+             "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+        #expect(result.status == 0, "\(result)")
+        let parts = result.output.split(separator: "\n", maxSplits: 1).map(String.init)
+        #expect(parts.first == "0", "\(result)")
+        let screen = try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8), options: .fragmentsAllowed) as? String)
+        let green = "\u{1B}[32m========================\u{1B}[0m"
+        let bar = noColor ? "[========================] 3/3 100%" : "[\(green)] 3/3 100%"
+        #expect(screen.contains("\r\u{1B}[K" + bar), "\(screen.debugDescription)")
+        #expect(screen.contains("orders/s  ETA 0:00"))
+        #expect(!screen.contains("progress:"))
+        #expect(screen.contains("\r\u{1B}[Kbuilt 3, failed 0 in "), "the bar is cleared before the summary: \(screen.debugDescription)")
+        #expect(noColor == !screen.contains("\u{1B}[32m"))
+    }
+
     @Test("Usage errors: SOURCE with --batch, --jobs 0, --template without --batch", arguments: [
         ["build", "src", "--batch", "x.jsonl", "--out", "o"],
         ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Times `wallet-orders build --batch` end to end, release build, on ORDERS orders (default 10,000)
+# generated from Samples/shipped-ecommerce (orderIdentifier and updatedAt vary per line), with
+# --jobs 1 and --jobs 2 (override with JOBS="1 2 4"), and prints orders/s, the speed-up over one
+# job and the peak resident memory of each run (from wait4(2), the same figure as
+# /usr/bin/time -v's "Maximum resident set size").
+#
+#   Scripts/bench-batch-cli.sh            # 10,000 orders, --jobs 1 and 2
+#   Scripts/bench-batch-cli.sh 100000     # the memory check: a 100,000-order batch
+#   SKIP_BUILD=1 JOBS=2 Scripts/bench-batch-cli.sh 2000
+#
+# TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
+set -euo pipefail
+ORDERS="${1:-10000}"
+JOBS="${JOBS:-1 2}"
+cd "$(dirname "$0")/.."
+if [ -z "${SKIP_BUILD:-}" ]; then
+    swift build -c release --product wallet-orders >&2
+fi
+BIN="$PWD/.build/release/wallet-orders"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/wallet-orders-batch-bench.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+"$BIN" dev-certs --order-type-id order.com.northwindoutfitters.shop --team-id BENCH00001 --out "$WORK/certs" >/dev/null
+python3 - "$ORDERS" "$WORK/orders.jsonl" <<'PY'
+import datetime, json, sys
+count, path = int(sys.argv[1]), sys.argv[2]
+order = json.load(open("Samples/shipped-ecommerce/order.json"))
+start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+with open(path, "w") as out:
+    for i in range(count):
+        order["orderIdentifier"] = f"bench-{i:07d}"
+        order["updatedAt"] = (start + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        out.write(json.dumps(order, separators=(",", ":")) + "\n")
+PY
+SIGNING_TIME="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "$(nproc) cores; $(uname -m); $ORDERS orders, $(wc -c < "$WORK/orders.jsonl") bytes of JSON Lines; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %10s %12s %10s %14s\n' jobs seconds orders/s speed-up "peak RSS (MB)"
+python3 - "$BIN" "$WORK" "$SIGNING_TIME" "$ORDERS" $JOBS <<'PY'
+import os, shutil, subprocess, sys, time
+binary, work, signing_time, orders = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+base = None
+for jobs in sys.argv[5:]:
+    out = os.path.join(work, f"out-{jobs}")
+    shutil.rmtree(out, ignore_errors=True)
+    command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", "Samples/shipped-ecommerce",
+               "--out", out, "--signing-time", signing_time, "--jobs", jobs, "--quiet",
+               "--cert", os.path.join(work, "certs/order-type.pem"), "--key", os.path.join(work, "certs/order-type.key.pem"),
+               "--wwdr", os.path.join(work, "certs/wwdr-intermediate.pem")]
+    started = time.monotonic()
+    child = subprocess.Popen(command)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.monotonic() - started
+    if status != 0:
+        sys.exit(f"jobs {jobs}: wallet-orders exited with {status}")
+    written = len(os.listdir(out))
+    if written != orders:
+        sys.exit(f"jobs {jobs}: {written} archives written, expected {orders}")
+    rate = orders / seconds
+    base = base or rate
+    print(f"{jobs:<6} {seconds:10.2f} {rate:12.1f} {rate / base:9.2f}x {usage.ru_maxrss / 1024:14.1f}")
+    shutil.rmtree(out)
+PY
