@@ -9,6 +9,7 @@ struct BatchBuild {
     let input: String
 
     func run() async throws {
+        AllocatorTuning.forBatch()
         let time = try SigningTime.resolve(command.signingTime)
         let jobs = command.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let (builder, outFolder) = try reportingFailures(verbose: command.verbose) { () throws -> (OrderBatchBuilder, String) in

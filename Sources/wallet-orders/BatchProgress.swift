@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Progress of a batch on stderr: a bar redrawn in place on a terminal, a plain line every
 /// `interval` seconds otherwise, or nothing.
@@ -124,5 +127,23 @@ extension Terminal {
     /// Whether `stream` is a terminal (progress bars only there).
     static func isTerminal(_ stream: Stream) -> Bool {
         isatty(stream.descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+}
+
+/// glibc's allocator settings for long batches.
+enum AllocatorTuning {
+    /// Keeps freed memory for reuse instead of returning it to the kernel after every order:
+    /// without this, glibc trims each thread's heap (madvise) and maps large buffers anew, and
+    /// a batch takes about 60 page faults per order (measured: 123,000 for 2,000 orders; 1,700
+    /// with it). Memory stays bounded: at most `--jobs` orders are in flight.
+    static func forBatch() {
+        #if canImport(Glibc)
+        // <malloc.h> is not part of Swift's Glibc module: find mallopt(3) at run time.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-1, 32 << 20)  // M_TRIM_THRESHOLD
+        _ = mallopt(-3, 16 << 20)  // M_MMAP_THRESHOLD
+        #endif
     }
 }

@@ -63,6 +63,7 @@ struct ValidateCommand: AsyncParsableCommand {
             return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         }
         let targets = Self.expand(paths)
+        if targets.count > 1 { AllocatorTuning.forBatch() }
         let renderer = ReportRenderer(strict: strict, colors: format == .text && Terminal.colorsEnabled(on: .standardOutput))
         let start = ContinuousClock.now
         // Missing paths get their report at once; the others are checked in parallel, and every
