@@ -51,17 +51,20 @@ struct BatchBuild {
     }
 
     /// Who holds an output name (compared without case): the earliest order in the input wins it.
+    /// One is kept per file written, so it is small: the key is the lowercased name, and the
+    /// name itself is kept only when it has capitals.
     struct Claim {
         var index: Int
-        var origin: String
-        var fileName: String
-        var orderIdentifier: String
+        var origin: OrderBatchOrigin
         var bytes: Int
+        var mixedCaseName: String?
+
+        func fileName(key: String) -> String { mixedCaseName ?? key }
     }
 
-    /// The failure of an order that lost its file name to an earlier one.
-    static func duplicate(orderIdentifier: String, winner: String, winnerFileName: String) -> String {
-        "orderIdentifier '\(orderIdentifier)' gives the same file name as \(winner) ('\(winnerFileName)', compared without case), which comes first; not written."
+    /// The failure of an order that lost its file name to one earlier in the input.
+    static func duplicate(name: String, winner: String, winnerName: String) -> String {
+        "file name '\(name)' is taken by \(winner) ('\(winnerName)'; names compare without case), which comes first; not written."
     }
 
     /// Builds every order of `inputs`, writes the archives, reports; returns how many failed.
@@ -92,7 +95,7 @@ struct BatchBuild {
                 case .built(let archive, let fileName):
                     let key = fileName.lowercased()
                     if let holder = claims[key], holder.index < result.index {
-                        fail(origin, Self.duplicate(orderIdentifier: archive.order.orderIdentifier, winner: holder.origin, winnerFileName: holder.fileName))
+                        fail(origin, Self.duplicate(name: fileName, winner: holder.origin.description, winnerName: holder.fileName(key: key)))
                         break
                     }
                     do {
@@ -103,14 +106,14 @@ struct BatchBuild {
                     }
                     if let holder = claims[key] {
                         // A later order got here first; the earlier one takes the name back.
-                        if holder.fileName != fileName { writer.remove(name: holder.fileName) }
+                        let holderName = holder.fileName(key: key)
+                        if holderName != fileName { writer.remove(name: holderName) }
                         built -= 1
                         bytes -= holder.bytes
-                        fail(holder.origin, Self.duplicate(orderIdentifier: holder.orderIdentifier, winner: origin, winnerFileName: fileName))
+                        fail(holder.origin.description, Self.duplicate(name: holderName, winner: origin, winnerName: fileName))
                     }
                     claims[key] = Claim(
-                        index: result.index, origin: origin, fileName: fileName, orderIdentifier: archive.order.orderIdentifier,
-                        bytes: archive.bytes.count)
+                        index: result.index, origin: result.origin, bytes: archive.bytes.count, mixedCaseName: key == fileName ? nil : fileName)
                     built += 1
                     bytes += archive.bytes.count
                     let findings = (result.report?.warnings ?? []) + archive.diagnostics.filter { $0.severity == .warning }

@@ -120,8 +120,8 @@ import WalletOrdersTestSupport
             let out = folder.file("out-\(jobs)")
             let result = try Self.batch(input, out: out, ["--jobs", jobs])
             #expect(result.status == 1, "\(result)")
-            #expect(result.errorOutput.contains("error: line 2: orderIdentifier 'dup-1' gives the same file name as line 1 ('Dup-1.order', compared without case), which comes first; not written."), "\(result.errorOutput)")
-            #expect(result.errorOutput.contains("error: line 3: orderIdentifier 'Dup-1' gives the same file name as line 1 ('Dup-1.order', compared without case), which comes first; not written."), "\(result.errorOutput)")
+            #expect(result.errorOutput.contains("error: line 2: file name 'dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."), "\(result.errorOutput)")
+            #expect(result.errorOutput.contains("error: line 3: file name 'Dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."), "\(result.errorOutput)")
             #expect(try Self.names(in: out) == ["Dup-1.order"])
             #expect(result.output.hasPrefix("built 1, failed 2 in "), "\(result.output)")
         }
