@@ -215,6 +215,30 @@ import WalletOrdersTestSupport
         #expect(result.status == 64, "\(result)")
     }
 
+    @Test("--batch - reads JSON Lines from standard input")
+    func standardInput() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try [Self.orderLine(["orderIdentifier": "S-1"]), "[]", Self.orderLine(["orderIdentifier": "S-3"])]
+        let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
+        let result = try ExternalProgram.python(
+            """
+            import subprocess, sys
+            with open(sys.argv[1], "rb") as data:
+                done = subprocess.run(sys.argv[2:], stdin=data, capture_output=True, env={"NO_COLOR": "1"})
+            sys.stdout.write(done.stdout.decode())
+            sys.stderr.write(done.stderr.decode())
+            sys.exit(done.returncode)
+            """,
+            [input.path, try WalletOrdersBinary.url().path, "build", "--batch", "-", "--template", Repository.shippedEcommerce.path,
+             "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains("error: line 2: 1 validation error, not signed: "), "\(result.errorOutput)")
+        #expect(try Self.names(in: folder.file("out")) == ["S-1.order", "S-3.order"])
+        #expect(result.output.hasPrefix("built 2, failed 1 in "))
+    }
+
     @Test("A missing input file is an error with a hint, exit 1")
     func missingInput() throws {
         let folder = try TemporaryFolder()
