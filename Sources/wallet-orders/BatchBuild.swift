@@ -101,7 +101,7 @@ struct BatchBuild {
                     do {
                         try writer.write(archive.bytes, name: fileName)
                     } catch {
-                        fail(origin, "\(error)")
+                        fail(origin, (error as? WalletOrdersError)?.message ?? "\(error)")
                         break
                     }
                     if let holder = claims[key] {
@@ -124,8 +124,11 @@ struct BatchBuild {
                 progress.update(done: built + failed, failed: failed)
             }
         } catch {
+            // The input itself could not be read further (the orders already started were reported).
             progress.finish()
-            throw try reportingFailures { throw WalletOrdersError.wrappingInput(error) }
+            let failure = WalletOrdersError.wrappingInput(error)
+            Terminal.reportError(failure.message, hint: failure.hint)
+            throw ExitCode.failure
         }
         progress.finish()
         if !command.quiet {

@@ -244,29 +244,26 @@ public struct OrderBatchBuilder: Sendable {
     ///   - input: The order.
     ///   - index: Its position in the batch, copied into the result.
     public func build(_ input: OrderBatchInput, index: Int = 0) -> OrderBatchResult {
-        var result = OrderBatchResult(index: index, origin: input.origin, outcome: .failed(WalletOrdersError(.invalidOrder, "")), report: nil)
-        if let failure = input.readFailure {
-            result.outcome = .failed(failure)
-            return result
+        func result(_ outcome: OrderBatchResult.Outcome, report: ValidationReport? = nil) -> OrderBatchResult {
+            OrderBatchResult(index: index, origin: input.origin, outcome: outcome, report: report)
         }
+        if let failure = input.readFailure { return result(.failed(failure)) }
         var files = template.files
         files[OrderArchive.orderPath] = input.orderJSON
         let source = OrderSource(files: files)
+        var report: ValidationReport?
         if let validator {
-            let report = validator.validate(source, subject: input.origin.description)
-            result.report = report
-            if !report.isValid {
-                result.outcome = .failed(Self.validationFailure(report))
-                return result
-            }
+            let findings = validator.validate(source, subject: input.origin.description)
+            if !findings.isValid { return result(.failed(Self.validationFailure(findings)), report: findings) }
+            report = findings
         }
         do {
             let archive = try builder.build(source, signingTime: signingTime)
-            result.outcome = .built(archive, fileName: OrderArchiveFileName.make(orderIdentifier: archive.order.orderIdentifier))
+            let fileName = OrderArchiveFileName.make(orderIdentifier: archive.order.orderIdentifier)
+            return result(.built(archive, fileName: fileName), report: report)
         } catch {
-            result.outcome = .failed(WalletOrdersError.wrapping(error, code: .signingFailed))
+            return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)), report: report)
         }
-        return result
     }
 
     /// `validation-failed`, naming the first errors so one line says what is wrong.
