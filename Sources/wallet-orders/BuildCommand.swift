@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 
-/// `wallet-orders build SOURCE --out FILE.order …`
-struct BuildCommand: ParsableCommand {
+/// `wallet-orders build SOURCE --out FILE.order …` and
+/// `wallet-orders build --batch INPUT --template DIR --out DIR …` (BatchBuild.swift).
+struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Package and sign an order source folder into a .order archive.",
+        abstract: "Package and sign an order source folder into a .order archive, or many orders at once.",
         discussion: """
             SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/,
             dotfiles, an old manifest.json or signature) is skipped and listed. The source is
@@ -22,14 +23,49 @@ struct BuildCommand: ParsableCommand {
                   --cert order-type.pem --key order-type.key.pem --wwdr AppleWWDRCAG4.cer
               ORDER_P12_PASS=… wallet-orders build my-order --out my.order \\
                   --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS --wwdr AppleWWDRCAG4.cer
+
+            Batch: --batch INPUT builds many orders that share the files of
+            --template DIR (images, .lproj folders; an order.json there is ignored)
+            into the folder --out, on every core (--jobs). INPUT is a JSON Lines
+            file (one order.json document per line; blank lines ignored; '-' reads
+            standard input) or a folder of *.json order files. Each archive is
+            named from its orderIdentifier: letters, digits, '-', '_' and '.' are
+            kept, any other byte becomes %XX, a leading '.' becomes %2E, '.order'
+            is appended ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order').
+            When two orders get the same name (compared without case), the one
+            earlier in INPUT is written and the later one fails. Archives are
+            written atomically (a temporary file, then a rename). A bad order is
+            reported with its line number (or file name) and the others still
+            build; the exit code is 1 if any failed. Progress goes to stderr: a
+            bar on a terminal, a line every 5 seconds otherwise, nothing with
+            --quiet.
+
+              wallet-orders build --batch orders.jsonl --out out/ \\
+                  --template Samples/shipped-ecommerce \\
+                  --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
             """
     )
 
-    @Argument(help: ArgumentHelp("The order source folder.", valueName: "source"))
-    var source: String
+    @Argument(help: ArgumentHelp("The order source folder (not with --batch).", valueName: "source"))
+    var source: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive.", valueName: "file.order"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive (with --batch: the output folder).", valueName: "file.order"))
     var out: String
+
+    @Option(help: ArgumentHelp("Build many orders: a JSON Lines file, '-' for standard input, or a folder of *.json files.", valueName: "input"))
+    var batch: String?
+
+    @Option(help: ArgumentHelp("With --batch: the folder of files every order shares (images, .lproj folders).", valueName: "dir"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("With --batch: orders built at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "With --batch: no progress and no summary (failures are still reported).")
+    var quiet = false
+
+    @Option(help: .hidden)
+    var progressInterval: Double = 5
 
     @OptionGroup var signing: SigningOptions
 
@@ -47,9 +83,25 @@ struct BuildCommand: ParsableCommand {
 
     func validate() throws {
         _ = try SigningTime.resolve(signingTime)  // a bad --signing-time or SOURCE_DATE_EPOCH is a usage error
+        switch (source, batch) {
+        case (nil, nil): throw ValidationError("Give a source folder, or --batch INPUT for many orders.")
+        case (.some, .some): throw ValidationError("Give a source folder or --batch INPUT, not both.")
+        case (.some, nil):
+            if template != nil || jobs != nil || quiet {
+                throw ValidationError("--template, --jobs and --quiet go with --batch.")
+            }
+        case (nil, .some):
+            if json { throw ValidationError("--json is not available with --batch.") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        }
     }
 
-    func run() throws {
+    func run() async throws {
+        if let batch {
+            try await BatchBuild(command: self, input: batch).run()
+            return
+        }
+        let source = self.source ?? ""
         let time = try SigningTime.resolve(signingTime)
         try reportingFailures(verbose: verbose) {
             let identity = try signing.loadIdentity(validAt: time)

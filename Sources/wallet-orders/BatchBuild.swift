@@ -1,0 +1,232 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `wallet-orders build --batch INPUT --template DIR --out DIR`: many orders, every core, bounded
+/// memory, one failure never stopping the others.
+struct BatchBuild {
+    let command: BuildCommand
+    let input: String
+
+    func run() async throws {
+        AllocatorTuning.forBatch()
+        let time = try SigningTime.resolve(command.signingTime)
+        let jobs = command.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let (builder, outFolder) = try reportingFailures(verbose: command.verbose) { () throws -> (OrderBatchBuilder, String) in
+            let identity = try command.signing.loadIdentity(validAt: time)
+            let template = try command.template.map { try OrderBatchTemplate(directory: URL(fileURLWithPath: $0)) } ?? OrderBatchTemplate()
+            if !command.quiet {
+                for skipped in template.skippedFiles {
+                    Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " template: skipped \(skipped)", to: .standardError)
+                }
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: command.out, withIntermediateDirectories: true)
+            } catch {
+                throw WalletOrdersError(.fileAccess, "Cannot make the output folder '\(command.out)': \(error.localizedDescription)")
+            }
+            let builder = try OrderBatchBuilder(
+                identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs)
+            return (builder, command.out)
+        }
+        let progressMode: BatchProgress.Mode =
+            command.quiet ? .off : (Terminal.isTerminal(.standardError) ? .bar : .lines(interval: command.progressInterval))
+        let failed: Int
+        if input == "-" {
+            failed = try await process(OrderBatchInputs.jsonLines(fileDescriptor: 0), total: nil, builder: builder, out: outFolder, progress: progressMode)
+        } else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            if exists && isDirectory.boolValue {
+                let inputs = try reportingFailures { try OrderBatchInputs.jsonFiles(in: URL(fileURLWithPath: input)) }
+                let total = progressMode.isOff ? nil : Self.countFiles(in: input)
+                failed = try await process(inputs, total: total, builder: builder, out: outFolder, progress: progressMode)
+            } else {
+                let inputs = try reportingFailures { try OrderBatchInputs.jsonLines(at: URL(fileURLWithPath: input)) }
+                let total = progressMode.isOff ? nil : Self.countLines(in: input)
+                failed = try await process(inputs, total: total, builder: builder, out: outFolder, progress: progressMode)
+            }
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Who holds an output name (compared without case): the earliest order in the input wins it.
+    /// One is kept per file written, so it is small: the key is the lowercased name, and the
+    /// name itself is kept only when it has capitals.
+    struct Claim {
+        var index: Int
+        var origin: OrderBatchOrigin
+        var bytes: Int
+        var mixedCaseName: String?
+
+        func fileName(key: String) -> String { mixedCaseName ?? key }
+    }
+
+    /// The failure of an order that lost its file name to one earlier in the input.
+    static func duplicate(name: String, winner: String, winnerName: String) -> String {
+        "file name '\(name)' is taken by \(winner) ('\(winnerName)'; names compare without case), which comes first; not written."
+    }
+
+    /// Builds every order of `inputs`, writes the archives, reports; returns how many failed.
+    func process<Inputs: AsyncSequence>(
+        _ inputs: Inputs, total: Int?, builder: OrderBatchBuilder, out: String, progress mode: BatchProgress.Mode
+    ) async throws -> Int where Inputs.Element == OrderBatchInput {
+        let progress = BatchProgress(mode: mode, total: total)
+        var built = 0
+        var failed = 0
+        var bytes = 0
+        var claims: [String: Claim] = [:]
+        var warnings: [String: (first: String, message: String, count: Int)] = [:]
+        let writer = AtomicFileWriter(directory: out)
+
+        func fail(_ origin: String, _ message: String) {
+            failed += 1
+            progress.message(Terminal.styled("error:", .red, on: .standardError) + " \(origin): \(message)")
+        }
+
+        do {
+            for try await result in builder.results(for: inputs) {
+                let origin = result.origin.description
+                switch result.outcome {
+                case .failed(let error):
+                    var message = error.message
+                    if command.verbose, let underlying = error.underlying { message += " (caused by: \(underlying))" }
+                    fail(origin, message)
+                case .built(let archive, let fileName):
+                    let key = fileName.lowercased()
+                    if let holder = claims[key], holder.index < result.index {
+                        fail(origin, Self.duplicate(name: fileName, winner: holder.origin.description, winnerName: holder.fileName(key: key)))
+                        break
+                    }
+                    do {
+                        try writer.write(archive.bytes, name: fileName)
+                    } catch {
+                        fail(origin, (error as? WalletOrdersError)?.message ?? "\(error)")
+                        break
+                    }
+                    if let holder = claims[key] {
+                        // A later order got here first; the earlier one takes the name back.
+                        let holderName = holder.fileName(key: key)
+                        if holderName != fileName { writer.remove(name: holderName) }
+                        built -= 1
+                        bytes -= holder.bytes
+                        fail(holder.origin.description, Self.duplicate(name: holderName, winner: origin, winnerName: fileName))
+                    }
+                    claims[key] = Claim(
+                        index: result.index, origin: result.origin, bytes: archive.bytes.count, mixedCaseName: key == fileName ? nil : fileName)
+                    built += 1
+                    bytes += archive.bytes.count
+                    let findings = (result.report?.warnings ?? []) + archive.diagnostics.filter { $0.severity == .warning }
+                    for finding in findings {
+                        warnings[finding.ruleID, default: (origin, finding.message, 0)].count += 1
+                    }
+                }
+                progress.update(done: built + failed, failed: failed)
+            }
+        } catch {
+            // The input itself could not be read further (the orders already started were reported).
+            progress.finish()
+            let failure = WalletOrdersError.wrappingInput(error)
+            Terminal.reportError(failure.message, hint: failure.hint)
+            throw ExitCode.failure
+        }
+        progress.finish()
+        if !command.quiet {
+            for (ruleID, warning) in warnings.sorted(by: { $0.key < $1.key }) {
+                let others = warning.count > 1 ? " (and \(warning.count - 1) other order\(warning.count == 2 ? "" : "s"))" : ""
+                Terminal.reportWarning("\(warning.first): [\(ruleID)] \(warning.message)\(others)")
+            }
+            let seconds = max(progress.elapsed, 0.000_001)
+            Terminal.write(
+                "built \(built), failed \(failed) in \(String(format: "%.2f", seconds)) s: "
+                    + "\(String(format: "%.1f", Double(built + failed) / seconds)) orders/s, \(bytes) bytes written to \(out)")
+        }
+        return failed
+    }
+
+    /// Non-blank lines of a JSON Lines file (for the progress total), reading 64 KiB at a time.
+    static func countLines(in path: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var count = 0
+        var blank = true
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            for byte in chunk {
+                if byte == 0x0A {
+                    if !blank { count += 1 }
+                    blank = true
+                } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                    blank = false
+                }
+            }
+        }
+        return blank ? count : count + 1
+    }
+
+    static func countFiles(in path: String) -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: path))?.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.count
+    }
+}
+
+extension WalletOrdersError {
+    /// An error thrown while reading the batch's input itself.
+    static func wrappingInput(_ error: any Error) -> WalletOrdersError {
+        if let error = error as? WalletOrdersError { return error }
+        return WalletOrdersError(.fileAccess, "Reading the batch input failed: \(error)")
+    }
+}
+
+/// Writes files into one folder atomically: a hidden temporary file beside the target, then a rename.
+struct AtomicFileWriter {
+    let directory: String
+    private let prefix = ".wallet-orders-\(getpid())-"
+    private let counter = Counter()
+
+    init(directory: String) {
+        self.directory = directory.hasSuffix("/") ? directory : directory + "/"
+    }
+
+    final class Counter: @unchecked Sendable {  // used by the one consumer loop only
+        var value = 0
+    }
+
+    func write(_ bytes: [UInt8], name: String) throws {
+        counter.value += 1
+        let temporary = directory + prefix + "\(counter.value).tmp"
+        let target = directory + name
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw WalletOrdersError(.fileAccess, "Cannot create '\(temporary)': \(String(cString: strerror(errno))).")
+        }
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return nil
+        }
+        if close(descriptor) != 0 && failure == nil {
+            let code = errno
+            unlink(temporary)
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(code))).")
+        }
+        if let failure {
+            unlink(temporary)
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(failure))).")
+        }
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(code))).")
+        }
+    }
+
+    func remove(name: String) {
+        unlink(directory + name)
+    }
+}
