@@ -148,7 +148,7 @@ struct SQLiteOrderStoreTests {
         ]
         try holder.run()
         defer {
-            FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
             holder.waitUntilExit()
         }
         while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
@@ -166,7 +166,7 @@ struct SQLiteOrderStoreTests {
         let save = Task { try await patient.save(signedArchive: third) }
         try await Task.sleep(for: .seconds(1))
         #expect(try await patient.archive(for: SampleVersions.identifier) == first, "saved while another process held the lock")
-        FileManager.default.createFile(atPath: release.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: release.path, contents: nil)
         #expect(try await save.value == .added)
         #expect(try await patient.archive(for: SampleVersions.identifier) == third)
     }
