@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test bench schemas reference-data clean
+.PHONY: setup build release demo test bench bench-batch schemas reference-data clean
 
 setup:
 	@bash .ci/setup
@@ -23,6 +23,11 @@ demo: release
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
+ORDERS ?= 10000
+bench-batch: setup
+	bash Scripts/bench-batch-cli.sh $(ORDERS)
 
 ## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
 schemas:
