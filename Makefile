@@ -27,7 +27,7 @@ test: setup
 ## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
 ORDERS ?= 10000
 bench-batch: setup
-	bash Scripts/bench-batch-cli.sh $(ORDERS)
+	bash Benchmarks/batch-cli.sh $(ORDERS)
 
 ## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
 schemas:

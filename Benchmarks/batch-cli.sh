@@ -6,9 +6,9 @@
 # /usr/bin/time -v's "Maximum resident set size"). Each setting runs REPEAT times (default 2)
 # and the fastest run counts: on a shared machine, other work only ever slows a run down.
 #
-#   Scripts/bench-batch-cli.sh            # 10,000 orders, --jobs 1 and 2
-#   Scripts/bench-batch-cli.sh 100000     # the memory check: a 100,000-order batch
-#   SKIP_BUILD=1 JOBS=2 REPEAT=1 Scripts/bench-batch-cli.sh 2000
+#   Benchmarks/batch-cli.sh            # 10,000 orders, --jobs 1 and 2
+#   Benchmarks/batch-cli.sh 100000     # the memory check: a 100,000-order batch
+#   SKIP_BUILD=1 JOBS=2 REPEAT=1 Benchmarks/batch-cli.sh 2000
 #
 # TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
 set -euo pipefail
