@@ -83,6 +83,10 @@ public final class SQLiteOrderStore: OrderStoring {
             var lookupConfiguration = Configuration()
             lookupConfiguration.readonly = true
             lookupConfiguration.busyMode = .timeout(busyTimeout)
+            lookupConfiguration.prepareDatabase { db in
+                // Index pages read through a memory map: no read(2) per page that misses the cache.
+                try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            }
             lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
                 try DatabaseQueue(path: path, configuration: lookupConfiguration)
             }
@@ -151,6 +155,12 @@ public final class SQLiteOrderStore: OrderStoring {
                     """)
             try db.execute(
                 sql: "INSERT INTO storeInfo (key, value) VALUES ('storeID', ?)", arguments: [UUID().uuidString.lowercased()])
+        }
+        migrator.registerMigration("v3-covering-version-index") { db in
+            // contains() reads only the version: answering from this index never touches the
+            // table's pages, which hold the archives and so only a few rows each.
+            try db.execute(
+                sql: "CREATE INDEX ordersVersions ON orders (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos)")
         }
         return migrator
     }
@@ -255,7 +265,7 @@ public final class SQLiteOrderStore: OrderStoring {
         let stored = try performSync("read") { _ in
             try lookup.inDatabase { db -> (seconds: Int64, nanoseconds: Int64)? in
                 let statement = try db.cachedStatement(
-                    sql: "SELECT updatedAtSeconds, updatedAtNanos FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
+                    sql: "SELECT updatedAtSeconds, updatedAtNanos FROM orders INDEXED BY ordersVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
                 guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]) else {
                     return nil
                 }
