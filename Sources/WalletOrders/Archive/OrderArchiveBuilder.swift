@@ -39,7 +39,7 @@ public struct OrderArchiveBuilder: Sendable {
         }
         let order: Order
         do {
-            order = try Order.decode(from: Data(orderJSON))
+            order = try Order.decodeFast(orderJSON)
         } catch {
             throw WalletOrdersError(
                 .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
@@ -49,8 +49,7 @@ public struct OrderArchiveBuilder: Sendable {
         if filesSize >= Self.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: filesSize)
         }
-        try SigningIdentity.checkValidity(identity.certificate, role: "signing certificate", at: signingTime)
-        try SigningIdentity.checkValidity(identity.intermediate, role: "WWDR intermediate certificate", at: signingTime)
+        try identity.checkValidity(at: signingTime)
 
         let manifest = Manifest(hashing: source.files)
         let manifestBytes = manifest.jsonBytes
