@@ -13,81 +13,84 @@ struct JSONNodeDecoder: Decoder {
     /// Thrown where `JSONDecoder` might decide differently or would fail; never shown to anyone.
     struct Unsupported: Error {}
 
-    let node: JSONNode
-    let codingPath: [any CodingKey]
+    /// Only the value (one word, so `any Decoder` holds it without allocating); no coding path
+    /// is kept, since this decoder's errors are never shown.
+    let node: JSONNode.Value
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ node: JSONNode, codingPath: [any CodingKey] = []) {
-        self.node = node
-        self.codingPath = codingPath
+    init(_ node: JSONNode) {
+        self.node = node.value
+    }
+
+    init(value: JSONNode.Value) {
+        self.node = value
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = node.value else { throw Unsupported() }
-        return KeyedDecodingContainer(Keyed<Key>(members: members, codingPath: codingPath))
+        guard case .object(let members) = node else { throw Unsupported() }
+        return KeyedDecodingContainer(Keyed<Key>(members: members))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = node.value else { throw Unsupported() }
-        return Unkeyed(elements: elements, codingPath: codingPath)
+        guard case .array(let elements) = node else { throw Unsupported() }
+        return Unkeyed(elements: elements)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        Single(node: node, codingPath: codingPath)
+        Single(node: node)
     }
 
     // MARK: - Values
 
-    static func decodeString(_ node: JSONNode) throws -> String {
-        guard case .string(let string) = node.value else { throw Unsupported() }
+    static func decodeString(_ node: JSONNode.Value) throws -> String {
+        guard case .string(let string) = node else { throw Unsupported() }
         return string
     }
 
-    static func decodeBool(_ node: JSONNode) throws -> Bool {
-        guard case .bool(let bool) = node.value else { throw Unsupported() }
+    static func decodeBool(_ node: JSONNode.Value) throws -> Bool {
+        guard case .bool(let bool) = node else { throw Unsupported() }
         return bool
     }
 
     /// Plain integer text (`-?digits`, no fraction or exponent) that fits `T`.
-    static func decodeInteger<T: FixedWidthInteger>(_ node: JSONNode, as type: T.Type) throws -> T {
-        guard case .number(let text) = node.value,
+    static func decodeInteger<T: FixedWidthInteger>(_ node: JSONNode.Value, as type: T.Type) throws -> T {
+        guard case .number(let text) = node,
             text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
             let value = T(text, radix: 10)
         else { throw Unsupported() }
         return value
     }
 
-    static func decodeDouble(_ node: JSONNode) throws -> Double {
-        guard case .number(let text) = node.value, let value = Double(text), value.isFinite else { throw Unsupported() }
+    static func decodeDouble(_ node: JSONNode.Value) throws -> Double {
+        guard case .number(let text) = node, let value = Double(text), value.isFinite else { throw Unsupported() }
         return value
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, codingPath: [any CodingKey]) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from node: JSONNode.Value) throws -> T {
+        if T.self == String.self { return try decodeString(node) as! T }
+        if T.self == Int.self { return try decodeInteger(node, as: Int.self) as! T }
+        if T.self == Bool.self { return try decodeBool(node) as! T }
+        if T.self == Double.self { return try decodeDouble(node) as! T }
         // Types JSONDecoder decodes its own way (and Float, whose rounding it does its own way).
         if T.self == Decimal.self || T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Float.self {
             throw Unsupported()
         }
-        switch T.self {
-        case is String.Type: return try decodeString(node) as! T
-        case is Bool.Type: return try decodeBool(node) as! T
-        case is Int.Type: return try decodeInteger(node, as: Int.self) as! T
-        case is Double.Type: return try decodeDouble(node) as! T
-        default: return try T(from: JSONNodeDecoder(node, codingPath: codingPath))
-        }
+        return try T(from: JSONNodeDecoder(value: node))
     }
 
     // MARK: - Containers
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let members: [JSONMember]
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { [] }
 
         var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
 
-        func value(_ key: Key) throws -> JSONNode {
+        func value(_ key: Key) throws -> JSONNode.Value {
             let name = key.stringValue
             guard let member = members.first(where: { $0.key == name }) else { throw Unsupported() }
-            return member.value
+            return member.value.value
         }
 
         func contains(_ key: Key) -> Bool {
@@ -96,7 +99,7 @@ struct JSONNodeDecoder: Decoder {
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            if case .null = try value(key).value { return true }
+            if case .null = try value(key) { return true }
             return false
         }
 
@@ -116,17 +119,36 @@ struct JSONNodeDecoder: Decoder {
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try JSONNodeDecoder.decodeInteger(value(key), as: UInt64.self) }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try JSONNodeDecoder.decode(type, from: value(key), codingPath: codingPath + [key])
+            try JSONNodeDecoder.decode(type, from: value(key))
+        }
+
+        // decodeIfPresent: absent or null is nil (what JSONDecoder and the protocol's default do),
+        // with one lookup instead of three.
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            guard let member = member(key) else { return nil }
+            if case .null = member { return nil }
+            return try JSONNodeDecoder.decodeString(member)
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let member = member(key) else { return nil }
+            if case .null = member { return nil }
+            return try JSONNodeDecoder.decode(type, from: member)
+        }
+
+        private func member(_ key: Key) -> JSONNode.Value? {
+            let name = key.stringValue
+            return members.first(where: { $0.key == name })?.value.value
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey>
         {
-            try JSONNodeDecoder(value(key), codingPath: codingPath + [key]).container(keyedBy: type)
+            try JSONNodeDecoder(value: value(key)).container(keyedBy: type)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try JSONNodeDecoder(value(key), codingPath: codingPath + [key]).unkeyedContainer()
+            try JSONNodeDecoder(value: value(key)).unkeyedContainer()
         }
 
         func superDecoder() throws -> any Decoder { throw Unsupported() }
@@ -135,21 +157,20 @@ struct JSONNodeDecoder: Decoder {
 
     struct Unkeyed: UnkeyedDecodingContainer {
         let elements: [JSONNode]
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { [] }
         var currentIndex = 0
 
-        init(elements: [JSONNode], codingPath: [any CodingKey]) {
+        init(elements: [JSONNode]) {
             self.elements = elements
-            self.codingPath = codingPath
         }
 
         var count: Int? { elements.count }
         var isAtEnd: Bool { currentIndex >= elements.count }
 
         /// The next element, advancing only on success (as JSONDecoder does).
-        mutating func next<T>(_ read: (JSONNode) throws -> T) throws -> T {
+        mutating func next<T>(_ read: (JSONNode.Value) throws -> T) throws -> T {
             guard !isAtEnd else { throw Unsupported() }
-            let value = try read(elements[currentIndex])
+            let value = try read(elements[currentIndex].value)
             currentIndex += 1
             return value
         }
@@ -179,29 +200,26 @@ struct JSONNodeDecoder: Decoder {
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next { try JSONNodeDecoder.decodeInteger($0, as: UInt64.self) } }
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let path = codingPath
-            return try next { try JSONNodeDecoder.decode(type, from: $0, codingPath: path) }
+            try next { try JSONNodeDecoder.decode(type, from: $0) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-            let path = codingPath
-            return try next { try JSONNodeDecoder($0, codingPath: path).container(keyedBy: type) }
+            try next { try JSONNodeDecoder(value: $0).container(keyedBy: type) }
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            let path = codingPath
-            return try next { try JSONNodeDecoder($0, codingPath: path).unkeyedContainer() }
+            try next { try JSONNodeDecoder(value: $0).unkeyedContainer() }
         }
 
         mutating func superDecoder() throws -> any Decoder { throw Unsupported() }
     }
 
     struct Single: SingleValueDecodingContainer {
-        let node: JSONNode
-        let codingPath: [any CodingKey]
+        let node: JSONNode.Value
+        var codingPath: [any CodingKey] { [] }
 
         func decodeNil() -> Bool {
-            if case .null = node.value { return true }
+            if case .null = node { return true }
             return false
         }
 
@@ -221,7 +239,7 @@ struct JSONNodeDecoder: Decoder {
         func decode(_ type: UInt64.Type) throws -> UInt64 { try JSONNodeDecoder.decodeInteger(node, as: UInt64.self) }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try JSONNodeDecoder.decode(type, from: node, codingPath: codingPath)
+            try JSONNodeDecoder.decode(type, from: node)
         }
     }
 }
