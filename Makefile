@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test bench bench-batch schemas reference-data clean
+.PHONY: setup build release demo test bench bench-smoke bench-batch schemas reference-data clean
 
 setup:
 	@bash .ci/setup
@@ -39,10 +39,16 @@ reference-data: setup
 	$(SWIFT) Sources/WalletOrders/Validation/ReferenceData/Generator/generate-reference-data.swift \
 		/usr/share/iso-codes/json > Sources/WalletOrders/Validation/ReferenceData/ReferenceData+Generated.swift
 
-## Time build+sign and verify on one core next to `openssl speed rsa2048` from the same run.
+## Benchmarks (ordo-one/benchmark, Benchmarks/): build+sign, validate and verify one archive, for the
+## shipped sample and a large order, on one core, each next to `openssl speed rsa2048` from the same run.
 bench: setup
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
-	cd Benchmarks && taskset -c 0 .build/release/wallet-orders-bench 2000 ../Samples
+	python3 Benchmarks/report.py
+
+## The same benchmarks, a few iterations each (CI: checks they build and run; figures are rough).
+bench-smoke: setup
+	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	python3 Benchmarks/report.py --smoke
 
 clean:
 	rm -rf .build Benchmarks/.build

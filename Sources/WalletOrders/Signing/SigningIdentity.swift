@@ -17,13 +17,20 @@ public struct SigningIdentity: Sendable {
     let certificate: X509Certificate
     let privateKey: PrivateKey
     let intermediate: X509Certificate
+    /// The certificates, signer identifier and algorithms encoded once, for RSA keys (`nil` for
+    /// other keys, which sign through OpenSSL's CMS functions).
+    let preparedSigner: PreparedCMSSigner?
+    /// The certificate's subject `UID`, read once.
+    let subjectUID: String?
+    /// Validity periods, read once: notBefore and notAfter of the certificate, then the intermediate.
+    let validity: [Date]
 
     /// The signing certificate.
     public var certificateSummary: CertificateSummary { CertificateSummary(certificate) }
     /// The intermediate certificate that goes into every signature next to the signing certificate.
     public var intermediateSummary: CertificateSummary { CertificateSummary(intermediate) }
     /// The order type identifier the certificate was issued for (its subject `UID`), if present.
-    public var orderTypeIdentifier: String? { certificate.subject["UID"] }
+    public var orderTypeIdentifier: String? { subjectUID }
     /// The Team ID (the subject `OU`), if present.
     public var teamIdentifier: String? { certificate.subject["OU"] }
 
@@ -171,11 +178,23 @@ public struct SigningIdentity: Sendable {
         self.certificate = certificate
         self.privateKey = privateKey
         self.intermediate = issuer
+        self.preparedSigner = PreparedCMSSigner(certificate: certificate, privateKey: privateKey, additionalCertificates: [issuer])
+        self.subjectUID = certificate.subject["UID"]
+        self.validity = [certificate.notBefore, certificate.notAfter, issuer.notBefore, issuer.notAfter]
+    }
+
+    /// Throws ``WalletOrdersError/Code/certificateNotValid`` unless both certificates are valid at `date`.
+    func checkValidity(at date: Date) throws {
+        guard validity[0] <= date, date <= validity[1], validity[2] <= date, date <= validity[3] else {
+            try Self.checkValidity(certificate, role: "signing certificate", at: date)
+            try Self.checkValidity(intermediate, role: "WWDR intermediate certificate", at: date)
+            return
+        }
     }
 
     static func checkValidity(_ certificate: X509Certificate, role: String, at date: Date) throws {
-        let formatter = ISO8601DateFormatter()
         if date > certificate.notAfter {
+            let formatter = ISO8601DateFormatter()
             throw WalletOrdersError(
                 .certificateNotValid,
                 "The \(role) '\(certificate.subject)' expired on \(formatter.string(from: certificate.notAfter)).",
@@ -184,6 +203,7 @@ public struct SigningIdentity: Sendable {
                     : "Create a new Order Type ID certificate in Certificates, Identifiers & Profiles and export it again.")
         }
         if date < certificate.notBefore {
+            let formatter = ISO8601DateFormatter()
             throw WalletOrdersError(
                 .certificateNotValid,
                 "The \(role) '\(certificate.subject)' is not valid until \(formatter.string(from: certificate.notBefore)).",
@@ -227,6 +247,9 @@ public struct SigningIdentity: Sendable {
     /// Signs `content` (the exact `manifest.json` bytes): detached CMS, DER, SHA-256, with signingTime.
     func sign(_ content: [UInt8], signingTime: Date) throws -> [UInt8] {
         do {
+            if let preparedSigner, let signature = try preparedSigner.sign(content, signingTime: signingTime) {
+                return signature
+            }
             return try CMSSigner.signDetached(
                 content, certificate: certificate, privateKey: privateKey, additionalCertificates: [intermediate],
                 signingTime: signingTime)

@@ -54,12 +54,15 @@ public struct OrderValidator: Sendable {
 
     /// Validates an opened archive fully: container, signature and chain, then content.
     public func validate(_ archive: OrderArchive, subject: String, now: Date = Date()) -> ValidationReport {
-        var report = verifier.verify(archive, subject: subject, now: now, notes: true)
+        // order.json is parsed once, for the verifier's decoding and for the content checks.
+        let parsed = archive.contents(of: OrderArchive.orderPath).map(Self.parseOrder)
+        var report = verifier.verify(
+            archive, subject: subject, now: now, notes: true, parsedOrder: parsed?.decodable == true ? parsed?.result : nil)
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where !Manifest.excludedPaths.contains(path) {
             files[path] = archive.contents(of: path)
         }
-        let content = validateContent(files: files)
+        let content = validateContent(files: files, parsed: parsed?.result)
         // The schema findings explain order.json far better than the model's decoding error.
         if content.contains(where: { $0.location.file == OrderArchive.orderPath && $0.severity == .error }) {
             report.diagnostics.removeAll { $0.ruleID == "order.invalid" }
@@ -73,8 +76,17 @@ public struct OrderValidator: Sendable {
         ValidationReport(subject: subject, diagnostics: validateContent(files: source.files))
     }
 
-    /// The content checks: JSON, schema, rules.
-    func validateContent(files: [String: [UInt8]]) -> [Diagnostic] {
+    /// Parses order.json for the content checks: first with the depth fast decoding accepts
+    /// (`decodable`), again with the parser's full depth when that is too shallow.
+    static func parseOrder(_ bytes: [UInt8]) -> (result: JSONParseResult, decodable: Bool) {
+        let shallow = JSONParser.parse(bytes, maxDepth: Order.fastDecodingMaxDepth)
+        if shallow.problems.contains(where: { $0.kind == .tooDeep }) { return (JSONParser.parse(bytes), false) }
+        return (shallow, true)
+    }
+
+    /// The content checks: JSON, schema, rules. `parsed` is `files["order.json"]` parsed, when
+    /// the caller has it.
+    func validateContent(files: [String: [UInt8]], parsed: JSONParseResult? = nil) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         guard let orderBytes = files[OrderArchive.orderPath] else {
             findings.append(
@@ -83,7 +95,7 @@ public struct OrderValidator: Sendable {
                     hint: "order.json sits at the root of the order."))
             return findings
         }
-        let parsed = JSONParser.parse(orderBytes)
+        let parsed = parsed ?? JSONParser.parse(orderBytes)
         var context = ValidationContext(files: files, root: parsed.root)
         for problem in parsed.problems {
             findings.append(

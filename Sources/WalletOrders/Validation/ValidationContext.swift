@@ -62,10 +62,23 @@ struct ValidationContext {
 
 /// A path into a JSON document, rendered as an RFC 6901 pointer only when a finding needs it.
 struct JSONPath {
-    var tokens: [String] = []
+    /// One step: an object key or an array index (kept as a number until a pointer is rendered).
+    enum Token {
+        case key(String)
+        case index(Int)
+    }
+
+    var tokens: [Token] = []
 
     /// The pointer, such as `/payment/total/currency`.
-    var pointer: String { tokens.reduce(into: "") { $0 += "/" + JSONPointer.escape($1) } }
+    var pointer: String {
+        tokens.reduce(into: "") { pointer, token in
+            switch token {
+            case .key(let key): pointer += "/" + JSONPointer.escape(key)
+            case .index(let index): pointer += "/" + String(index)
+            }
+        }
+    }
 
     /// The pointer of a child of this path.
     func pointer(appending token: String) -> String { pointer + "/" + JSONPointer.escape(token) }
@@ -84,16 +97,23 @@ enum JSONWalk {
         switch node.value {
         case .object(let members):
             for member in members {
-                path.tokens.append(member.key)
+                path.tokens.append(.key(member.key))
                 visit(member, path, node)
-                Self.members(of: member.value, path: &path, visit)
+                switch member.value.value {
+                case .object, .array: Self.members(of: member.value, path: &path, visit)
+                default: break
+                }
                 path.tokens.removeLast()
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                path.tokens.append(String(index))
-                Self.members(of: element, path: &path, visit)
-                path.tokens.removeLast()
+            for index in elements.indices {
+                switch elements[index].value {
+                case .object, .array:
+                    path.tokens.append(.index(index))
+                    Self.members(of: elements[index], path: &path, visit)
+                    path.tokens.removeLast()
+                default: break
+                }
             }
         default:
             break
@@ -112,15 +132,23 @@ enum JSONWalk {
         case .object(let members):
             visit(members, path)
             for member in members {
-                path.tokens.append(member.key)
-                objects(of: member.value, path: &path, visit)
-                path.tokens.removeLast()
+                switch member.value.value {
+                case .object, .array:
+                    path.tokens.append(.key(member.key))
+                    objects(of: member.value, path: &path, visit)
+                    path.tokens.removeLast()
+                default: break
+                }
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                path.tokens.append(String(index))
-                objects(of: element, path: &path, visit)
-                path.tokens.removeLast()
+            for index in elements.indices {
+                switch elements[index].value {
+                case .object, .array:
+                    path.tokens.append(.index(index))
+                    objects(of: elements[index], path: &path, visit)
+                    path.tokens.removeLast()
+                default: break
+                }
             }
         default:
             break

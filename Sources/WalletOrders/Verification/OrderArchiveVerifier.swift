@@ -11,6 +11,10 @@ import WalletOrdersInterop
 /// Rule identifiers are stable; see the `Validation` article for the full table.
 public struct OrderArchiveVerifier: Sendable {
     let trustStore: X509TrustStore
+    /// Certificates, issuer checks and chain verdicts already worked out (shared by copies).
+    let cache = VerificationCache()
+    /// The trust store's anchors as cache entries (their validity dates key chain verdicts).
+    let anchors: [KnownCertificate]
     /// The limits used when opening archives from bytes.
     public var limits: ArchiveLimits
 
@@ -43,6 +47,7 @@ public struct OrderArchiveVerifier: Sendable {
         } catch {
             throw WalletOrdersError(.invalidTrustAnchor, "Building the trust store failed: \(error)", underlying: error)
         }
+        self.anchors = anchors.map(cache.certificate)
         self.limits = limits
     }
 
@@ -70,13 +75,18 @@ public struct OrderArchiveVerifier: Sendable {
 
     /// Verifies an opened archive; with `notes`, adds informational findings (the WWDR generation)
     /// that ``OrderValidator`` reports and plain verification leaves out.
-    func verify(_ archive: OrderArchive, subject: String, now: Date, notes: Bool) -> ValidationReport {
+    ///
+    /// `parsedOrder` is `order.json` already parsed with a depth of at most
+    /// ``Order/fastDecodingMaxDepth``, when the caller has it.
+    func verify(_ archive: OrderArchive, subject: String, now: Date, notes: Bool, parsedOrder: JSONParseResult? = nil)
+        -> ValidationReport
+    {
         var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
         checkRequiredFiles(archive, into: &report)
         checkBundleSize(archive, into: &report)
         checkManifest(archive, into: &report)
         let signer = checkSignature(archive, now: now, notes: notes, into: &report)
-        checkOrder(archive, signerUID: signer?.subject["UID"], into: &report)
+        checkOrder(archive, signerUID: signer?.uid, parsed: parsedOrder, into: &report)
         return report
     }
 
@@ -186,8 +196,13 @@ public struct OrderArchiveVerifier: Sendable {
     // MARK: - Signature and chain
 
     /// Checks the signature and chain; returns the signer certificate when it was found.
-    private func checkSignature(_ archive: OrderArchive, now: Date, notes: Bool, into report: inout ValidationReport) -> X509Certificate? {
+    private func checkSignature(_ archive: OrderArchive, now: Date, notes: Bool, into report: inout ValidationReport) -> KnownCertificate? {
         guard let bytes = archive.contents(of: OrderArchive.signaturePath) else { return nil }
+        if let manifestBytes = archive.contents(of: OrderArchive.manifestPath),
+            let signer = checkWellFormedSignature(bytes, of: manifestBytes, now: now, notes: notes, into: &report)
+        {
+            return signer
+        }
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
         let cms: CMSSignedData
         do {
@@ -259,24 +274,58 @@ public struct OrderArchiveVerifier: Sendable {
             }
         }
 
-        let certificates = cms.certificates
-        guard let signer = certificates.first(where: signerInfo.identifies) else {
+        let parsedCertificates = cms.certificates
+        guard let parsedSigner = parsedCertificates.first(where: signerInfo.identifies) else {
             report.add(
                 "signature.signer-certificate-missing", .error, "The signature does not carry the signing certificate.",
                 at: file, hint: "Include the Order Type ID certificate in the signature (don't sign with -nocerts).")
             return nil
         }
-        if !attributes.isEmpty && !signerInfo.verifySignature(with: signer) {
+        if !attributes.isEmpty && !signerInfo.verifySignature(with: parsedSigner) {
             report.add(
                 "signature.invalid", .error, "The signature does not verify with the signing certificate's key.",
                 at: file, hint: "The signature was made with another key or altered; sign again.")
         }
+        let signer = cache.certificate(parsedSigner)
+        let certificates = parsedCertificates.map(cache.certificate)
         checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, notes: notes, into: &report)
         return signer
     }
 
+    /// The signature check for a signature of the shape every known producer writes (DER,
+    /// one RSA signer, SHA-256, the usual signed attributes; ``StrictSignedData``) that is
+    /// intact: it reads the structure with a small DER reader, takes the certificates from the
+    /// cache, compares the manifest digest and verifies the RSA signature over the signed
+    /// attributes, then checks the chain.
+    ///
+    /// Returns `nil`, having reported nothing, for any other signature, or when any check
+    /// fails: the general path (OpenSSL's CMS parser) then reports each problem, so findings
+    /// are the same whichever path runs.
+    private func checkWellFormedSignature(
+        _ bytes: [UInt8], of manifest: [UInt8], now: Date, notes: Bool, into report: inout ValidationReport
+    ) -> KnownCertificate? {
+        guard let signed = StrictSignedData(bytes),
+            signed.bytes[signed.messageDigest].elementsEqual(SHA256.hash(manifest))
+        else { return nil }
+        var certificates: [KnownCertificate] = []
+        certificates.reserveCapacity(signed.certificates.count)
+        for range in signed.certificates {
+            guard let certificate = cache.certificate(in: bytes, range: range) else { return nil }
+            certificates.append(certificate)
+        }
+        // OpenSSL takes the first certificate whose serial and issuer (compared canonically)
+        // match; byte-equal DER is an exact match, anything subtler goes the general way.
+        let serial = bytes[signed.signerSerial]
+        guard let signer = certificates.first(where: { $0.serial?.elementsEqual(serial) ?? false }),
+            signer.issuerNameDER?.elementsEqual(bytes[signed.signerIssuer]) ?? false,
+            signer.certificate.verifiesRSASHA256(signature: bytes[signed.signature], over: signed.signedAttributesDER) == true
+        else { return nil }
+        checkChain(signer: signer, certificates: certificates, signingTime: signed.signingTime, now: now, notes: notes, into: &report)
+        return signer
+    }
+
     private func checkChain(
-        signer: X509Certificate, certificates: [X509Certificate], signingTime: Date?, now: Date, notes: Bool,
+        signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date, notes: Bool,
         into report: inout ValidationReport
     ) {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
@@ -288,7 +337,7 @@ public struct OrderArchiveVerifier: Sendable {
                 hint: "Include only the Order Type ID certificate and the WWDR intermediate, not the root.")
         }
         // Each isIssued is a signature verification: compute the issuers once.
-        let issuers = others.filter { signer.isIssued(by: $0) }
+        let issuers = others.filter { cache.isIssued(signer, by: $0) }
         if notes, let issuer = issuers.first {
             let subject = issuer.subject
             report.add(
@@ -302,10 +351,10 @@ public struct OrderArchiveVerifier: Sendable {
                 "signature.intermediate-missing", .error,
                 "The signature does not carry the intermediate that issued the signing certificate ('\(signer.issuer)').",
                 at: file, hint: "Include Apple's WWDR intermediate (for example G4) when signing (openssl -certfile).")
-            helpers.append(BundledCertificates.appleWWDRG4)
+            helpers.append(cache.certificate(BundledCertificates.appleWWDRG4))
         }
         let when = signingTime ?? now
-        let chain = trustStore.verify(signer, intermediates: helpers, at: when)
+        let chain = cache.verifyChain(trustStore, anchors: anchors, leaf: signer, helpers: helpers, at: when)
         if !chain.isValid {
             let subject = chain.errorCertificate?.subject.description ?? signer.subject.description
             if chain.isValidityError {
@@ -336,10 +385,12 @@ public struct OrderArchiveVerifier: Sendable {
 
     // MARK: - Order
 
-    private func checkOrder(_ archive: OrderArchive, signerUID: String?, into report: inout ValidationReport) {
+    private func checkOrder(
+        _ archive: OrderArchive, signerUID: String?, parsed: JSONParseResult?, into report: inout ValidationReport
+    ) {
         guard archive.contents(of: OrderArchive.orderPath) != nil else { return }
         do {
-            let order = try archive.order()
+            let order = try archive.order(parsed: parsed)
             if let signerUID, signerUID != order.orderTypeIdentifier {
                 report.add(
                     "signature.signer-uid-mismatch", .warning,

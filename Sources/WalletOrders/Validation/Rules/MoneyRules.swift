@@ -8,7 +8,7 @@ enum MoneyRules {
             else { return }
             var currencyPointer: String { path.pointer(appending: "currency") }
             let minorUnits = ReferenceData.currencyMinorUnits[currency]
-            if currency.count == 3, currency.allSatisfy(\.isUppercase), minorUnits == nil {
+            if minorUnits == nil, ASCIIText.isUppercaseLetters(currency, count: 3) {
                 let suggestion = NearestName.suggestion(for: currency, among: ReferenceData.currencyMinorUnits.keys)
                 findings.append(
                     context.diagnostic(
@@ -29,17 +29,12 @@ enum MoneyRules {
             default:
                 text = nil
             }
-            if let text, let minorUnits, let dot = text.firstIndex(of: "."),
-                !text.contains("e"), !text.contains("E")
-            {
-                let digits = text[text.index(after: dot)...].count
-                if digits > minorUnits {
-                    findings.append(
-                        context.diagnostic(
-                            "money.minor-units",
-                            "\(text) \(currency) has \(digits) decimal\(digits == 1 ? "" : "s"); \(currency) has \(minorUnits).",
-                            pointer: amountPointer, hint: "Round to \(minorUnits) decimal\(minorUnits == 1 ? "" : "s")."))
-                }
+            if let text, let minorUnits, let digits = ASCIIText.decimalsWithoutExponent(text), digits > minorUnits {
+                findings.append(
+                    context.diagnostic(
+                        "money.minor-units",
+                        "\(text) \(currency) has \(digits) decimal\(digits == 1 ? "" : "s"); \(currency) has \(minorUnits).",
+                        pointer: amountPointer, hint: "Round to \(minorUnits) decimal\(minorUnits == 1 ? "" : "s")."))
             }
         }
         // One currency per payment: the total's.
@@ -67,8 +62,8 @@ enum AddressRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
         guard let root = context.root else { return }
         JSONWalk.members(of: root) { member, path, _ in
-            guard member.key == "countryCode", let code = member.value.stringValue, code.count == 2,
-                code.allSatisfy(\.isUppercase), !ReferenceData.countryCodes.contains(code)
+            guard member.key == "countryCode", let code = member.value.stringValue, ASCIIText.isUppercaseLetters(code, count: 2),
+                !ReferenceData.countryCodes.contains(code)
             else { return }
             findings.append(
                 context.diagnostic(
@@ -121,5 +116,33 @@ enum CompatibilityRules {
                     "compatibility.newer-field", "\(name) is shown from iOS \(version) / macOS \(version == "17.0" ? "14.0" : version == "17.2" ? "14.2" : "14.4") on; older systems ignore it.",
                     pointer: pointer))
         }
+    }
+}
+
+/// String checks the rules make on every amount and code, with a byte-level path for ASCII text
+/// (what valid orders hold) that gives exactly the Character-level answer, and the
+/// Character-level code for anything else.
+enum ASCIIText {
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// `text.count == count && text.allSatisfy(\.isUppercase)`.
+    static func isUppercaseLetters(_ text: String, count: Int) -> Bool {
+        guard isASCII(text) else { return text.count == count && text.allSatisfy(\.isUppercase) }
+        // In ASCII, exactly A–Z are uppercase.
+        return text.utf8.count == count && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+
+    /// The number of characters after the first `.` when there is one and no `e`/`E`; else `nil`.
+    static func decimalsWithoutExponent(_ text: String) -> Int? {
+        // CR LF is one Character but two bytes: such text takes the Character path.
+        guard isASCII(text), !text.utf8.contains(0x0D) else {
+            guard let dot = text.firstIndex(of: "."), !text.contains("e"), !text.contains("E") else { return nil }
+            return text[text.index(after: dot)...].count
+        }
+        let bytes = text.utf8
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+            !bytes.contains(UInt8(ascii: "e")), !bytes.contains(UInt8(ascii: "E"))
+        else { return nil }
+        return bytes.distance(from: dot, to: bytes.endIndex) - 1
     }
 }

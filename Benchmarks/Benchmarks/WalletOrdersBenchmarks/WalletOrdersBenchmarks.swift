@@ -1,0 +1,50 @@
+// Archive benchmarks on ordo-one/benchmark: build+sign, full validation and container-only
+// verification of one archive, for the shipped sample and for a large generated order.
+//
+//   make bench         full run, pinned to one core, with `openssl speed rsa2048` as the floor
+//   make bench-smoke   a few iterations of each (CI)
+//
+// WALLET_ORDERS_BENCH_SMOKE=1 shortens every benchmark to a few iterations.
+import Benchmark
+import BenchmarkFixtures
+import Foundation
+import WalletOrders
+
+let benchmarks: @Sendable () -> Void = {
+    let smoke = ProcessInfo.processInfo.environment["WALLET_ORDERS_BENCH_SMOKE"] != nil
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .microseconds,
+        warmupIterations: smoke ? 3 : 200,
+        maxDuration: smoke ? .milliseconds(300) : .seconds(10),
+        maxIterations: smoke ? 20 : 20_000
+    )
+    let fixtures: Fixtures
+    do {
+        fixtures = try Fixtures.make()
+    } catch {
+        fatalError("benchmark fixtures: \(error)")
+    }
+
+    for fixture in fixtures.all {
+        Benchmark("build+sign \(fixture.name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try fixture.builder.build(fixture.source, signingTime: fixtures.signingTime))
+            }
+        }
+        Benchmark("validate \(fixture.name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(fixtures.validator.validate(archiveBytes: fixture.archive, subject: fixture.name))
+            }
+        }
+        Benchmark("verify \(fixture.name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(fixtures.verifier.verify(archiveBytes: fixture.archive, subject: fixture.name))
+            }
+        }
+    }
+    // Store benchmarks (save one at a time, save batched, contains) belong here too, on the
+    // same fixtures: add them as `Benchmark("store save …")` next to these, or as a separate
+    // benchmark target (see Package.swift). report.py prints any benchmark it finds; give it a
+    // floor in report.py's FLOORS to get a ratio.
+}
