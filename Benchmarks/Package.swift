@@ -42,6 +42,20 @@ let package = Package(
             path: "Benchmarks/WalletOrdersBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // Store benchmarks: durable saves (one at a time and batched, with and without validation)
+        // and contains, on a store of 100,000 orders.
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "WalletOrders", package: "wallet-orders"),
+                .product(name: "WalletOrdersStore", package: "wallet-orders"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

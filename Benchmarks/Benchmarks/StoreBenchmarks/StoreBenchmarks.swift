@@ -1,0 +1,164 @@
+// Order store benchmarks on ordo-one/benchmark: durable saves one at a time and batched, and
+// contains, on a store of 100,000 orders (2,000 with WALLET_ORDERS_BENCH_SMOKE; any number with
+// WALLET_ORDERS_BENCH_STORE_ORDERS).
+//
+// The store is filled once through the public API (build, validate, batched save) and kept in
+// Benchmarks/.build/store-fixtures/ between runs; every run works on a fresh copy of it, and every
+// save benchmark saves orders the store doesn't hold yet, so that each save writes.
+import Benchmark
+import BenchmarkFixtures
+import Foundation
+import Synchronization
+import WalletOrders
+import WalletOrdersStore
+
+/// The shipped sample as another order (`orderIdentifier`) at another `updatedAt` (minute 09:00 plus `second`).
+func variant(_ fixture: Fixture, orderIdentifier: String, second: Int, signingTime: Date) throws -> [UInt8] {
+    var files = fixture.source.files
+    let json = String(decoding: files["order.json"] ?? [], as: UTF8.self)
+        .replacingOccurrences(of: "\"nw-2025-118734\"", with: "\"\(orderIdentifier)\"")
+        .replacingOccurrences(
+            of: "\"updatedAt\": \"2025-11-20T08:31:44Z\"",
+            with: "\"updatedAt\": \"2025-11-20T09:\(String(format: "%02d:%02d", second / 60 % 60, second % 60))Z\"")
+    files["order.json"] = Array(json.utf8)
+    return try fixture.builder.build(OrderSource(files: files), signingTime: signingTime).bytes
+}
+
+/// The shared store: made (or copied from the cache) by the first benchmark's setup.
+final class StoreFixture: Sendable {
+    let count: Int
+    let fixtures: Fixtures
+    let shipped: Fixture
+    private let made = Mutex<SQLiteOrderStore?>(nil)
+    private let counter = Atomic<Int>(0)
+
+    init(count: Int, fixtures: Fixtures, shipped: Fixture) {
+        self.count = count
+        self.fixtures = fixtures
+        self.shipped = shipped
+    }
+
+    /// Order identifiers no other benchmark uses.
+    func newIdentifiers(_ count: Int) -> [String] {
+        let first = counter.add(count, ordering: .relaxed).oldValue
+        return (first..<(first + count)).map { "new-\($0)" }
+    }
+
+    /// New orders' archives (built outside the measurement).
+    func newArchives(_ count: Int) throws -> [[UInt8]] {
+        try newIdentifiers(count).map { try variant(shipped, orderIdentifier: $0, second: 1, signingTime: fixtures.signingTime) }
+    }
+
+    func store() async throws -> SQLiteOrderStore {
+        if let store = made.withLock({ $0 }) { return store }
+        let store = try await Self.open(count: count, fixtures: fixtures, shipped: shipped)
+        made.withLock { $0 = store }
+        return store
+    }
+
+    private static func open(count: Int, fixtures: Fixtures, shipped: Fixture) async throws -> SQLiteOrderStore {
+        let cacheFolder = Fixtures.repository.appendingPathComponent("Benchmarks/.build/store-fixtures")
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        let cached = cacheFolder.appendingPathComponent("orders-\(count).sqlite")
+        if !FileManager.default.fileExists(atPath: cached.path) {
+            let making = cacheFolder.appendingPathComponent("orders-\(count).making.sqlite")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: making.path + suffix) }
+            do {
+                let store = try SQLiteOrderStore(url: making, validator: fixtures.validator)
+                for start in stride(from: 0, to: count, by: 1_000) {
+                    let archives = try (start..<min(count, start + 1_000)).map {
+                        try variant(shipped, orderIdentifier: "fixture-\($0)", second: 0, signingTime: fixtures.signingTime)
+                    }
+                    for result in try await store.save(signedArchives: archives) { _ = try result.get() }
+                }
+                guard try await store.count() == count else { fatalError("the store fixture has the wrong number of orders") }
+            }  // closing the store checkpoints the WAL into the file
+            try FileManager.default.moveItem(at: making, to: cached)
+        }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-bench-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: cached, to: copy)
+        return try SQLiteOrderStore(url: copy, validator: fixtures.validator)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let smoke = ProcessInfo.processInfo.environment["WALLET_ORDERS_BENCH_SMOKE"] != nil
+    let storeSize = Int(ProcessInfo.processInfo.environment["WALLET_ORDERS_BENCH_STORE_ORDERS"] ?? "") ?? (smoke ? 2_000 : 100_000)
+    let batchSize = smoke ? 50 : 1_000
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .microseconds,
+        warmupIterations: smoke ? 1 : 10,
+        maxDuration: .seconds(smoke ? 3 : 30),
+        maxIterations: smoke ? 20 : 1_000
+    )
+    let shared: StoreFixture
+    do {
+        let fixtures = try Fixtures.make()
+        guard let shipped = fixtures["shipped-ecommerce"] else { fatalError("no shipped-ecommerce fixture") }
+        shared = StoreFixture(count: storeSize, fixtures: fixtures, shipped: shipped)
+    } catch {
+        fatalError("benchmark fixtures: \(error)")
+    }
+    let setup: @Sendable () async throws -> Void = { _ = try await shared.store() }
+
+    // One new order per sample, validated and committed (WAL fsync) on its own.
+    Benchmark("store save one durable \(storeSize)", closure: { benchmark in
+        let store = try await shared.store()
+        benchmark.stopMeasurement()
+        let archive = try shared.newArchives(1)[0]
+        benchmark.startMeasurement()
+        blackHole(try await store.save(signedArchive: archive))
+    }, setup: setup)
+
+    // The same without validation (VerifiedOrderArchive made outside the measurement): the store's own cost.
+    Benchmark("store write one durable \(storeSize)", closure: { benchmark in
+        let store = try await shared.store()
+        benchmark.stopMeasurement()
+        let verified = try VerifiedOrderArchive(bytes: try shared.newArchives(1)[0], validator: shared.fixtures.validator)
+        benchmark.startMeasurement()
+        blackHole(try await store.save(verifiedArchives: [verified]))
+    }, setup: setup)
+
+    // A batch of new orders per sample: validated in parallel, then one transaction.
+    Benchmark(
+        "store save batch of \(batchSize) durable \(storeSize)",
+        configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 20),
+        closure: { benchmark in
+            let store = try await shared.store()
+            benchmark.stopMeasurement()
+            let archives = try shared.newArchives(batchSize)
+            benchmark.startMeasurement()
+            blackHole(try await store.save(signedArchives: archives))
+        }, setup: setup)
+
+    Benchmark(
+        "store write batch of \(batchSize) durable \(storeSize)",
+        configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 20),
+        closure: { benchmark in
+            let store = try await shared.store()
+            benchmark.stopMeasurement()
+            let verified = try shared.newArchives(batchSize).map {
+                try VerifiedOrderArchive(bytes: $0, validator: shared.fixtures.validator)
+            }
+            benchmark.startMeasurement()
+            blackHole(try await store.save(verifiedArchives: verified))
+        }, setup: setup)
+
+    // contains for a random stored order (keys made outside the measurement).
+    let keys = (0..<4_096).map { _ in
+        FullyQualifiedOrderIdentifier(
+            orderTypeIdentifier: "order.com.northwindoutfitters.shop", orderIdentifier: "fixture-\(Int.random(in: 0..<storeSize))")
+    }
+    let next = Atomic<Int>(0)
+    Benchmark(
+        "store contains \(storeSize)",
+        configuration: .init(warmupIterations: smoke ? 10 : 1_000, maxIterations: smoke ? 1_000 : 200_000),
+        closure: { benchmark in
+            let store = try await shared.store()
+            let key = keys[next.add(1, ordering: .relaxed).oldValue & 4_095]
+            let date: Timestamp = "2025-11-20T09:00:00Z"
+            benchmark.startMeasurement()
+            blackHole(try await store.contains(matching: key, updatedDate: date))
+        }, setup: setup)
+}
