@@ -71,4 +71,31 @@ import WalletOrdersTestSupport
         #expect(appleOnly.verify(archiveBytes: built.bytes, subject: "a") == first)
         #expect(TestPKI.verifier.verify(archiveBytes: built.bytes, subject: "a").errors.isEmpty)
     }
+
+    @Test("Concurrent builds and verifications share caches and deflate streams without changing a byte or a finding")
+    func concurrent() async throws {
+        let sources = try Repository.sampleNames.map { try SampleBuilds.source($0) }
+        let builders = try sources.map { OrderArchiveBuilder(identity: TestPKI.identity(for: try SampleBuilds.orderTypeIdentifier(of: $0))) }
+        let expected = try zip(sources, builders).map { try $1.build($0, signingTime: TestPKI.signingTime).bytes }
+        let verifier = try Self.freshVerifier()
+        let reports = expected.map { Self.reportWithoutNotes(verifier.verify(archiveBytes: $0, subject: "s", now: TestPKI.signingTime)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<10 {
+                        let index = (task + round) % sources.count
+                        let bytes = try builders[index].build(sources[index], signingTime: TestPKI.signingTime).bytes
+                        #expect(bytes == expected[index])
+                        let report = verifier.verify(archiveBytes: bytes, subject: "s", now: TestPKI.signingTime)
+                        #expect(Self.reportWithoutNotes(report) == reports[index])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    static func reportWithoutNotes(_ report: ValidationReport) -> [String] {
+        report.diagnostics.map(\.description)
+    }
 }
