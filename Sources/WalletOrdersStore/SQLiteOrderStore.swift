@@ -79,7 +79,7 @@ public final class SQLiteOrderStore: OrderStoring {
                     "The order store \(path) was written by a newer version of wallet-orders; its schema is unknown here, so it was left untouched.",
                     hint: "Use the newer wallet-orders with this store, or pick another store file.")
             }
-            try migrator.migrate(pool)
+            try Self.migrate(pool, with: migrator)
             var lookupConfiguration = Configuration()
             lookupConfiguration.readonly = true
             lookupConfiguration.busyMode = .timeout(busyTimeout)
@@ -95,6 +95,23 @@ public final class SQLiteOrderStore: OrderStoring {
             } ?? ""
         } catch {
             throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)
+        }
+    }
+
+    /// Applies the migrations this file lacks. GRDB decides which to run before it takes the write
+    /// lock, so two processes opening a new store at once may both try the same migration; the
+    /// second one's transaction fails and rolls back, and deciding again finds it applied.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        var attempts = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch {
+                attempts += 1
+                if (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) == true { return }
+                if attempts >= 5 { throw error }
+            }
         }
     }
 

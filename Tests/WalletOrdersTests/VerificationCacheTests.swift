@@ -72,7 +72,7 @@ import WalletOrdersTestSupport
         #expect(TestPKI.verifier.verify(archiveBytes: built.bytes, subject: "a").errors.isEmpty)
     }
 
-    @Test("Concurrent builds and verifications share caches and deflate streams without changing a byte or a finding")
+    @Test("Concurrent builds and verifications share caches without changing a byte or a finding")
     func concurrent() async throws {
         let sources = try Repository.sampleNames.map { try SampleBuilds.source($0) }
         let builders = try sources.map { OrderArchiveBuilder(identity: TestPKI.identity(for: try SampleBuilds.orderTypeIdentifier(of: $0))) }

@@ -1,15 +1,7 @@
 import Foundation
 import CWalletOrdersZip
-import Synchronization
 
-/// Writes zip archives into memory: no temporary files, one output buffer, deflate through zlib.
-///
-/// Written by hand rather than through libzip: an order archive is a handful of small entries,
-/// and libzip's source layers, per-entry copies and per-stream deflate allocation cost more than
-/// the compression itself. The format is the plain one every reader accepts (and what libzip
-/// wrote for us before): local header, data, central directory, end record; no data
-/// descriptors, no extra fields, no ZIP64 (orders are far below its limits; larger input is
-/// refused).
+/// Writes zip archives into memory with libzip: no temporary files.
 package enum ZipWriter {
     /// One file to add.
     package struct Entry: Sendable {
@@ -44,171 +36,74 @@ package enum ZipWriter {
         }
     }
 
-    /// The deflate level archives are written with unless asked otherwise (zlib's 1–9).
-    package static let defaultLevel: Int32 = 9
-
     /// Writes `entries`, in the given order, and returns the archive's bytes.
     ///
     /// Every entry gets the same timestamp, Unix permissions 0644, UTF-8 names and (when
-    /// deflated) compression `level`, so equal input gives equal output.
+    /// deflated) the same zlib `level`, so equal input gives equal output.
     ///
-    /// The corresponding C functions are zlib's `deflateInit2`, `deflateReset`, `deflate` and `crc32_z`.
-    package static func write(_ entries: [Entry], timestamp: DOSTimestamp, level: Int32 = defaultLevel) throws(ZipError)
-        -> [UInt8]
-    {
-        guard entries.count < 0xFFFF else {
-            throw ZipError(function: "ZipWriter.write", code: ZIP_ER_INVAL, message: "Too many entries for a zip without ZIP64")
+    /// The corresponding C functions are `zip_source_buffer_create`, `zip_open_from_source`,
+    /// `zip_source_buffer`, `zip_file_add`, `zip_set_file_compression`, `zip_file_set_dostime`,
+    /// `zip_file_set_external_attributes`, `zip_close` and `zip_source_read`.
+    /// Ownership: `zip_source_buffer` is given `malloc`ed copies with `freep = 1`, so libzip frees
+    /// them; `zip_file_add` takes ownership of its source only on success (we free it otherwise);
+    /// `zip_source_keep` keeps the output buffer source alive past `zip_close`, and we free it.
+    package static func write(_ entries: [Entry], timestamp: DOSTimestamp, level: Int32 = 9) throws(ZipError) -> [UInt8] {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let output = zip_source_buffer_create(nil, 0, 0, &error) else {
+            throw ZipError(function: "zip_source_buffer_create", error: &error)
         }
-        var capacity = 22
-        for entry in entries { capacity += entry.bytes.count + 76 + 2 * entry.path.utf8.count + 64 }
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity)
-        var central: [UInt8] = []
-        central.reserveCapacity(entries.count * 80)
-        let flagsForLevel: UInt16 = level >= 8 ? 0x0002 : level <= 2 ? 0x0004 : 0  // "maximum" / "fast" / normal
+        defer { zip_source_free(output) }
+        zip_source_keep(output)  // zip_close/zip_discard would free it otherwise.
+        guard let archive = zip_open_from_source(output, ZIP_TRUNCATE, &error) else {
+            throw ZipError(function: "zip_open_from_source", error: &error)
+        }
+        var closed = false
+        defer { if !closed { zip_discard(archive) } }
 
         for entry in entries {
-            let name = Array(entry.path.utf8)
-            let crc = entry.bytes.withUnsafeBytes { buffer in
-                UInt32(crc32_z(0, buffer.baseAddress?.assumingMemoryBound(to: Bytef.self), buffer.count))
+            let copy = malloc(max(entry.bytes.count, 1))!
+            entry.bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
             }
-            let data = entry.deflate ? try Deflater.deflate(entry.bytes, level: level) : entry.bytes
-            let offset = out.count
-            guard offset <= 0xFFFF_FFFF - data.count, entry.bytes.count < 0xFFFF_FFFF, name.count < 0xFFFF else {
-                throw ZipError(
-                    function: "ZipWriter.write(\(entry.path))", code: ZIP_ER_INVAL, message: "Entry too large for a zip without ZIP64")
+            guard let source = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1) else {
+                free(copy)
+                throw ZipError(function: "zip_source_buffer", archive: archive)
             }
-            let method: UInt16 = entry.deflate ? 8 : 0
-            let needed: UInt16 = entry.deflate ? 20 : 10
-            let flags: UInt16 = (entry.deflate ? flagsForLevel : 0) | (name.allSatisfy { $0 < 0x80 } ? 0 : 0x0800)
-
-            // Local file header.
-            append32(0x0403_4B50, to: &out)
-            append16(needed, to: &out)
-            append16(flags, to: &out)
-            append16(method, to: &out)
-            append16(timestamp.time, to: &out)
-            append16(timestamp.date, to: &out)
-            append32(crc, to: &out)
-            append32(UInt32(data.count), to: &out)
-            append32(UInt32(entry.bytes.count), to: &out)
-            append16(UInt16(name.count), to: &out)
-            append16(0, to: &out)
-            out += name
-            out += data
-
-            // Central directory header.
-            append32(0x0201_4B50, to: &central)
-            append16(0x033F, to: &central)  // made by: Unix, zip 6.3
-            append16(needed, to: &central)
-            append16(flags, to: &central)
-            append16(method, to: &central)
-            append16(timestamp.time, to: &central)
-            append16(timestamp.date, to: &central)
-            append32(crc, to: &central)
-            append32(UInt32(data.count), to: &central)
-            append32(UInt32(entry.bytes.count), to: &central)
-            append16(UInt16(name.count), to: &central)
-            append16(0, to: &central)  // extra field
-            append16(0, to: &central)  // comment
-            append16(0, to: &central)  // disk
-            append16(0, to: &central)  // internal attributes
-            append32(UInt32(0o100644) << 16, to: &central)  // regular file, rw-r--r--
-            append32(UInt32(offset), to: &central)
-            central += name
+            let index = zip_file_add(archive, entry.path, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+            guard index >= 0 else {
+                zip_source_free(source)
+                throw ZipError(function: "zip_file_add(\(entry.path))", archive: archive)
+            }
+            let position = zip_uint64_t(index)
+            let method = entry.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE
+            guard zip_set_file_compression(archive, position, method, entry.deflate ? zip_uint32_t(level) : 0) == 0,
+                zip_file_set_dostime(archive, position, timestamp.time, timestamp.date, 0) == 0,
+                zip_file_set_external_attributes(archive, position, 0, zip_uint8_t(ZIP_OPSYS_UNIX), 0o100644 << 16) == 0
+            else {
+                throw ZipError(function: "zip_file_set_*(\(entry.path))", archive: archive)
+            }
         }
-        let centralOffset = out.count
-        guard centralOffset <= 0xFFFF_FFFF - central.count else {
-            throw ZipError(function: "ZipWriter.write", code: ZIP_ER_INVAL, message: "Archive too large for a zip without ZIP64")
-        }
-        out += central
-        // End of central directory record.
-        append32(0x0605_4B50, to: &out)
-        append16(0, to: &out)
-        append16(0, to: &out)
-        append16(UInt16(entries.count), to: &out)
-        append16(UInt16(entries.count), to: &out)
-        append32(UInt32(central.count), to: &out)
-        append32(UInt32(centralOffset), to: &out)
-        append16(0, to: &out)
-        return out
+        guard zip_close(archive) == 0 else { throw ZipError(function: "zip_close", archive: archive) }
+        closed = true
+        return try readAll(output)
     }
 
-    private static func append16(_ value: UInt16, to out: inout [UInt8]) {
-        out.append(UInt8(truncatingIfNeeded: value))
-        out.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
-
-    private static func append32(_ value: UInt32, to out: inout [UInt8]) {
-        out.append(UInt8(truncatingIfNeeded: value))
-        out.append(UInt8(truncatingIfNeeded: value >> 8))
-        out.append(UInt8(truncatingIfNeeded: value >> 16))
-        out.append(UInt8(truncatingIfNeeded: value >> 24))
-    }
-}
-
-/// Raw deflate with reused zlib streams: setting up a stream allocates and clears a few hundred
-/// KiB, which for a 4 KB `order.json` costs more than compressing it. A few idle streams per
-/// level are kept (thread-safe); `deflateReset` makes a reused stream behave as a new one, so
-/// output doesn't depend on reuse.
-enum Deflater {
-    final class Stream: @unchecked Sendable {  // used by one caller at a time (taken from the pool)
-        let pointer: UnsafeMutablePointer<z_stream>
-        let level: Int32
-
-        init(level: Int32) throws(ZipError) {
-            pointer = .allocate(capacity: 1)
-            pointer.initialize(to: z_stream())
-            self.level = level
-            guard CWalletOrdersZip_deflateInitRaw(pointer, level) == Z_OK else {
-                pointer.deallocate()
-                throw ZipError(function: "deflateInit2", code: ZIP_ER_MEMORY, message: "Setting up deflate failed")
-            }
+    /// Reads a whole buffer source.
+    private static func readAll(_ source: OpaquePointer) throws(ZipError) -> [UInt8] {
+        guard zip_source_open(source) == 0 else { throw ZipError(function: "zip_source_open", error: zip_source_error(source)) }
+        defer { zip_source_close(source) }
+        guard zip_source_seek(source, 0, SEEK_END) == 0 else {
+            throw ZipError(function: "zip_source_seek", error: zip_source_error(source))
         }
-
-        deinit {
-            deflateEnd(pointer)
-            pointer.deallocate()
+        let size = zip_source_tell(source)
+        guard size >= 0, zip_source_seek(source, 0, SEEK_SET) == 0 else {
+            throw ZipError(function: "zip_source_tell", error: zip_source_error(source))
         }
-    }
-
-    private static let idle = Mutex<[Stream]>([])
-    private static let maximumIdle = 16
-
-    static func deflate(_ bytes: [UInt8], level: Int32) throws(ZipError) -> [UInt8] {
-        let reused = idle.withLock { streams -> Stream? in
-            guard let index = streams.lastIndex(where: { $0.level == level }) else { return nil }
-            return streams.remove(at: index)
-        }
-        let stream: Stream
-        if let reused { stream = reused } else { stream = try Stream(level: level) }
-        defer {
-            idle.withLock { streams in
-                if streams.count < maximumIdle { streams.append(stream) }
-            }
-        }
-        let z = stream.pointer
-        guard deflateReset(z) == Z_OK else {
-            throw ZipError(function: "deflateReset", code: ZIP_ER_INTERNAL, message: "Resetting deflate failed")
-        }
-        let bound = Int(deflateBound(z, uLong(bytes.count)))
-        var out = [UInt8](repeating: 0, count: bound)
-        let status: Int32 = bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                z.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                z.pointee.avail_in = uInt(input.count)
-                z.pointee.next_out = output.baseAddress
-                z.pointee.avail_out = uInt(output.count)
-                let status = CWalletOrdersZip.deflate(z, Z_FINISH)
-                z.pointee.next_in = nil
-                z.pointee.next_out = nil
-                return status
-            }
-        }
-        guard status == Z_STREAM_END else {
-            throw ZipError(function: "deflate", code: ZIP_ER_INTERNAL, message: "Deflate did not finish (zlib status \(status))")
-        }
-        out.removeSubrange(Int(z.pointee.total_out)...)
-        return out
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let read = bytes.withUnsafeMutableBytes { zip_source_read(source, $0.baseAddress, zip_uint64_t(size)) }
+        guard read == size else { throw ZipError(function: "zip_source_read", error: zip_source_error(source)) }
+        return bytes
     }
 }
