@@ -81,6 +81,28 @@ def run_benchmarks(smoke, extra):
         return figures
 
 
+# Store targets (issue 5): operations per second, for each benchmark whose name starts with the key.
+STORE_TARGETS = {
+    "store save one": 1_000,
+    "store write one": None,
+    "store save batch": 10_000,
+    "store write batch": None,
+    "store contains": 100_000,
+}
+
+
+def store_rate(name, median_us):
+    """Per-order rate of a store benchmark (a batch's median covers the whole batch)."""
+    match = re.search(r"batch of (\d+)", name)
+    orders = int(match.group(1)) if match else 1
+    rate = orders / (median_us / 1e6)
+    text = f"{rate:>10,.0f} orders/s"
+    for prefix, target in STORE_TARGETS.items():
+        if name.startswith(prefix) and target is not None:
+            text += f"  target ≥ {target:,}/s: {'met' if rate >= target else 'NOT met'}"
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="a few iterations of each benchmark (CI)")
@@ -101,6 +123,8 @@ def main():
         median, p99, mallocs, iterations = figures[name]
         kind = name.split(" ")[0]
         line = f"{name:<30} {iterations:>6} {median / 1000:>7.3f} ms {p99 / 1000:>7.3f} ms {'' if mallocs is None else int(mallocs):>8}"
+        if kind == "store":
+            line += "   " + store_rate(name, median)
         if kind in FLOORS:
             floor_name, target_ratio, target_ms = FLOORS[kind]
             floor = sign if floor_name == "sign" else verify

@@ -279,22 +279,33 @@ public final class SQLiteOrderStore: OrderStoring {
         // A synchronous read: one indexed lookup, one statement (so one consistent snapshot), on
         // a connection that in WAL mode never waits for writers: cheaper than suspending the task.
         let lookup = lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % lookups.count]
-        let stored = try performSync("read") { _ in
-            try lookup.inDatabase { db -> (seconds: Int64, nanoseconds: Int64)? in
+        // One indexed lookup that answers in SQL (0 exists, 1 newerExists, 2 olderExists, no row:
+        // notFound): one integer column, no row object, no Timestamp to format. One statement is
+        // one consistent snapshot, on a connection that in WAL mode never waits for writers.
+        let code = try performSync("read") { _ in
+            try lookup.inDatabase { db -> Int? in
                 let statement = try db.cachedStatement(
-                    sql: "SELECT updatedAtSeconds, updatedAtNanos FROM orders INDEXED BY ordersVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
-                guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]) else {
-                    return nil
-                }
-                return (row[0], row[1])
+                    sql: """
+                        SELECT CASE
+                            WHEN ?3 IS NULL OR (updatedAtSeconds = ?3 AND updatedAtNanos = ?4) THEN 0
+                            WHEN (updatedAtSeconds, updatedAtNanos) > (?3, ?4) THEN 1
+                            ELSE 2 END
+                        FROM orders INDEXED BY ordersVersions WHERE orderTypeIdentifier = ?1 AND orderIdentifier = ?2
+                        """)
+                return try Int.fetchOne(
+                    statement,
+                    arguments: [
+                        identifier.orderTypeIdentifier, identifier.orderIdentifier, updatedDate?.secondsSince1970,
+                        updatedDate.map { Int64($0.nanoseconds) },
+                    ])
             }
         }
-        // Compared as numbers: making a Timestamp would format its text, for nothing.
-        guard let stored else { return .notFound }
-        guard let updatedDate else { return .exists }
-        let asked = (updatedDate.secondsSince1970, Int64(updatedDate.nanoseconds))
-        if (stored.seconds, stored.nanoseconds) == asked { return .exists }
-        return (stored.seconds, stored.nanoseconds) > asked ? .newerExists : .olderExists
+        switch code {
+        case nil: return .notFound
+        case 0: return .exists
+        case 1: return .newerExists
+        default: return .olderExists
+        }
     }
 
     public func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]? {
@@ -457,6 +468,18 @@ public final class SQLiteOrderStore: OrderStoring {
                 try db.execute(
                     sql: "UPDATE storeInfo SET value = ? WHERE key = 'historyFloor'", arguments: [String(floor)])
                 return removed
+            }
+        }
+    }
+
+    /// Writes a consistent, compacted copy of the whole store to `destination` (SQLite's
+    /// `VACUUM INTO`) while the store stays in use: a backup, or a fixture to copy around.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/storeUnavailable`` when `destination` exists or can't be written.
+    public func backup(to destination: URL) async throws {
+        try await perform("back up") { pool in
+            try await pool.unsafeRead { db in  // VACUUM can't run inside the transaction `read` opens
+                try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
             }
         }
     }

@@ -211,6 +211,27 @@ struct SQLiteOrderStoreTests {
         #expect(try await store.history(since: history.newToken).updated == [id])
     }
 
+    @Test("backup(to:) writes a consistent copy while the store is in use; the copy opens, passes integrity_check and holds every order")
+    func backup() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-1")
+        let second = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-2")
+        _ = try await store.save(signedArchives: [first, second])
+        let copy = folder.file("backup.sqlite")
+        try await store.backup(to: copy)
+        #expect(!FileManager.default.fileExists(atPath: copy.path + "-wal"))
+        let check = try ExternalProgram.python(
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(db.execute('PRAGMA integrity_check').fetchone()[0], db.execute('SELECT COUNT(*) FROM orders').fetchone()[0])",
+            [copy.path])
+        #expect(check.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 2")
+        let reopened = try SQLiteOrderStore(url: copy, validator: TestPKI.validator)
+        #expect(try await reopened.archive(for: SampleVersions.identifier("B-2")) == second)
+        let again = await #expect(throws: WalletOrdersError.self) { try await store.backup(to: copy) }
+        #expect(again?.code == .storeUnavailable)
+    }
+
     @Test("A store in a folder that doesn't exist gives storeUnavailable")
     func missingFolder() throws {
         let folder = try TemporaryFolder()
