@@ -94,9 +94,13 @@ public struct VerifiedOrderArchive: Sendable {
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveRejected`` listing the error findings.
     public init(bytes: [UInt8], validator: OrderValidator) throws {
-        let report = validator.validate(archiveBytes: bytes, subject: "archive")
+        // The archive is opened once, for validation and for reading the order.
+        let archive = try? OrderArchive(bytes: bytes, limits: validator.verifier.limits)
+        let report =
+            archive.map { validator.validate($0, subject: "archive") }
+            ?? validator.validate(archiveBytes: bytes, subject: "archive")
         let errors = report.errors
-        guard errors.isEmpty else {
+        guard errors.isEmpty, let archive else {
             throw WalletOrdersError(
                 .archiveRejected,
                 "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
@@ -105,7 +109,7 @@ public struct VerifiedOrderArchive: Sendable {
         }
         let order: Order
         do {
-            order = try OrderArchive(bytes: bytes).order()
+            order = try archive.order()
         } catch {
             throw WalletOrdersError(
                 .archiveRejected, "The archive's order.json could not be read: \(error)", underlying: error)
