@@ -86,9 +86,9 @@ public struct OrderArchiveBuilder: Sendable {
             diagnostics: diagnostics)
     }
 
-    /// The zlib level for order.json, manifest.json, signature and other compressible files.
-    /// Level 1 costs a fraction of level 9 and archives come out about 2 % larger (the shipped
-    /// sample: 9,755 bytes instead of 9,577); stored images dominate the size anyway.
+    /// The deflate level libzip uses for order.json, manifest.json, signature and other
+    /// compressible files. Level 1 costs a fraction of level 9 and archives come out slightly
+    /// larger; stored images dominate the size anyway.
     static let deflateLevel: Int32 = 1
 
     /// PNG and JPEG data is already compressed: storing it saves time and loses nothing.
