@@ -80,8 +80,11 @@ public struct OrderSource: Sendable, Hashable {
         }
     }
 
-    private static func walk(
-        root: String, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile]
+    /// Reads every regular file under `root` (sorted, recursively), skipping junk (recorded in
+    /// `skipped`) and refusing links and special files. `folder` names the folder in messages.
+    static func walk(
+        root: String, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile],
+        folder folderName: String = "the source folder"
     ) throws {
         let folder = relative.isEmpty ? root : root + "/" + relative
         let names: [String]
@@ -102,7 +105,7 @@ public struct OrderSource: Sendable, Hashable {
                 if let reason = reasonToSkip(path + "/") {
                     skipped.append(SkippedFile(path: path + "/", reason: reason))
                 } else {
-                    try walk(root: root, relative: path, into: &files, skipped: &skipped)
+                    try walk(root: root, relative: path, into: &files, skipped: &skipped, folder: folderName)
                 }
                 continue
             }
@@ -113,10 +116,10 @@ public struct OrderSource: Sendable, Hashable {
             guard type == S_IFREG else {
                 let kind = type == S_IFLNK ? "a symbolic link" : "a special file (device, socket or pipe)"
                 throw WalletOrdersError(
-                    .invalidSource, "'\(path)' in the source folder is \(kind); orders may only contain regular files.",
+                    .invalidSource, "'\(path)' in \(folderName) is \(kind); orders may only contain regular files.",
                     hint: type == S_IFLNK
                         ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
-                        : "Remove it from the source folder.")
+                        : "Remove it from \(folderName).")
             }
             guard let data = FileManager.default.contents(atPath: absolute) else {
                 throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)'.", hint: "Check the file's permissions.")

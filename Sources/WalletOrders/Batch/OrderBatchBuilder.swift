@@ -81,53 +81,11 @@ public struct OrderBatchTemplate: Sendable {
         }
         var files: [String: [UInt8]] = [:]
         var skipped: [OrderSource.SkippedFile] = []
-        try Self.walk(root: root, relative: "", into: &files, skipped: &skipped)
+        try OrderSource.walk(root: root, relative: "", into: &files, skipped: &skipped, folder: "the template folder")
         self.init(files: files)
         self.skippedFiles = (self.skippedFiles + skipped).sorted { $0.path < $1.path }
     }
 
-    private static func walk(
-        root: String, relative: String, into files: inout [String: [UInt8]], skipped: inout [OrderSource.SkippedFile]
-    ) throws {
-        let folder = relative.isEmpty ? root : root + "/" + relative
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            throw WalletOrdersError(.fileAccess, "Cannot list '\(folder)': \(error.localizedDescription)")
-        }
-        for name in names {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            let absolute = root + "/" + path
-            var info = stat()
-            guard lstat(absolute, &info) == 0 else {
-                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)': \(String(cString: strerror(errno)))")
-            }
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR {
-                if let reason = OrderSource.reasonToSkip(path + "/") {
-                    skipped.append(.init(path: path + "/", reason: reason))
-                } else {
-                    try walk(root: root, relative: path, into: &files, skipped: &skipped)
-                }
-                continue
-            }
-            if OrderSource.reasonToSkip(path) != nil {
-                files[path] = []  // OrderSource(files:) records it as skipped, with its reason
-                continue
-            }
-            guard type == S_IFREG else {
-                let kind = type == S_IFLNK ? "a symbolic link" : "a special file (device, socket or pipe)"
-                throw WalletOrdersError(
-                    .invalidSource, "'\(path)' in the template folder is \(kind); orders may only contain regular files.",
-                    hint: "Replace it with a regular file, or remove it.")
-            }
-            guard let data = FileManager.default.contents(atPath: absolute) else {
-                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)'.", hint: "Check the file's permissions.")
-            }
-            files[path] = Array(data)
-        }
-    }
 }
 
 /// What became of one order of a batch.
