@@ -121,7 +121,12 @@ public final class SQLiteOrderStore: OrderStoring {
         let files = FileManager.default
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return }
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw WalletOrdersError(
+                .storeUnavailable,
+                "Cannot open the order store \(url.path): its folder \(folder) doesn't exist (an explicit store location is never created).",
+                hint: "Create the folder (mkdir -p \(folder)), or fix the path given with --store or WALLET_ORDERS_STORE.")
+        }
         let fileExists = files.fileExists(atPath: url.path)
         let blocked = fileExists ? url.path : folder
         if !files.isWritableFile(atPath: blocked) || !files.isWritableFile(atPath: folder) {
