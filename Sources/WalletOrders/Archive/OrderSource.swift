@@ -61,16 +61,9 @@ public struct OrderSource: Sendable, Hashable {
     ///   missing folder, a symbolic link or a special file (named in the message), and
     ///   ``WalletOrdersError/Code/fileAccess`` when a file can't be read.
     public init(directory: URL) throws {
-        let root = directory.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WalletOrdersError(
-                .invalidSource, "'\(directory.path)' is not a folder.",
-                hint: "Pass the folder that holds order.json, its images and its .lproj folders.")
-        }
-        var files: [String: [UInt8]] = [:]
-        var skipped: [SkippedFile] = []
-        try Self.walk(root: root, relative: "", into: &files, skipped: &skipped)
+        let (files, skipped) = try Self.readFolder(
+            directory, notAFolder: "'\(directory.path)' is not a folder.",
+            hint: "Pass the folder that holds order.json, its images and its .lproj folders.")
         self.files = files
         self.skippedFiles = skipped.sorted { $0.path < $1.path }
         guard files[OrderArchive.orderPath] != nil else {
@@ -78,6 +71,22 @@ public struct OrderSource: Sendable, Hashable {
                 .invalidSource, "'\(directory.path)' has no order.json at its top level.",
                 hint: "An order source folder holds order.json at its root (not inside a subfolder).")
         }
+    }
+
+    /// Reads every regular file of the folder `directory` (see ``walk(root:relative:into:skipped:folder:)``),
+    /// throwing ``WalletOrdersError/Code/invalidSource`` with `notAFolder` and `hint` when it isn't one.
+    static func readFolder(
+        _ directory: URL, notAFolder: String, hint: String, folder folderName: String = "the source folder"
+    ) throws -> (files: [String: [UInt8]], skipped: [SkippedFile]) {
+        let root = directory.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw WalletOrdersError(.invalidSource, notAFolder, hint: hint)
+        }
+        var files: [String: [UInt8]] = [:]
+        var skipped: [SkippedFile] = []
+        try walk(root: root, relative: "", into: &files, skipped: &skipped, folder: folderName)
+        return (files, skipped)
     }
 
     /// Reads every regular file under `root` (sorted, recursively), skipping junk (recorded in

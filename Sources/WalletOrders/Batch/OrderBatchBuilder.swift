@@ -72,16 +72,10 @@ public struct OrderBatchTemplate: Sendable {
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidSource`` (not a
     ///   folder, a link, a special file) or ``WalletOrdersError/Code/fileAccess``.
     public init(directory: URL) throws {
-        let root = directory.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WalletOrdersError(
-                .invalidSource, "The template '\(directory.path)' is not a folder.",
-                hint: "Pass the folder that holds the images and .lproj folders every order shares.")
-        }
-        var files: [String: [UInt8]] = [:]
-        var skipped: [OrderSource.SkippedFile] = []
-        try OrderSource.walk(root: root, relative: "", into: &files, skipped: &skipped, folder: "the template folder")
+        let (files, skipped) = try OrderSource.readFolder(
+            directory, notAFolder: "The template '\(directory.path)' is not a folder.",
+            hint: "Pass the folder that holds the images and .lproj folders every order shares.",
+            folder: "the template folder")
         self.init(files: files)
         self.skippedFiles = (self.skippedFiles + skipped).sorted { $0.path < $1.path }
     }
