@@ -26,7 +26,8 @@ struct BatchBuild {
                 throw WalletOrdersError(.fileAccess, "Cannot make the output folder '\(command.out)': \(error.localizedDescription)")
             }
             let builder = try OrderBatchBuilder(
-                identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs)
+                identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs,
+                compression: command.compression.compression)
             return (builder, command.out)
         }
         let progressMode: BatchProgress.Mode =

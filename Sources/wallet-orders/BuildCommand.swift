@@ -72,6 +72,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Signing time: RFC 3339 (2026-01-31T12:00:00Z) or Unix seconds.", valueName: "time"))
     var signingTime: String?
 
+    @Option(help: ArgumentHelp("deflate (smaller archives) or store (fastest build); images and the signature are always stored.", valueName: "method"))
+    var compression: CompressionArgument = .deflate
+
     @Flag(help: "Sign even when validation finds errors (not recommended: Wallet will refuse the order).")
     var noValidate = false
 
@@ -118,7 +121,7 @@ struct BuildCommand: AsyncParsableCommand {
                     Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")
                 }
             }
-            let built = try OrderArchiveBuilder(identity: identity).build(orderSource, signingTime: time)
+            let built = try OrderArchiveBuilder(identity: identity, compression: compression.compression).build(orderSource, signingTime: time)
             try built.write(to: URL(fileURLWithPath: out))
             if json {
                 try JSONOutput.print(BuildSummary(built, path: out, fileCount: orderSource.files.count))
@@ -131,7 +134,7 @@ struct BuildCommand: AsyncParsableCommand {
                 Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " " + diagnostic.message, to: .standardError)
             }
             Terminal.write(
-                "\(Terminal.styled("built", .green)) \(out): \(built.bytes.count) bytes, \(orderSource.files.count + 2) files, order \(built.order.fullyQualifiedIdentifier), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)"
+                "\(Terminal.styled("built", .green)) \(out): \(built.bytes.count) bytes, \(orderSource.files.count + 2) files, order \(built.orderIdentifier), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)"
             )
         }
     }
@@ -152,10 +155,17 @@ struct BuildSummary: Encodable {
         self.path = path
         self.bytes = built.bytes.count
         self.files = fileCount + 2
-        self.orderTypeIdentifier = built.order.orderTypeIdentifier
-        self.orderIdentifier = built.order.orderIdentifier
+        self.orderTypeIdentifier = built.orderIdentifier.orderTypeIdentifier
+        self.orderIdentifier = built.orderIdentifier.orderIdentifier
         self.signingTime = built.signingTime
         self.manifest = built.manifest.hashes
         self.diagnostics = built.diagnostics
     }
+}
+
+/// `--compression`: the library's ``ArchiveCompression`` as a command-line value.
+enum CompressionArgument: String, ExpressibleByArgument, CaseIterable {
+    case deflate, store
+
+    var compression: ArchiveCompression { self == .deflate ? .deflate : .store }
 }

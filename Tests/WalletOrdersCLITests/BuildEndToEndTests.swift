@@ -73,6 +73,26 @@ import WalletOrdersTestSupport
         #expect(outputs[0] == outputs[1])
     }
 
+    @Test("--compression store writes every entry stored, and the archive still verifies")
+    func storeCompression() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("stored.order")
+        let result = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", out.path, "--compression", "store"] + certs.signingArguments)
+        #expect(result.status == 0, "\(result)")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                print(sorted({i.compress_type for i in z.infolist()}))
+            """
+        let python = try ExternalProgram.python(script, [out.path])
+        #expect(python.status == 0, "\(python.errorOutput)")
+        #expect(String(decoding: python.standardOutput, as: UTF8.self) == "[0]\n")
+    }
+
     @Test("SOURCE_DATE_EPOCH gives the same archive as the equivalent --signing-time")
     func sourceDateEpoch() throws {
         let certs = try SharedFixtures.certs.get()

@@ -24,6 +24,16 @@ import Testing
         #expect(build.signingTime == "2026-01-31T12:00:00Z")
         #expect(build.json)
         #expect(build.verbose)
+        #expect(build.compression == .deflate)
+    }
+
+    @Test("build parses --compression store, and refuses an unknown method")
+    func buildCompression() throws {
+        let parsed = try WalletOrdersCommand.parseAsRoot(["build", "src", "-o", "a.order", "--compression", "store", "--p12", "x.p12"])
+        #expect(try #require(parsed as? BuildCommand).compression == .store)
+        #expect(throws: (any Error).self) {
+            try WalletOrdersCommand.parseAsRoot(["build", "src", "-o", "a.order", "--compression", "zstd", "--p12", "x.p12"])
+        }
     }
 
     @Test("build parses -o, --p12 and --passphrase-env, with flags off by default")

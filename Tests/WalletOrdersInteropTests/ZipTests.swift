@@ -10,7 +10,7 @@ import WalletOrdersTestSupport
     static let orderJSON = Array(
         String(repeating: #"{"orderIdentifier": "abc-123", "status": "open"}"#, count: 40).utf8)
     static let logo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 3) }
-    static let strings = Array("\"title\" = \"Commande\";\n".utf8)
+    static let strings = Array(String(repeating: "\"title\" = \"Commande\";\n", count: 8).utf8)
 
     static let entries: [ZipWriter.Entry] = [
         .init(path: "order.json", bytes: orderJSON),
@@ -38,6 +38,37 @@ import WalletOrdersTestSupport
         for (entry, original) in zip(reader.entries, Self.entries) {
             #expect(try reader.read(entry, limit: 1 << 20) == original.bytes, "\(entry.name)")
         }
+    }
+
+    @Test("An entry deflate would not shrink is stored, and Python reads every entry back intact")
+    func incompressibleIsStored() throws {
+        var random = SystemRandomNumberGenerator()
+        let noise = (0..<2_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let entries: [ZipWriter.Entry] = [
+            .init(path: "tiny.json", bytes: Array("{}".utf8)),
+            .init(path: "noise.bin", bytes: noise),
+            .init(path: "order.json", bytes: Self.orderJSON),
+        ]
+        let archive = try ZipWriter.write(entries, timestamp: Self.timestamp)
+        let reader = try ZipReader(bytes: archive)
+        #expect(reader.entries.map(\.compressionMethod) == [0, 0, 8])
+        #expect(reader.entries.map(\.compressedSize)[0...1] == [2, 2_000])
+        for (entry, original) in zip(reader.entries, entries) {
+            #expect(try reader.read(entry, limit: 1 << 20) == original.bytes, "\(entry.name)")
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(archive, to: "test.zip")
+        let script = """
+            import sys, zipfile, zlib
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                print(" ".join("%s:%08x" % (i.filename, zlib.crc32(z.read(i))) for i in z.infolist()))
+            """
+        let result = try ExternalProgram.python(script, [file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let expected = entries.map { "\($0.path):" + String(format: "%08x", Deflater.crc32($0.bytes)) }.joined(separator: " ")
+        #expect(String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == expected)
     }
 
     @Test("Equal input gives byte-identical archives")

@@ -70,6 +70,42 @@ import WalletOrdersTestSupport
         #expect(error.message.contains("no order.json at its top level"))
     }
 
+    /// order.json texts the builder refuses, and what its message says.
+    static let unpackageable: [(label: String, json: String, message: String)] = [
+        ("not JSON", #"{"orderTypeIdentifier": "#, "order.json is not valid JSON"),
+        ("an array", #"[1, 2]"#, "order.json is not a JSON object."),
+        ("no orderIdentifier", #"{"orderTypeIdentifier": "order.com.example"}"#, "order.json has no orderIdentifier."),
+        ("a numeric orderIdentifier", #"{"orderTypeIdentifier": "order.com.example", "orderIdentifier": 7}"#,
+         "order.json's orderIdentifier at 1:65 is not a non-empty string."),
+        ("a duplicate key", #"{"orderTypeIdentifier": "a", "orderTypeIdentifier": "b", "orderIdentifier": "1"}"#,
+         "order.json is not valid JSON: "),
+    ]
+
+    @Test("The builder refuses order.json it can't package, with invalidOrder and the place", arguments: unpackageable.indices)
+    func unpackageableOrder(index: Int) throws {
+        let (label, json, message) = Self.unpackageable[index]
+        let builder = OrderArchiveBuilder(identity: TestPKI.identity(for: Self.typeIdentifier))
+        let error = try #require(throws: WalletOrdersError.self, "\(label)") {
+            try builder.build(OrderSource(files: ["order.json": Array(json.utf8)]), signingTime: TestPKI.signingTime)
+        }
+        #expect(error.code == .invalidOrder, "\(label)")
+        #expect(error.message.hasPrefix(message), "\(label): \(error.message)")
+        #expect(error.hint?.contains("wallet-orders validate") == true)
+    }
+
+    @Test("The builder packages what validation would refuse; order() and the validator then say why")
+    func builderLeavesValidationToTheValidator() throws {
+        var json = minimalOrderJSON(typeIdentifier: Self.typeIdentifier)
+        json = json.replacingOccurrences(of: #""status""#, with: #""status": 12, "statusWas""#)
+        let source = OrderSource(files: ["order.json": Array(json.utf8)])
+        let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: Self.typeIdentifier)).build(source, signingTime: TestPKI.signingTime)
+        #expect(built.orderIdentifier.orderTypeIdentifier == Self.typeIdentifier)
+        let error = try #require(throws: WalletOrdersError.self) { try built.order() }
+        #expect(error.code == .invalidOrder)
+        let report = try OrderValidator(verifier: TestPKI.verifier).validate(source, subject: "order")
+        #expect(!report.isValid)
+    }
+
     @Test("An order of 5 MB or more is refused, naming the largest files")
     func bundleTooLarge() throws {
         var files: [String: [UInt8]] = ["order.json": Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8)]
@@ -90,7 +126,7 @@ import WalletOrdersTestSupport
     @Test("A signature whose signing time falls after the certificate expired is an error at signing time")
     func expiredAtSigning() throws {
         let built = try SampleBuilds.build("store-pickup")
-        let certificate = TestPKI.certificate(for: built.order.orderTypeIdentifier)
+        let certificate = TestPKI.certificate(for: built.orderIdentifier.orderTypeIdentifier)
         let signer = try X509Certificate.parsePEM(Array(certificate.certificatePEM.utf8))[0]
         let key = try PrivateKey(bytes: Array(try certificate.privateKeyPEM().utf8), passphrase: nil)
         let intermediate = try X509Certificate.parsePEM(Array(TestPKI.authority.intermediateCertificatePEM.utf8))[0]
@@ -103,6 +139,6 @@ import WalletOrdersTestSupport
         }
         let report = TestPKI.verifier.verify(archiveBytes: tampered, subject: "late")
         #expect(report.errors.map(\.ruleID) == ["certificate.expired-at-signing"], "\(report.diagnostics)")
-        #expect(report.errors.first?.message.contains("Order Type ID: \(built.order.orderTypeIdentifier)") == true)
+        #expect(report.errors.first?.message.contains("Order Type ID: \(built.orderIdentifier.orderTypeIdentifier)") == true)
     }
 }

@@ -13,7 +13,7 @@ import WalletOrdersTestSupport
 
     /// A signature of `built`'s manifest made by OpenSSL at `time` (inside or outside validity).
     static func resigned(_ built: BuiltOrderArchive, at time: Date) throws -> [UInt8] {
-        let certificate = TestPKI.certificate(for: built.order.orderTypeIdentifier)
+        let certificate = TestPKI.certificate(for: built.orderIdentifier.orderTypeIdentifier)
         let signer = try X509Certificate.parsePEM(Array(certificate.certificatePEM.utf8))[0]
         let key = try PrivateKey(bytes: Array(try certificate.privateKeyPEM().utf8), passphrase: nil)
         let intermediate = try X509Certificate.parsePEM(Array(TestPKI.authority.intermediateCertificatePEM.utf8))[0]
@@ -36,7 +36,7 @@ import WalletOrdersTestSupport
     func sameFindingsWarmOrCold() throws {
         let built = try SampleBuilds.build("store-pickup")
         let signer = try X509Certificate.parsePEM(
-            Array(TestPKI.certificate(for: built.order.orderTypeIdentifier).certificatePEM.utf8))[0]
+            Array(TestPKI.certificate(for: built.orderIdentifier.orderTypeIdentifier).certificatePEM.utf8))[0]
         // Same certificates, signing times on every side of the leaf's validity period.
         let archives: [(String, [UInt8])] = [
             ("built", built.bytes),

@@ -32,6 +32,13 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try fixture.builder.build(fixture.source, signingTime: fixtures.signingTime))
             }
         }
+        var storing = fixture.builder
+        storing.compression = .store
+        Benchmark("build+sign \(fixture.name) (store)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try storing.build(fixture.source, signingTime: fixtures.signingTime))
+            }
+        }
         Benchmark("validate \(fixture.name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(fixtures.validator.validate(archiveBytes: fixture.archive, subject: fixture.name))

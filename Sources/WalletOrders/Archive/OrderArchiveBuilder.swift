@@ -12,13 +12,17 @@ public struct OrderArchiveBuilder: Sendable {
     /// The Order Type ID certificate, key and intermediate that sign every archive.
     public var identity: SigningIdentity
 
+    /// How the files are compressed in the zip (default: ``ArchiveCompression/deflate``).
+    public var compression: ArchiveCompression
+
     /// Apple's limit: "The total size of the bundle must be below 5 MB" (taken as 5,000,000 bytes
     /// of files, manifest and signature included).
     public static let maximumBundleBytes = 5_000_000
 
-    /// Creates a builder that signs with `identity`.
-    public init(identity: SigningIdentity) {
+    /// Creates a builder that signs with `identity` and compresses as `compression` says.
+    public init(identity: SigningIdentity, compression: ArchiveCompression = .deflate) {
         self.identity = identity
+        self.compression = compression
     }
 
     /// Builds and signs an archive.
@@ -37,14 +41,7 @@ public struct OrderArchiveBuilder: Sendable {
         guard let orderJSON = source.orderJSON else {
             throw WalletOrdersError(.invalidSource, "The source has no order.json.", hint: "Add order.json at the top level.")
         }
-        let order: Order
-        do {
-            order = try Order.decodeFast(orderJSON)
-        } catch {
-            throw WalletOrdersError(
-                .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
-                hint: "Fix order.json; `wallet-orders validate SOURCE` lists every problem.", underlying: error)
-        }
+        let identifier = try Self.identifier(of: orderJSON)
         let filesSize = source.files.values.reduce(0) { $0 + $1.count }
         if filesSize >= Self.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: filesSize)
@@ -59,15 +56,16 @@ public struct OrderArchiveBuilder: Sendable {
             throw Self.tooLarge(source.files, total: total)
         }
 
+        let deflate = compression == .deflate
         var entries: [ZipWriter.Entry] = [
-            .init(path: OrderArchive.orderPath, bytes: orderJSON),
-            .init(path: OrderArchive.manifestPath, bytes: manifestBytes),
-            .init(path: OrderArchive.signaturePath, bytes: signature),
+            .init(path: OrderArchive.orderPath, bytes: orderJSON, deflate: deflate),
+            .init(path: OrderArchive.manifestPath, bytes: manifestBytes, deflate: deflate),
+            .init(path: OrderArchive.signaturePath, bytes: signature, deflate: false),
         ]
         let others = source.files.keys.filter { $0 != OrderArchive.orderPath }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for path in others {
-            entries.append(.init(path: path, bytes: source.files[path] ?? [], deflate: !Self.isAlreadyCompressed(path)))
+            entries.append(.init(path: path, bytes: source.files[path] ?? [], deflate: deflate && !Self.isAlreadyCompressed(path)))
         }
         let bytes: [UInt8]
         do {
@@ -76,19 +74,46 @@ public struct OrderArchiveBuilder: Sendable {
             throw WalletOrdersError(.archiveWriteFailed, "Writing the zip archive failed: \(error)", underlying: error)
         }
 
-        var diagnostics = identity.diagnostics(forOrderTypeIdentifier: order.orderTypeIdentifier)
+        var diagnostics = identity.diagnostics(forOrderTypeIdentifier: identifier.orderTypeIdentifier)
         for skipped in source.skippedFiles {
             diagnostics.append(
                 Diagnostic("build.skipped-file", .info, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))
         }
         return BuiltOrderArchive(
-            bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, order: order, signingTime: signingTime,
-            diagnostics: diagnostics)
+            bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, orderJSON: orderJSON, orderIdentifier: identifier,
+            signingTime: signingTime, diagnostics: diagnostics)
     }
 
-    /// The deflate level libzip uses for order.json, manifest.json, signature and other
-    /// compressible files. Level 1 costs a fraction of level 9 and archives come out slightly
-    /// larger; stored images dominate the size anyway.
+    /// The order's fully qualified identifier, read from the parsed `order.json`.
+    ///
+    /// The builder packages; it checks only what packaging needs: `order.json` is well-formed
+    /// JSON (an object, no duplicate keys, nothing after it) with `orderTypeIdentifier` and
+    /// `orderIdentifier` strings. Decoding the whole order model cost a sixth of build+sign time
+    /// and proves less than validation does, which `wallet-orders build` and
+    /// ``OrderBatchBuilder`` run first (``OrderValidator``).
+    static func identifier(of orderJSON: [UInt8]) throws -> FullyQualifiedOrderIdentifier {
+        let parsed = JSONParser.parse(orderJSON, maxDepth: Order.fastDecodingMaxDepth)
+        let hint = "Fix order.json; `wallet-orders validate SOURCE` lists every problem."
+        if let problem = parsed.problems.first {
+            throw WalletOrdersError(.invalidOrder, "order.json is not valid JSON: \(problem.message) at \(problem.position).", hint: hint)
+        }
+        guard let members = parsed.root?.members else {
+            throw WalletOrdersError(.invalidOrder, "order.json is not a JSON object.", hint: hint)
+        }
+        func string(_ key: String) throws -> String {
+            guard let node = members.first(where: { $0.key == key })?.value else {
+                throw WalletOrdersError(.invalidOrder, "order.json has no \(key).", hint: hint)
+            }
+            guard let value = node.stringValue, !value.isEmpty else {
+                throw WalletOrdersError(.invalidOrder, "order.json's \(key) at \(node.position) is not a non-empty string.", hint: hint)
+            }
+            return value
+        }
+        return FullyQualifiedOrderIdentifier(orderTypeIdentifier: try string("orderTypeIdentifier"), orderIdentifier: try string("orderIdentifier"))
+    }
+
+    /// The zlib level for order.json, manifest.json and other compressible files. On
+    /// order-sized files level 1 costs three quarters of level 6 for archives 4% larger.
     static let deflateLevel: Int32 = 1
 
     /// PNG and JPEG data is already compressed: storing it saves time and loses nothing.
@@ -125,12 +150,29 @@ public struct BuiltOrderArchive: Sendable {
     public var manifest: Manifest
     /// The exact `manifest.json` bytes in the archive (what the signature covers).
     public var manifestBytes: [UInt8]
-    /// The order, as decoded from `order.json`.
-    public var order: Order
+    /// The exact `order.json` bytes in the archive.
+    public var orderJSON: [UInt8]
+    /// The order's fully qualified identifier (`orderTypeIdentifier`, `orderIdentifier`).
+    public var orderIdentifier: FullyQualifiedOrderIdentifier
     /// The signing time used.
     public var signingTime: Date
     /// Warnings and notes from building (nothing here stopped the build).
     public var diagnostics: [Diagnostic]
+
+    /// The order decoded from ``orderJSON``: the builder reads only the identifiers, so this
+    /// decodes on each call.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidOrder`` when `order.json` doesn't decode as an
+    ///   ``Order`` (validation, which reports every problem, would have refused it).
+    public func order() throws -> Order {
+        do {
+            return try Order.decodeFast(orderJSON)
+        } catch {
+            throw WalletOrdersError(
+                .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
+                hint: "Fix order.json; `wallet-orders validate SOURCE` lists every problem.", underlying: error)
+        }
+    }
 
     /// The `.order` file's bytes as `Data` (for FinanceKit-style APIs and HTTP bodies).
     public var data: Data { Data(bytes) }

@@ -161,12 +161,14 @@ public struct OrderBatchBuilder: Sendable {
     ///   - signingTime: The signing time of every archive (within the certificates' validity).
     ///   - validate: Whether to validate each order before signing and refuse those with errors.
     ///   - maximumConcurrency: Orders in flight at once; at least 1.
+    ///   - compression: How each archive's files are compressed.
     /// - Throws: ``WalletOrdersError`` when the validator can't be made (a packaging error).
     public init(
         identity: SigningIdentity, template: OrderBatchTemplate = OrderBatchTemplate(), signingTime: Date = Date(),
-        validate: Bool = true, maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+        validate: Bool = true, maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        compression: ArchiveCompression = .deflate
     ) throws {
-        self.builder = OrderArchiveBuilder(identity: identity)
+        self.builder = OrderArchiveBuilder(identity: identity, compression: compression)
         self.template = template
         self.signingTime = signingTime
         self.validator = validate ? try OrderValidator() : nil
@@ -211,7 +213,7 @@ public struct OrderBatchBuilder: Sendable {
         }
         do {
             let archive = try builder.build(source, signingTime: signingTime)
-            let fileName = OrderArchiveFileName.make(orderIdentifier: archive.order.orderIdentifier)
+            let fileName = OrderArchiveFileName.make(orderIdentifier: archive.orderIdentifier.orderIdentifier)
             return result(.built(archive, fileName: fileName), report: report)
         } catch {
             return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)), report: report)

@@ -38,16 +38,20 @@ package enum ZipWriter {
 
     /// Writes `entries`, in the given order, and returns the archive's bytes.
     ///
-    /// Every entry gets the same timestamp, Unix permissions 0644, UTF-8 names and (when
-    /// deflated) the same zlib `level`, so equal input gives equal output.
+    /// Every entry gets the same timestamp, Unix permissions 0644 and UTF-8 names, so equal input
+    /// gives equal output. Entries marked `deflate` are compressed here with one ``Deflater`` at
+    /// zlib `level` and handed to libzip already compressed (see ``PrecompressedSource``); an
+    /// entry that deflate would not make smaller is stored instead.
     ///
     /// The corresponding C functions are `zip_source_buffer_create`, `zip_open_from_source`,
-    /// `zip_source_buffer`, `zip_file_add`, `zip_set_file_compression`, `zip_file_set_dostime`,
-    /// `zip_file_set_external_attributes`, `zip_close` and `zip_source_read`.
-    /// Ownership: `zip_source_buffer` is given `malloc`ed copies with `freep = 1`, so libzip frees
-    /// them; `zip_file_add` takes ownership of its source only on success (we free it otherwise);
-    /// `zip_source_keep` keeps the output buffer source alive past `zip_close`, and we free it.
-    package static func write(_ entries: [Entry], timestamp: DOSTimestamp, level: Int32 = 9) throws(ZipError) -> [UInt8] {
+    /// `zip_source_buffer`, `zip_source_function`, `zip_file_add`, `zip_set_file_compression`,
+    /// `zip_file_set_dostime`, `zip_file_set_external_attributes`, `zip_close` and
+    /// `zip_source_read`. Ownership: `zip_source_buffer` is given `malloc`ed copies with
+    /// `freep = 1`, so libzip frees them; a function source holds a retained
+    /// ``PrecompressedSource`` that its `ZIP_SOURCE_FREE` releases; `zip_file_add` takes
+    /// ownership of its source only on success (we free it otherwise); `zip_source_keep` keeps
+    /// the output buffer source alive past `zip_close`, and we free it.
+    package static func write(_ entries: [Entry], timestamp: DOSTimestamp, level: Int32 = 6) throws(ZipError) -> [UInt8] {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
@@ -62,14 +66,19 @@ package enum ZipWriter {
         var closed = false
         defer { if !closed { zip_discard(archive) } }
 
+        var deflater: Deflater?
         for entry in entries {
-            let copy = malloc(max(entry.bytes.count, 1))!
-            entry.bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+            var compressed: [UInt8]?
+            if entry.deflate {
+                if deflater == nil { deflater = try Deflater(level: level) }
+                compressed = try deflater?.deflate(entry.bytes)
             }
-            guard let source = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1) else {
-                free(copy)
-                throw ZipError(function: "zip_source_buffer", archive: archive)
+            let source: OpaquePointer
+            if let compressed {
+                source = try PrecompressedSource.make(
+                    in: archive, compressed: compressed, size: entry.bytes.count, crc: Deflater.crc32(entry.bytes))
+            } else {
+                source = try bufferSource(in: archive, copying: entry.bytes)
             }
             let index = zip_file_add(archive, entry.path, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
             guard index >= 0 else {
@@ -77,8 +86,8 @@ package enum ZipWriter {
                 throw ZipError(function: "zip_file_add(\(entry.path))", archive: archive)
             }
             let position = zip_uint64_t(index)
-            let method = entry.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE
-            guard zip_set_file_compression(archive, position, method, entry.deflate ? zip_uint32_t(level) : 0) == 0,
+            let method = compressed == nil ? ZIP_CM_STORE : ZIP_CM_DEFLATE
+            guard zip_set_file_compression(archive, position, method, compressed == nil ? 0 : zip_uint32_t(level)) == 0,
                 zip_file_set_dostime(archive, position, timestamp.time, timestamp.date, 0) == 0,
                 zip_file_set_external_attributes(archive, position, 0, zip_uint8_t(ZIP_OPSYS_UNIX), 0o100644 << 16) == 0
             else {
@@ -88,6 +97,19 @@ package enum ZipWriter {
         guard zip_close(archive) == 0 else { throw ZipError(function: "zip_close", archive: archive) }
         closed = true
         return try readAll(output)
+    }
+
+    /// A libzip buffer source that owns a `malloc`ed copy of `bytes`.
+    private static func bufferSource(in archive: OpaquePointer, copying bytes: [UInt8]) throws(ZipError) -> OpaquePointer {
+        let copy = malloc(max(bytes.count, 1))!
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+        }
+        guard let source = zip_source_buffer(archive, copy, zip_uint64_t(bytes.count), 1) else {
+            free(copy)
+            throw ZipError(function: "zip_source_buffer", archive: archive)
+        }
+        return source
     }
 
     /// Reads a whole buffer source.

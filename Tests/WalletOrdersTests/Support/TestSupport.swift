@@ -61,10 +61,10 @@ enum SampleBuilds {
     }
 
     /// Builds sample `name` with a matching identity at ``TestPKI/signingTime``.
-    static func build(_ name: String) throws -> BuiltOrderArchive {
+    static func build(_ name: String, compression: ArchiveCompression = .deflate) throws -> BuiltOrderArchive {
         let source = try source(name)
         let identity = TestPKI.identity(for: try orderTypeIdentifier(of: source))
-        return try OrderArchiveBuilder(identity: identity).build(source, signingTime: TestPKI.signingTime)
+        return try OrderArchiveBuilder(identity: identity, compression: compression).build(source, signingTime: TestPKI.signingTime)
     }
 }
 
