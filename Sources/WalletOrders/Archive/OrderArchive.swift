@@ -263,14 +263,35 @@ public struct OrderArchive: Sendable {
 
     /// What is unsafe about an entry path, if anything.
     static func pathProblem(_ path: String) -> (ruleID: String, message: String, hint: String)? {
-        if path.hasPrefix("/") || path.hasPrefix("\\") || (path.count >= 2 && Array(path)[1] == ":") {
+        // Read as UTF-8 bytes: '/', '\\', ':' and '.' are ASCII and never part of a multi-byte
+        // sequence, so byte checks are exact and cost no allocation per entry.
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\"), dot = UInt8(ascii: ".")
+        let first = bytes.first
+        let second = bytes.dropFirst().first
+        if first == slash || first == backslash || (second == UInt8(ascii: ":")) {
             return ("zip.absolute-path", "'\(path)' is an absolute path.", "Entry paths must be relative to the archive root.")
         }
-        let components = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
-        if components.contains("..") {
+        var componentLength = 0
+        var componentIsDots = true
+        var hasBackslash = false
+        for byte in bytes {
+            if byte == slash || byte == backslash {
+                if componentLength == 2 && componentIsDots {
+                    return ("zip.parent-reference", "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
+                }
+                hasBackslash = hasBackslash || byte == backslash
+                componentLength = 0
+                componentIsDots = true
+            } else {
+                componentLength += 1
+                componentIsDots = componentIsDots && byte == dot
+            }
+        }
+        if componentLength == 2 && componentIsDots {
             return ("zip.parent-reference", "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
         }
-        if path.contains("\\") {
+        if hasBackslash {
             return ("zip.backslash-path", "'\(path)' uses '\\' as a separator.", "Zip paths use '/'.")
         }
         return nil

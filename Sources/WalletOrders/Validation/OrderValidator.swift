@@ -54,10 +54,11 @@ public struct OrderValidator: Sendable {
 
     /// Validates an opened archive fully: container, signature and chain, then content.
     public func validate(_ archive: OrderArchive, subject: String, now: Date = Date()) -> ValidationReport {
-        // order.json is parsed once, for the verifier's decoding and for the content checks.
+        // order.json is parsed once, for the verifier's signer UID check and the content checks;
+        // the schema and rules judge it, so the verifier does not decode the model again.
         let parsed = archive.contents(of: OrderArchive.orderPath).map(Self.parseOrder)
         var report = verifier.verify(
-            archive, subject: subject, now: now, notes: true, parsedOrder: parsed?.decodable == true ? parsed?.result : nil)
+            archive, subject: subject, now: now, notes: true, parsedOrder: parsed?.result, decodingOrder: false)
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where !Manifest.excludedPaths.contains(path) {
             files[path] = archive.contents(of: path)

@@ -78,15 +78,28 @@ public struct OrderArchiveVerifier: Sendable {
     ///
     /// `parsedOrder` is `order.json` already parsed with a depth of at most
     /// ``Order/fastDecodingMaxDepth``, when the caller has it.
-    func verify(_ archive: OrderArchive, subject: String, now: Date, notes: Bool, parsedOrder: JSONParseResult? = nil)
-        -> ValidationReport
-    {
+    ///
+    /// With `decodingOrder` (plain verification), `order.json` must decode as an ``Order``
+    /// (`order.invalid`). ``OrderValidator`` passes `false`: it judges `order.json` with the
+    /// schema and the rules, which say more, and decoding the model again cost a seventh of a
+    /// full validation; the signer UID is then compared with the parsed `orderTypeIdentifier`.
+    func verify(
+        _ archive: OrderArchive, subject: String, now: Date, notes: Bool, parsedOrder: JSONParseResult? = nil,
+        decodingOrder: Bool = true
+    ) -> ValidationReport {
         var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
         checkRequiredFiles(archive, into: &report)
         checkBundleSize(archive, into: &report)
         checkManifest(archive, into: &report)
         let signer = checkSignature(archive, now: now, notes: notes, into: &report)
-        checkOrder(archive, signerUID: signer?.uid, parsed: parsedOrder, into: &report)
+        if decodingOrder {
+            checkOrder(archive, signerUID: signer?.uid, parsed: parsedOrder, into: &report)
+        } else if let signerUID = signer?.uid,
+            let node = parsedOrder?.root?.members?.first(where: { $0.key == "orderTypeIdentifier" })?.value,
+            let orderTypeIdentifier = node.stringValue
+        {
+            checkSignerUID(signerUID, orderTypeIdentifier: orderTypeIdentifier, into: &report)
+        }
         return report
     }
 
@@ -391,17 +404,22 @@ public struct OrderArchiveVerifier: Sendable {
         guard archive.contents(of: OrderArchive.orderPath) != nil else { return }
         do {
             let order = try archive.order(parsed: parsed)
-            if let signerUID, signerUID != order.orderTypeIdentifier {
-                report.add(
-                    "signature.signer-uid-mismatch", .warning,
-                    "orderTypeIdentifier '\(order.orderTypeIdentifier)' does not match the signing certificate's UID '\(signerUID)'.",
-                    at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
-                    hint: "Sign with the Order Type ID certificate issued for this orderTypeIdentifier.")
+            if let signerUID {
+                checkSignerUID(signerUID, orderTypeIdentifier: order.orderTypeIdentifier, into: &report)
             }
         } catch {
             report.add(
                 "order.invalid", .error, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
                 hint: "Fix order.json; `wallet-orders validate` shows each problem.")
         }
+    }
+
+    private func checkSignerUID(_ signerUID: String, orderTypeIdentifier: String, into report: inout ValidationReport) {
+        guard signerUID != orderTypeIdentifier else { return }
+        report.add(
+            "signature.signer-uid-mismatch", .warning,
+            "orderTypeIdentifier '\(orderTypeIdentifier)' does not match the signing certificate's UID '\(signerUID)'.",
+            at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
+            hint: "Sign with the Order Type ID certificate issued for this orderTypeIdentifier.")
     }
 }
