@@ -97,7 +97,7 @@ public struct OrderValidator: Sendable {
             return findings
         }
         let parsed = parsed ?? JSONParser.parse(orderBytes)
-        var context = ValidationContext(files: files, root: parsed.root)
+        let context = ValidationContext(files: files, root: parsed.root)
         for problem in parsed.problems {
             findings.append(
                 context.diagnostic(
@@ -113,7 +113,7 @@ public struct OrderValidator: Sendable {
         MoneyRules.check(context, into: &findings)
         AddressRules.check(context, into: &findings)
         UniquenessRules.check(context, into: &findings)
-        LocalizationRules.check(&context, into: &findings)
+        LocalizationRules.check(context, into: &findings)
         FileRules.check(context, into: &findings)
         CompatibilityRules.check(context, into: &findings)
         return findings

@@ -23,7 +23,7 @@ enum LocalizationRules {
         return rest.isEmpty
     }
 
-    static func check(_ context: inout ValidationContext, into findings: inout [Diagnostic]) {
+    static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
         for folder in context.localizationFolders {
             let stem = String(folder.dropLast(".lproj".count))
             if !isLanguageIdentifier(stem) {
