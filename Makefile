@@ -40,10 +40,12 @@ reference-data: setup
 		/usr/share/iso-codes/json > Sources/WalletOrders/Validation/ReferenceData/ReferenceData+Generated.swift
 
 ## Benchmarks (ordo-one/benchmark, Benchmarks/): build+sign, validate and verify one archive, for the
-## shipped sample and a large order, on one core, each next to `openssl speed rsa2048` from the same run.
+## shipped sample and a large order, on one core, each next to `openssl speed rsa2048` from the same
+## run; the store benchmarks; then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
 bench: setup
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Benchmarks/report.py
+	bash Benchmarks/batch-cli.sh $(ORDERS)
 
 ## The same benchmarks, a few iterations each (CI: checks they build and run; figures are rough).
 bench-smoke: setup

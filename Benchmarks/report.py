@@ -93,8 +93,8 @@ STORE_TARGETS = {
 
 def store_rate(name, median_us):
     """Per-order rate of a store benchmark (a batch's median covers the whole batch)."""
-    match = re.search(r"batch of (\d+)", name)
-    orders = int(match.group(1)) if match else 1
+    match = re.search(r"batch of (\d+)|(\d+) lookups", name)
+    orders = int(match.group(1) or match.group(2)) if match else 1
     rate = orders / (median_us / 1e6)
     text = f"{rate:>10,.0f} orders/s"
     for prefix, target in STORE_TARGETS.items():

@@ -54,6 +54,14 @@ public struct OrderValidator: Sendable {
 
     /// Validates an opened archive fully: container, signature and chain, then content.
     public func validate(_ archive: OrderArchive, subject: String, now: Date = Date()) -> ValidationReport {
+        validateKeepingOrder(archive, subject: subject, now: now).report
+    }
+
+    /// ``validate(_:subject:now:)``, also giving `order.json`'s parsed root (when it parsed),
+    /// for callers that read fields of a validated order without parsing it again.
+    package func validateKeepingOrder(_ archive: OrderArchive, subject: String, now: Date = Date())
+        -> (report: ValidationReport, order: JSONNode?)
+    {
         // order.json is parsed once, for the verifier's signer UID check and the content checks;
         // the schema and rules judge it, so the verifier does not decode the model again.
         let parsed = archive.contents(of: OrderArchive.orderPath).map(Self.parseOrder)
@@ -69,7 +77,7 @@ public struct OrderValidator: Sendable {
             report.diagnostics.removeAll { $0.ruleID == "order.invalid" }
         }
         report.diagnostics += content
-        return report
+        return (report, parsed?.result.root)
     }
 
     /// Validates an order source before signing: `order.json`, its files and localizations.
