@@ -1,12 +1,18 @@
 /// Files order.json names: present, of the right kind and size, consistent across localizations;
 /// and files nothing names.
 enum FileRules {
-    /// Keys whose value is an image file name, and whether HIG asks for 300×300 and no transparency.
-    static let imageKeys: [String: Bool] = [
-        "logo": true, "image": true, "trackingLogoNameDarkColorScheme": false, "trackingLogoNameLightColorScheme": false,
-    ]
-    /// Keys whose value is a document (PDF, PNG or JPEG).
-    static let documentKeys: Set<String> = ["receipt", "returnLabel"]
+    /// What a key's string value names: an image (and whether HIG asks for 300×300 and no
+    /// transparency: logos and product images) or a document (PDF, PNG or JPEG); `nil` for any
+    /// other key. A `switch`, not a dictionary: it runs for every member of the order, and
+    /// comparing short strings is cheaper than hashing them.
+    static func referenceKind(of key: String) -> (isImage: Bool, isProductImage: Bool)? {
+        switch key {
+        case "logo", "image": (true, true)
+        case "trackingLogoNameDarkColorScheme", "trackingLogoNameLightColorScheme": (true, false)
+        case "receipt", "returnLabel": (false, false)
+        default: nil
+        }
+    }
 
     struct Reference {
         var name: String
@@ -18,12 +24,8 @@ enum FileRules {
     static func references(in root: JSONNode) -> [Reference] {
         var references: [Reference] = []
         JSONWalk.members(of: root) { member, path, _ in
-            guard let name = member.value.stringValue else { return }
-            if let product = imageKeys[member.key] {
-                references.append(Reference(name: name, pointer: path.pointer, isImage: true, isProductImage: product))
-            } else if documentKeys.contains(member.key) {
-                references.append(Reference(name: name, pointer: path.pointer, isImage: false, isProductImage: false))
-            }
+            guard case .string(let name) = member.value.value, let kind = referenceKind(of: member.key) else { return }
+            references.append(Reference(name: name, pointer: path.pointer, isImage: kind.isImage, isProductImage: kind.isProductImage))
         }
         return references
     }

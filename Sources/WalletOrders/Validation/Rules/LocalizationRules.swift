@@ -97,7 +97,7 @@ enum LocalizationRules {
     private static func checkUsedKeys(_ context: ValidationContext, _ parsed: [String: StringsFile], into findings: inout [Diagnostic]) {
         guard let root = context.root, !parsed.isEmpty else { return }
         JSONWalk.members(of: root) { member, path, _ in
-            guard localizableKeys.contains(member.key), let value = member.value.stringValue else { return }
+            guard case .string(let value) = member.value.value, localizableKeys.contains(member.key) else { return }
             let definedIn = parsed.filter { $0.value.keys.contains(value) }.map(\.key)
             guard !definedIn.isEmpty, definedIn.count < parsed.count else { return }
             let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
