@@ -121,6 +121,16 @@ import WalletOrdersTestSupport
         #expect(entries["order.json"]?[0] == (compression == .deflate ? 8 : 0))
     }
 
+    @Test("detachedSignature(of:) is byte for byte the signature the builder put in the archive")
+    func detachedSignatureMatchesArchive() throws {
+        let source = try SampleBuilds.source("store-pickup")
+        let identity = TestPKI.identity(for: try SampleBuilds.orderTypeIdentifier(of: source))
+        let built = try OrderArchiveBuilder(identity: identity).build(source, signingTime: TestPKI.signingTime)
+        let signature = try identity.detachedSignature(of: built.manifestBytes, signingTime: TestPKI.signingTime)
+        #expect(signature == (try OrderArchive(bytes: built.bytes)).contents(of: "signature"))
+        #expect(try identity.detachedSignature(of: built.manifestBytes + [0x0a], signingTime: TestPKI.signingTime) != signature)
+    }
+
     @Test("Stored and deflated builds hold the same files; the stored archive is larger")
     func storeVersusDeflate() throws {
         let deflated = try SampleBuilds.build("shipped-ecommerce", compression: .deflate)

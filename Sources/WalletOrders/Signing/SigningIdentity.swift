@@ -244,6 +244,17 @@ public struct SigningIdentity: Sendable {
         return []
     }
 
+    /// The `signature` file for `manifest`: a detached CMS signature (DER, SHA-256, RSA PKCS #1
+    /// v1.5) of exactly these bytes, with the signingTime attribute and the certificate and
+    /// intermediate embedded, as ``OrderArchiveBuilder`` writes it.
+    ///
+    /// For pipelines that assemble archives themselves; the builder is simpler otherwise.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/signingFailed``.
+    public func detachedSignature(of manifest: [UInt8], signingTime: Date = Date()) throws -> [UInt8] {
+        try sign(manifest, signingTime: signingTime)
+    }
+
     /// Signs `content` (the exact `manifest.json` bytes): detached CMS, DER, SHA-256, with signingTime.
     func sign(_ content: [UInt8], signingTime: Date) throws -> [UInt8] {
         do {
