@@ -10,7 +10,7 @@ import WalletOrdersTestSupport
     static let orderJSON = Array(
         String(repeating: #"{"orderIdentifier": "abc-123", "status": "open"}"#, count: 40).utf8)
     static let logo: [UInt8] = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 3) }
-    static let strings = Array(String(repeating: "\"title\" = \"Commande\";\n", count: 8).utf8)
+    static let strings = Array(String(repeating: "\"title\" = \"Commande\";\n", count: 50).utf8)
 
     static let entries: [ZipWriter.Entry] = [
         .init(path: "order.json", bytes: orderJSON),
@@ -40,19 +40,20 @@ import WalletOrdersTestSupport
         }
     }
 
-    @Test("An entry deflate would not shrink is stored, and Python reads every entry back intact")
+    @Test("An entry deflate would not shrink, or under 1 KiB, is stored; Python reads every entry back intact")
     func incompressibleIsStored() throws {
         var random = SystemRandomNumberGenerator()
         let noise = (0..<2_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         let entries: [ZipWriter.Entry] = [
             .init(path: "tiny.json", bytes: Array("{}".utf8)),
+            .init(path: "small.json", bytes: Array(String(repeating: "a", count: ZipWriter.minimumDeflatedSize - 1).utf8)),
             .init(path: "noise.bin", bytes: noise),
             .init(path: "order.json", bytes: Self.orderJSON),
         ]
         let archive = try ZipWriter.write(entries, timestamp: Self.timestamp)
         let reader = try ZipReader(bytes: archive)
-        #expect(reader.entries.map(\.compressionMethod) == [0, 0, 8])
-        #expect(reader.entries.map(\.compressedSize)[0...1] == [2, 2_000])
+        #expect(reader.entries.map(\.compressionMethod) == [0, 0, 0, 8])
+        #expect(reader.entries.map(\.compressedSize)[0...2] == [2, 1_023, 2_000])
         for (entry, original) in zip(reader.entries, entries) {
             #expect(try reader.read(entry, limit: 1 << 20) == original.bytes, "\(entry.name)")
         }
