@@ -26,7 +26,10 @@ let package = Package(
         // Runs one operation N times, for callgrind and perf (see its main.swift).
         .executableTarget(
             name: "wallet-orders-profile",
-            dependencies: ["BenchmarkFixtures", .product(name: "WalletOrders", package: "wallet-orders")],
+            dependencies: [
+                "BenchmarkFixtures", .product(name: "WalletOrders", package: "wallet-orders"),
+                .product(name: "WalletOrdersStore", package: "wallet-orders"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Archive benchmarks: build+sign, full validation and container-only verification, for the

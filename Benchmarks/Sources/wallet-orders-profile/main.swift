@@ -4,15 +4,16 @@
 //       Benchmarks/.build/release/wallet-orders-profile validate shipped-ecommerce 200
 //   callgrind_annotate validate.out | head -40
 //
-// OPERATION: build | build-store | validate | verify. FIXTURE: shipped-ecommerce | large-order.
+// OPERATION: build | build-store | validate | verify | contains (on a store of 1,000 copies of FIXTURE). FIXTURE: shipped-ecommerce | large-order.
 // Instruction counts (callgrind) are repeatable on a shared machine, unlike times.
 import BenchmarkFixtures
 import Foundation
 import WalletOrders
+import WalletOrdersStore
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["build", "build-store", "validate", "verify"].contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: wallet-orders-profile build|build-store|validate|verify FIXTURE [ITERATIONS]\n".utf8))
+guard arguments.count >= 3, ["build", "build-store", "validate", "verify", "contains"].contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: wallet-orders-profile build|build-store|validate|verify|contains FIXTURE [ITERATIONS]\n".utf8))
     exit(64)
 }
 let iterations = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
@@ -40,7 +41,41 @@ func runIterations(_ operation: String, _ fixture: Fixture, _ fixtures: Fixtures
     return sink
 }
 
-let start = DispatchTime.now().uptimeNanoseconds
-let sink = try runIterations(arguments[1], fixture, fixtures, iterations)
+/// `contains` on a 1,000-order store (made here, outside the measured loop), in a loop of its own.
+@inline(never)
+func runLookups(_ store: SQLiteOrderStore, _ keys: [FullyQualifiedOrderIdentifier], _ iterations: Int) async throws -> Int {
+    var sink = 0
+    let date: Timestamp = "2025-11-20T09:00:00Z"
+    for index in 0..<iterations {
+        if try await store.contains(matching: keys[index % keys.count], updatedDate: date) != .notFound { sink += 1 }
+    }
+    return sink
+}
+
+let start: UInt64
+let sink: Int
+if arguments[1] == "contains" {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-profile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try SQLiteOrderStore(url: folder.appendingPathComponent("orders.sqlite"), validator: fixtures.validator)
+    let order = try Order.decode(from: Data(fixture.source.orderJSON ?? []))
+    var keys: [FullyQualifiedOrderIdentifier] = []
+    var archives: [[UInt8]] = []
+    for number in 0..<1_000 {
+        var files = fixture.source.files
+        let json = String(decoding: files["order.json"] ?? [], as: UTF8.self)
+            .replacingOccurrences(of: "\"\(order.orderIdentifier)\"", with: "\"profile-\(number)\"")
+        files["order.json"] = Array(json.utf8)
+        archives.append(try fixture.builder.build(OrderSource(files: files), signingTime: fixtures.signingTime).bytes)
+        keys.append(FullyQualifiedOrderIdentifier(orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: "profile-\(number)"))
+    }
+    for result in try await store.save(signedArchives: archives) { _ = try result.get() }
+    start = DispatchTime.now().uptimeNanoseconds
+    sink = try await runLookups(store, keys.shuffled(), iterations)
+} else {
+    start = DispatchTime.now().uptimeNanoseconds
+    sink = try runIterations(arguments[1], fixture, fixtures, iterations)
+}
 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 print("\(arguments[1]) \(fixture.name): \(iterations) iterations, \(String(format: "%.3f", elapsed / Double(iterations))) ms each (\(sink))")
