@@ -128,6 +128,24 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try await store.save(signedArchive: archive))
     }, setup: setup)
 
+    // The large order (4.8 MB, 50 line items, localized), validated and committed on its own. At
+    // most 100 samples: each adds 4.8 MB to the store.
+    guard let large = shared.fixtures["large-order"] else { fatalError("no large-order fixture") }
+    Benchmark(
+        "store save large-order one durable \(storeSize)",
+        configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 100),
+        closure: { benchmark in
+            let store = try await shared.store()
+            let identifier = shared.newIdentifiers(1)[0]
+            var files = large.source.files
+            files["order.json"] = Array(
+                String(decoding: files["order.json"] ?? [], as: UTF8.self)
+                    .replacingOccurrences(of: "\"BENCH-LARGE-1\"", with: "\"\(identifier)\"").utf8)
+            let archive = try large.builder.build(OrderSource(files: files), signingTime: shared.fixtures.signingTime).bytes
+            benchmark.startMeasurement()
+            blackHole(try await store.save(signedArchive: archive))
+        }, setup: setup)
+
     // The same without validation (VerifiedOrderArchive made outside the measurement): the store's own cost.
     Benchmark("store write one durable \(storeSize)", closure: { benchmark in
         let store = try await shared.store()
