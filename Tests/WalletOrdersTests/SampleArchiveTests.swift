@@ -61,12 +61,18 @@ import WalletOrdersTestSupport
         #expect(printed.output.contains("sha256"))
     }
 
+    /// Runs a Python script with the archive's path as `sys.argv[1]` (the archive is written to a
+    /// temporary folder, removed afterwards).
+    static func python(_ script: String, on archive: [UInt8], named name: String) throws -> ProgramResult {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(archive, to: name)
+        return try ExternalProgram.python(script, [path.path])
+    }
+
     @Test("Python's zipfile reads every sample archive and finds the same files", arguments: Repository.sampleNames)
     func pythonZipfileReadsArchive(sample: String) throws {
         let built = try SampleBuilds.build(sample)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = try folder.write(built.bytes, to: "\(sample).order")
         let script = """
             import hashlib, json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
@@ -77,7 +83,7 @@ import WalletOrdersTestSupport
                     assert hashlib.sha256(z.read(name)).hexdigest() == digest, name
                 print(json.dumps(names))
             """
-        let result = try ExternalProgram.python(script, [path.path])
+        let result = try Self.python(script, on: built.bytes, named: "\(sample).order")
         #expect(result.status == 0, "python: \(result.errorOutput)")
         let names = try JSONDecoder().decode([String].self, from: result.standardOutput)
         #expect(names == (try OrderArchive(bytes: built.bytes)).entries.map(\.path))
@@ -94,16 +100,13 @@ import WalletOrdersTestSupport
         let built = try SampleBuilds.build(sample, compression: compression)
         let report = TestPKI.verifier.verify(archiveBytes: built.bytes, subject: sample)
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = try folder.write(built.bytes, to: "\(sample).order")
         let script = """
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None
                 print(json.dumps({i.filename: [i.compress_type, i.file_size, i.compress_size] for i in z.infolist()}))
             """
-        let result = try ExternalProgram.python(script, [path.path])
+        let result = try Self.python(script, on: built.bytes, named: "\(sample).order")
         #expect(result.status == 0, "python: \(result.errorOutput)")
         let entries = try JSONDecoder().decode([String: [Int]].self, from: result.standardOutput)
         for (name, row) in entries {
