@@ -111,7 +111,7 @@ public struct VerifiedOrderArchive: Sendable {
         // Validation found no error, so the schema's required strings are there and updatedAt is
         // RFC 3339; a failure here would be a disagreement between schema and store: say so.
         func string(_ key: String) throws -> String {
-            guard let value = root.members?.first(where: { $0.key == key })?.value.stringValue else {
+            guard let value = root[key]?.stringValue else {
                 throw WalletOrdersError(.archiveRejected, "The archive's order.json has no string \(key).")
             }
             return value

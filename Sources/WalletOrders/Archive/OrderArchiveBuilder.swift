@@ -97,11 +97,11 @@ public struct OrderArchiveBuilder: Sendable {
         if let problem = parsed.problems.first {
             throw WalletOrdersError(.invalidOrder, "order.json is not valid JSON: \(problem.message) at \(problem.position).", hint: hint)
         }
-        guard let members = parsed.root?.members else {
+        guard let root = parsed.root, root.members != nil else {
             throw WalletOrdersError(.invalidOrder, "order.json is not a JSON object.", hint: hint)
         }
         func string(_ key: String) throws -> String {
-            guard let node = members.first(where: { $0.key == key })?.value else {
+            guard let node = root[key] else {
                 throw WalletOrdersError(.invalidOrder, "order.json has no \(key).", hint: hint)
             }
             guard let value = node.stringValue, !value.isEmpty else {

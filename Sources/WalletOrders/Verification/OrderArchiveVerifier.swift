@@ -95,8 +95,7 @@ public struct OrderArchiveVerifier: Sendable {
         if decodingOrder {
             checkOrder(archive, signerUID: signer?.uid, parsed: parsedOrder, into: &report)
         } else if let signerUID = signer?.uid,
-            let node = parsedOrder?.root?.members?.first(where: { $0.key == "orderTypeIdentifier" })?.value,
-            let orderTypeIdentifier = node.stringValue
+            let orderTypeIdentifier = parsedOrder?.root?["orderTypeIdentifier"]?.stringValue
         {
             checkSignerUID(signerUID, orderTypeIdentifier: orderTypeIdentifier, into: &report)
         }
