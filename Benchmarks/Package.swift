@@ -32,9 +32,8 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Archive benchmarks: build+sign, full validation and container-only verification, for the
-        // shipped sample and a large generated order. Store benchmarks (save, contains) go next to
-        // them, or into a second target here (a folder under Benchmarks/Benchmarks/).
+        // Archive benchmarks: the signature alone, build+sign (deflate and store), full validation and
+        // container-only verification, for the shipped sample and a large generated order.
         .executableTarget(
             name: "WalletOrdersBenchmarks",
             dependencies: [
@@ -46,8 +45,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Store benchmarks: durable saves (one at a time and batched, with and without validation)
-        // and contains, on a store of 100,000 orders.
+        // Store benchmarks: durable saves (one at a time and batched, with and without validation;
+        // one large order) and contains, on a store of 100,000 orders.
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
