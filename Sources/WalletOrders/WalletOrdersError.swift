@@ -73,6 +73,11 @@ extension WalletOrdersError {
         public static let validationFailed = Code("validation-failed")
         /// A certificate could not be parsed.
         public static let invalidCertificate = Code("invalid-certificate")
+        /// The signing certificate is not an Order Type ID certificate Wallet accepts (no subject
+        /// UID, no Order Type ID extended key usage, a CA, no digitalSignature, an unusual key).
+        public static let certificateProfile = Code("certificate-profile")
+        /// The signing certificate was issued for another order type than the order's `orderTypeIdentifier`.
+        public static let orderTypeMismatch = Code("order-type-mismatch")
         /// A private key could not be parsed.
         public static let invalidPrivateKey = Code("invalid-private-key")
         /// A `.p12` file could not be parsed.

@@ -33,8 +33,10 @@ import WalletOrdersTestSupport
         #expect(identity.orderTypeIdentifier == Self.typeIdentifier)
         #expect(identity.teamIdentifier == "TESTTEAM01")
         #expect(identity.intermediateSummary.organizationalUnit == "G4")
-        #expect(identity.diagnostics(forOrderTypeIdentifier: Self.typeIdentifier).isEmpty)
-        #expect(identity.diagnostics(forOrderTypeIdentifier: "order.com.other").map(\.ruleID) == ["signature.signer-uid-mismatch"])
+        #expect(throws: Never.self) { try identity.checkCanSign(orderTypeIdentifier: Self.typeIdentifier) }
+        #expect { try identity.checkCanSign(orderTypeIdentifier: "order.com.other") } throws: { error in
+            (error as? WalletOrdersError)?.code == .orderTypeMismatch
+        }
     }
 
     @Test("An encrypted PEM key loads with its passphrase from the environment")

@@ -111,6 +111,57 @@ import WalletOrdersTestSupport
         #expect(report.contains(ruleID: "signature.intermediate-missing"), "openssl was not given -certfile")
     }
 
+    /// Signs the original manifest with the `openssl` CLI (an independent signer), with `extra` arguments.
+    static func opensslSignature(_ extra: [String]) throws -> [UInt8] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
+        let certPath = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
+        let keyPath = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
+        let chainPath = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
+        let manifestPath = try folder.write(Self.original.manifestBytes, to: "manifest.json")
+        let signaturePath = folder.file("signature")
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            ["cms", "-sign", "-binary", "-md", "sha256", "-signer", certPath.path, "-inkey", keyPath.path, "-certfile", chainPath.path]
+                + extra + ["-in", manifestPath.path, "-outform", "DER", "-out", signaturePath.path])
+        try #require(result.status == 0, "\(result.errorOutput)")
+        return Array(try #require(FileManager.default.contents(atPath: signaturePath.path)))
+    }
+
+    static func withSignature(_ signature: [UInt8]) throws -> [UInt8] {
+        try ArchiveSurgery.rewrite(Self.original.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == "signature" })
+            files[index].bytes = signature
+        }
+    }
+
+    @Test("openssl's own DER signature of the manifest verifies (the control for the BER and trailing-bytes cases)")
+    func opensslDERSignatureVerifies() throws {
+        let report = verify(try Self.withSignature(try Self.opensslSignature([])))
+        #expect(report.errors.isEmpty, "\(report.errors)")
+    }
+
+    @Test("A BER signature with indefinite lengths (openssl cms -stream) is refused, naming the offset")
+    func berSignature() throws {
+        let ber = try Self.opensslSignature(["-stream"])
+        #expect(ber[1] == 0x80, "openssl -stream writes an indefinite length right after the first tag")
+        let report = verify(try Self.withSignature(ber))
+        let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
+        #expect(finding.severity == .error)
+        #expect(finding.message.contains("indefinite length") && finding.message.contains("at byte 1"), "\(finding.message)")
+        #expect(!report.isValid)
+    }
+
+    @Test("Bytes after a valid DER signature are refused, naming where they start", arguments: [1, 7, 4096])
+    func trailingBytesAfterSignature(count: Int) throws {
+        let signature = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
+        let report = verify(try Self.withSignature(signature + [UInt8](repeating: 0x00, count: count)))
+        let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
+        #expect(finding.message.contains("\(count) byte(s) after the end") && finding.message.contains("at byte \(signature.count)"), "\(finding.message)")
+        #expect(!report.isValid)
+    }
+
     @Test("A PEM signature is named as the wrong encoding")
     func pemSignature() throws {
         let tampered = try ArchiveSurgery.rewrite(Self.original.bytes) { files in

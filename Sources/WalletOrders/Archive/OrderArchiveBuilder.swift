@@ -31,10 +31,10 @@ public struct OrderArchiveBuilder: Sendable {
     ///   - source: The order's files.
     ///   - signingTime: The signingTime attribute and the zip timestamps (default: now). Must fall
     ///     inside the certificate's validity.
-    /// - Returns: The archive, its manifest and any warnings (certificate UID vs
-    ///   `orderTypeIdentifier`) and notes (files skipped from the source).
+    /// - Returns: The archive, its manifest and notes (files skipped from the source).
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidSource``,
-    ///   ``WalletOrdersError/Code/invalidOrder``, ``WalletOrdersError/Code/bundleTooLarge``,
+    ///   ``WalletOrdersError/Code/invalidOrder``, ``WalletOrdersError/Code/orderTypeMismatch``
+    ///   (the identity's certificate was issued for another order type), ``WalletOrdersError/Code/bundleTooLarge``,
     ///   ``WalletOrdersError/Code/certificateNotValid``, ``WalletOrdersError/Code/signingFailed``
     ///   or ``WalletOrdersError/Code/archiveWriteFailed``.
     public func build(_ source: OrderSource, signingTime: Date = Date()) throws -> BuiltOrderArchive {
@@ -42,6 +42,7 @@ public struct OrderArchiveBuilder: Sendable {
             throw WalletOrdersError(.invalidSource, "The source has no order.json.", hint: "Add order.json at the top level.")
         }
         let identifier = try Self.identifier(of: orderJSON)
+        try identity.checkCanSign(orderTypeIdentifier: identifier.orderTypeIdentifier)
         let filesSize = source.files.values.reduce(0) { $0 + $1.count }
         if filesSize >= Self.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: filesSize)
@@ -74,7 +75,7 @@ public struct OrderArchiveBuilder: Sendable {
             throw WalletOrdersError(.archiveWriteFailed, "Writing the zip archive failed: \(error)", underlying: error)
         }
 
-        var diagnostics = identity.diagnostics(forOrderTypeIdentifier: identifier.orderTypeIdentifier)
+        var diagnostics: [Diagnostic] = []
         for skipped in source.skippedFiles {
             diagnostics.append(
                 Diagnostic("build.skipped-file", .info, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))

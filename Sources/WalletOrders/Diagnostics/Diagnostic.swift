@@ -67,8 +67,16 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var location: Location
     /// How to fix it.
     public var hint: String?
-    /// The text of the source line the finding points at, for showing it with a caret.
+    /// The text of the source line the finding points at, for showing it with a caret: the
+    /// whole line, or for a long line (a minified `order.json` is one line) an excerpt of at most
+    /// ``Diagnostic/sourceExcerptLimit`` bytes around the finding, so a report never repeats a
+    /// whole file.
     public var sourceLine: String?
+    /// The column (1-based, UTF-16 code units) of ``sourceLine``'s first character: 1 unless
+    /// the line was cut to an excerpt.
+    public var sourceLineStartColumn: Int?
+    /// The most bytes of a source line a finding keeps.
+    public static let sourceExcerptLimit = 160
 
     /// Creates a finding.
     public init(_ ruleID: String, _ severity: Severity, _ message: String, at location: Location = .archive, hint: String? = nil) {

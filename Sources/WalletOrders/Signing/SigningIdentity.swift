@@ -156,6 +156,15 @@ public struct SigningIdentity: Sendable {
                 "The private key does not belong to the certificate '\(certificate.subject)'.",
                 hint: "Use the key generated with the certificate's signing request (both come out of the same .p12 export).")
         }
+        let problems = OrderTypeCertificateProfile.problems(of: certificate.profileFacts, subject: certificate.subject)
+        if let first = problems.first {
+            throw WalletOrdersError(
+                .certificateProfile,
+                problems.count == 1
+                    ? "\(first.message) Wallet would refuse every order it signs."
+                    : "The signing certificate can't sign orders:\n" + problems.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
+                hint: first.hint)
+        }
         try Self.checkValidity(certificate, role: "signing certificate", at: date)
         guard let first = intermediateCandidates.first else {
             throw WalletOrdersError(
@@ -220,28 +229,15 @@ public struct SigningIdentity: Sendable {
         return "Pass the intermediate whose subject is '\(certificateIssuer)'."
     }
 
-    /// Warnings about using this identity for `orderTypeIdentifier` (spec §2.2: the certificate's
-    /// subject `UID` should equal the order's `orderTypeIdentifier`).
-    public func diagnostics(forOrderTypeIdentifier orderTypeIdentifier: String) -> [Diagnostic] {
-        guard let uid = self.orderTypeIdentifier else {
-            return [
-                Diagnostic(
-                    "signature.signer-uid-missing", .warning,
-                    "The signing certificate has no subject UID, so Wallet cannot match it to orderTypeIdentifier '\(orderTypeIdentifier)'.",
-                    at: Diagnostic.Location(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
-                    hint: "Sign with the Order Type ID certificate Apple issued for '\(orderTypeIdentifier)'.")
-            ]
-        }
-        guard uid == orderTypeIdentifier else {
-            return [
-                Diagnostic(
-                    "signature.signer-uid-mismatch", .warning,
-                    "orderTypeIdentifier '\(orderTypeIdentifier)' does not match the signing certificate's UID '\(uid)'.",
-                    at: Diagnostic.Location(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
-                    hint: "Set orderTypeIdentifier to '\(uid)', or sign with the certificate issued for '\(orderTypeIdentifier)'.")
-            ]
-        }
-        return []
+    /// Throws ``WalletOrdersError/Code/orderTypeMismatch`` unless this identity's certificate was
+    /// issued for `orderTypeIdentifier` (its subject `UID`): Wallet binds an order to the
+    /// certificate of its order type, so an archive signed otherwise would be refused.
+    public func checkCanSign(orderTypeIdentifier: String) throws {
+        // The profile guarantees a UID (SigningIdentity refuses certificates without one).
+        let uid = subjectUID ?? ""
+        guard let problem = OrderTypeCertificateProfile.bindingProblem(signerUID: uid, orderTypeIdentifier: orderTypeIdentifier)
+        else { return }
+        throw WalletOrdersError(.orderTypeMismatch, problem.message, hint: problem.hint)
     }
 
     /// The `signature` file for `manifest`: a detached CMS signature (DER, SHA-256, RSA PKCS #1

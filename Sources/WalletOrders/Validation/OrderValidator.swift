@@ -119,6 +119,7 @@ public struct OrderValidator: Sendable {
         }
         DateRules.check(context, into: &findings)
         MoneyRules.check(context, into: &findings)
+        NumberSizeRules.check(context, into: &findings)
         AddressRules.check(context, into: &findings)
         UniquenessRules.check(context, into: &findings)
         LocalizationRules.check(context, into: &findings)

@@ -38,21 +38,36 @@ final class ValidationContext {
         var diagnostic = Diagnostic(
             ruleID, severity ?? ValidationRule.named(ruleID)?.severity ?? .error, message,
             at: .init(file: OrderArchive.orderPath, jsonPointer: pointer, line: at?.line, column: at?.column), hint: hint)
-        if let offset = at?.offset { diagnostic.sourceLine = line(around: offset) }
+        if let at, let excerpt = line(around: at.offset, column: at.column) {
+            diagnostic.sourceLine = excerpt.text
+            if excerpt.startColumn > 1 { diagnostic.sourceLineStartColumn = excerpt.startColumn }
+        }
         return diagnostic
     }
 
-    /// The text of the line holding byte `offset` of order.json (without its line ending).
-    func line(around offset: Int) -> String? {
+    /// The line of order.json holding byte `offset` (whose column is `column`), without its line
+    /// ending; a line longer than ``Diagnostic/sourceExcerptLimit`` bytes is cut to that many
+    /// around `offset`, on UTF-8 character boundaries, with `…` where it was cut at the end.
+    func line(around offset: Int, column: Int) -> (text: String, startColumn: Int)? {
         guard offset >= 0, offset <= orderBytes.count else { return nil }
         let isBreak = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
+        let isContinuation = { (byte: UInt8) in byte & 0xC0 == 0x80 }
+        let half = Diagnostic.sourceExcerptLimit / 2
+        // Walk out from `offset`, at most `half` bytes each way: a long line costs no more.
         var start = min(offset, orderBytes.count)
-        while start > 0 && !isBreak(orderBytes[start - 1]) { start -= 1 }
-        var end = start
-        while end < orderBytes.count && !isBreak(orderBytes[end]) { end += 1 }
+        while start > 0, offset - start < half, !isBreak(orderBytes[start - 1]) { start -= 1 }
+        while start < offset, isContinuation(orderBytes[start]) { start += 1 }
+        let cutAtStart = start > 0 && !isBreak(orderBytes[start - 1])
+        var end = offset
+        while end < orderBytes.count, end - offset < half, !isBreak(orderBytes[end]) { end += 1 }
+        while end > offset, end < orderBytes.count, isContinuation(orderBytes[end]) { end -= 1 }
+        let cutAtEnd = end < orderBytes.count && !isBreak(orderBytes[end])
         var slice = orderBytes[start..<end]
-        if slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
-        return String(decoding: slice, as: UTF8.self)
+        if !cutAtStart, slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
+        let text = String(decoding: slice, as: UTF8.self) + (cutAtEnd ? "…" : "")
+        guard cutAtStart else { return (text, 1) }
+        let before = String(decoding: orderBytes[start..<offset], as: UTF8.self).utf16.count
+        return (text, max(1, column - before))
     }
 
     /// A finding about another file.

@@ -216,6 +216,15 @@ public struct OrderArchiveVerifier: Sendable {
             return signer
         }
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
+        // OpenSSL's parser also takes BER (indefinite lengths) and ignores trailing bytes; the
+        // signature Wallet reads is DER, so anything else is refused before OpenSSL sees it.
+        // (Data that doesn't start as a SEQUENCE, such as PEM text, is named below.)
+        if bytes.first == 0x30, let violation = DERReader.violation(in: bytes) {
+            report.add(
+                "signature.not-der", .error, "The signature is not DER: \(violation).", at: file,
+                hint: "Sign without streaming (openssl cms -sign without -stream) and store the DER output as it is, with nothing appended.")
+            return nil
+        }
         let cms: CMSSignedData
         do {
             cms = try CMSSignedData(derBytes: bytes)
@@ -341,6 +350,9 @@ public struct OrderArchiveVerifier: Sendable {
         into report: inout ValidationReport
     ) {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
+        for problem in signer.profileProblems {
+            report.add(problem.ruleID, .error, problem.message, at: file, hint: problem.hint)
+        }
         let others = certificates.filter { $0 != signer }
         for certificate in others where certificate.subject == certificate.issuer {
             report.add(
@@ -358,7 +370,13 @@ public struct OrderArchiveVerifier: Sendable {
                 at: file)
         }
         var helpers = others
-        if issuers.isEmpty {
+        if issuers.isEmpty, let root = anchors.first(where: { cache.isIssued(signer, by: $0) }) {
+            report.add(
+                "certificate.leaf-issued-by-root", .error,
+                "The signing certificate '\(signer.subject)' is issued directly by the root '\(root.subject)', not by a WWDR intermediate.",
+                at: file,
+                hint: "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development: wallet-orders dev-certs).")
+        } else if issuers.isEmpty {
             report.add(
                 "signature.intermediate-missing", .error,
                 "The signature does not carry the intermediate that issued the signing certificate ('\(signer.issuer)').",
@@ -414,11 +432,10 @@ public struct OrderArchiveVerifier: Sendable {
     }
 
     private func checkSignerUID(_ signerUID: String, orderTypeIdentifier: String, into report: inout ValidationReport) {
-        guard signerUID != orderTypeIdentifier else { return }
+        guard let problem = OrderTypeCertificateProfile.bindingProblem(signerUID: signerUID, orderTypeIdentifier: orderTypeIdentifier)
+        else { return }
         report.add(
-            "signature.signer-uid-mismatch", .warning,
-            "orderTypeIdentifier '\(orderTypeIdentifier)' does not match the signing certificate's UID '\(signerUID)'.",
-            at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"),
-            hint: "Sign with the Order Type ID certificate issued for this orderTypeIdentifier.")
+            problem.ruleID, .error, problem.message,
+            at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"), hint: problem.hint)
     }
 }

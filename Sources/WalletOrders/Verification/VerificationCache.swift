@@ -20,6 +20,8 @@ final class KnownCertificate: Sendable, Equatable {
     /// The serial number's INTEGER content and the issuer `Name`'s DER, read from `der`.
     let serial: ArraySlice<UInt8>?
     let issuerNameDER: ArraySlice<UInt8>?
+    /// How the certificate misses the Order Type ID profile, were it the signer (worked out once).
+    let profileProblems: [OrderTypeCertificateProfile.Problem]
 
     init(id: Int, certificate: X509Certificate, der: [UInt8]) {
         self.id = id
@@ -31,6 +33,7 @@ final class KnownCertificate: Sendable, Equatable {
         notAfter = certificate.notAfter
         hasValidityDates = notBefore != .distantPast && notAfter != .distantFuture
         (serial, issuerNameDER) = Self.serialAndIssuer(der) ?? (nil, nil)
+        profileProblems = OrderTypeCertificateProfile.problems(of: certificate.profileFacts, subject: subject)
     }
 
     /// The subject's `UID` (the order type identifier on Order Type ID certificates).

@@ -85,6 +85,71 @@ package struct DERReader {
         return true
     }
 
+    /// Why bytes are not one strict DER element, and at which byte offset.
+    package struct Violation: Sendable, Hashable, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// The first place where `bytes` stop being exactly one DER element, checked recursively
+    /// through constructed elements (to `depth` levels): BER's indefinite lengths, lengths in a
+    /// longer form than needed, lengths past the end, high tag numbers (never used by CMS),
+    /// and bytes after the element. `nil` when `bytes` are one strict DER element.
+    package static func violation(in bytes: [UInt8], depth: Int = 32) -> Violation? {
+        guard !bytes.isEmpty else { return Violation(offset: 0, reason: "no data") }
+        var firstEnd = 0
+        if let problem = violation(in: bytes, 0..<bytes.count, depth: depth, single: true, end: &firstEnd) { return problem }
+        if firstEnd < bytes.count {
+            return Violation(offset: firstEnd, reason: "\(bytes.count - firstEnd) byte(s) after the end of the DER structure")
+        }
+        return nil
+    }
+
+    private static func violation(
+        in bytes: [UInt8], _ range: Range<Int>, depth: Int, single: Bool, end firstEnd: inout Int
+    ) -> Violation? {
+        guard depth > 0 else { return Violation(offset: range.lowerBound, reason: "nesting deeper than the limit") }
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let tag = bytes[position]
+            if tag & 0x1F == 0x1F { return Violation(offset: position, reason: "a high-tag-number form tag") }
+            guard position + 1 < range.upperBound else { return Violation(offset: position, reason: "a tag without a length") }
+            let first = bytes[position + 1]
+            var index = position + 2
+            var length = 0
+            if first == 0x80 {
+                return Violation(offset: position + 1, reason: "an indefinite length (BER, not DER)")
+            } else if first > 0x80 {
+                let count = Int(first & 0x7F)
+                guard count <= 4, index + count <= range.upperBound else {
+                    return Violation(offset: position + 1, reason: "a length that doesn't fit")
+                }
+                guard bytes[index] != 0 else { return Violation(offset: position + 1, reason: "a length with leading zero bytes (not DER)") }
+                for offset in 0..<count { length = length << 8 | Int(bytes[index + offset]) }
+                guard length >= 0x80 else { return Violation(offset: position + 1, reason: "a long-form length where the short form fits (not DER)") }
+                index += count
+            } else {
+                length = Int(first)
+            }
+            guard length <= range.upperBound - index else {
+                return Violation(offset: position + 1, reason: "a length of \(length) bytes running past the end of its container")
+            }
+            if tag & 0x20 != 0 {
+                var ignored = 0
+                if let problem = violation(in: bytes, index..<index + length, depth: depth - 1, single: false, end: &ignored) {
+                    return problem
+                }
+            }
+            position = index + length
+            if single {
+                firstEnd = position
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// Whether `range` is the content of a DER INTEGER: not empty, no redundant leading byte.
     package static func isMinimalInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return false }

@@ -189,6 +189,59 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         }
     }
 
+    /// The facts an end-entity profile check reads: basic constraints, key usage and the key.
+    package struct ProfileFacts: Sendable, Hashable {
+        /// The public key's algorithm.
+        package enum KeyAlgorithm: Sendable, Hashable {
+            case rsa
+            /// An elliptic-curve key on the named curve (`prime256v1`, `secp384r1`, …; empty if unnamed).
+            case ec(curve: String)
+            /// Any other algorithm, by OpenSSL's short name (`ED25519`, `DSA`, …).
+            case other(String)
+        }
+
+        /// Whether basic constraints say `cA: TRUE`.
+        package var isCertificateAuthority: Bool
+        /// The key usage bits (`KU_*`), or `nil` when the certificate has no key usage extension.
+        package var keyUsage: UInt32?
+        /// Whether the key usage includes digitalSignature.
+        package var allowsDigitalSignature: Bool { keyUsage.map { $0 & UInt32(KU_DIGITAL_SIGNATURE) != 0 } ?? true }
+        /// The extended key usages, as dotted OIDs.
+        package var extendedKeyUsages: [String]
+        /// The public key's algorithm and size in bits.
+        package var keyAlgorithm: KeyAlgorithm
+        package var keyBits: Int
+    }
+
+    /// What the certificate says about its own use (read once per certificate by callers that cache).
+    ///
+    /// The corresponding C functions are `X509_get_extension_flags`, `X509_get_key_usage`,
+    /// `X509_get0_pubkey`, `EVP_PKEY_get_base_id`, `EVP_PKEY_get_bits` and `EVP_PKEY_get_group_name`.
+    package var profileFacts: ProfileFacts {
+        OpenSSLError.clearQueue()
+        defer { ERR_clear_error() }
+        let flags = X509_get_extension_flags(ref)
+        let keyUsage: UInt32? = flags & UInt32(EXFLAG_KUSAGE) != 0 ? X509_get_key_usage(ref) : nil
+        var algorithm = ProfileFacts.KeyAlgorithm.other("none")
+        var bits = 0
+        if let key = X509_get0_pubkey(ref) {
+            bits = Int(EVP_PKEY_get_bits(key))
+            switch EVP_PKEY_get_base_id(key) {
+            case EVP_PKEY_RSA: algorithm = .rsa
+            case EVP_PKEY_EC:
+                var name = [CChar](repeating: 0, count: 64)
+                var length = 0
+                let found = EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1
+                algorithm = .ec(curve: found ? String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
+            case let other:
+                algorithm = .other(OBJ_nid2sn(other).map { String(cString: $0) } ?? "algorithm \(other)")
+            }
+        }
+        return ProfileFacts(
+            isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0, keyUsage: keyUsage,
+            extendedKeyUsages: extendedKeyUsageOIDs, keyAlgorithm: algorithm, keyBits: bits)
+    }
+
     /// Whether this certificate's issuer name matches `issuer`'s subject and `issuer`'s key signed it.
     ///
     /// The corresponding C functions are `X509_check_issued` and `X509_verify`.

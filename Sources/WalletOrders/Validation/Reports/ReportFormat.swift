@@ -69,7 +69,11 @@ public struct ReportRenderer: Sendable {
                 }
                 out += "\n"
                 if let line = diagnostic.sourceLine, let column = diagnostic.location.column {
-                    out += "    \(line)\n    \(Self.caretPadding(line, column: column))\(style("^", "32"))\n"
+                    // An excerpt of a long line starts with "…" and counts columns from its own start.
+                    let start = diagnostic.sourceLineStartColumn ?? 1
+                    let shown = start > 1 ? "…" + line : line
+                    let padding = (start > 1 ? " " : "") + Self.caretPadding(line, column: column - start + 1)
+                    out += "    \(shown)\n    \(padding)\(style("^", "32"))\n"
                 }
                 if let hint = diagnostic.hint { out += "    \(style("hint:", "36")) \(hint)\n" }
             }

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import WalletOrders
+import WalletOrdersInterop
+import WalletOrdersTestSupport
+
+/// Wallet binds an order to the certificate of its order type, and only Order Type ID
+/// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1
+/// and 2), each made from a certificate of its own kind and signed by an independent signer
+/// where one exists (the `openssl` CLI).
+@Suite struct CertificateProfileTests {
+    static let victimType = "order.com.example.shop"
+    static let attackerType = "order.com.other.victim"
+
+    /// The victim's genuine archive (the shipped sample, re-typed to the victim's order type).
+    static let genuine: BuiltOrderArchive = try! build(orderType: victimType, updatedAt: "2026-11-01T10:00:00Z", url: nil)
+
+    /// Sample `shipped-ecommerce` with its order type, `updatedAt` and (optionally) `orderManagementURL` replaced.
+    static func source(orderType: String, updatedAt: String, url: String?) throws -> OrderSource {
+        let sample = try SampleBuilds.source("shipped-ecommerce")
+        var files = sample.files
+        let orderJSON = try #require(sample.orderJSON)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(orderJSON)) as? [String: Any])
+        object["orderTypeIdentifier"] = orderType
+        object["updatedAt"] = updatedAt
+        if let url { object["orderManagementURL"] = url }
+        files[OrderArchive.orderPath] = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        return OrderSource(files: files)
+    }
+
+    static func build(orderType: String, updatedAt: String, url: String?) throws -> BuiltOrderArchive {
+        try OrderArchiveBuilder(identity: TestPKI.identity(for: orderType))
+            .build(try source(orderType: orderType, updatedAt: updatedAt, url: url), signingTime: TestPKI.signingTime)
+    }
+
+    /// The attack: the victim's order type, a later `updatedAt`, a phishing URL, signed with the
+    /// attacker's own genuine certificate (same intermediate) by `openssl cms`.
+    static func forged() throws -> [UInt8] {
+        // Built with the victim's type under the victim's identity only to get the files and
+        // manifest; the signature is then replaced with the attacker's.
+        let carrier = try build(orderType: victimType, updatedAt: "2026-11-20T10:00:00Z", url: "https://evil.example/login")
+        let attacker = TestPKI.certificate(for: attackerType)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let manifest = try folder.write(carrier.manifestBytes, to: "manifest.json")
+        let cert = try folder.write(Array(attacker.certificatePEM.utf8), to: "cert.pem")
+        let key = try folder.write(Array(try attacker.privateKeyPEM().utf8), to: "key.pem")
+        let chain = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
+        let root = try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem")
+        let signature = folder.url.appendingPathComponent("signature")
+        let signed = try ExternalProgram.run(
+            tool: "openssl",
+            ["cms", "-sign", "-binary", "-md", "sha256", "-signer", cert.path, "-inkey", key.path, "-certfile", chain.path,
+             "-in", manifest.path, "-outform", "DER", "-out", signature.path])
+        #expect(signed.status == 0, "\(signed)")
+        // openssl itself finds the forged signature cryptographically sound: only the binding is wrong.
+        let verified = try ExternalProgram.run(
+            tool: "openssl",
+            ["cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
+             "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null"])
+        #expect(verified.status == 0, "\(verified)")
+        let signatureBytes = Array(try Data(contentsOf: signature))
+        return try ArchiveSurgery.rewrite(carrier.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == OrderArchive.signaturePath })
+            files[index].bytes = signatureBytes
+        }
+    }
+
+    @Test("An archive signed with another order type's certificate is an error, naming both identifiers")
+    func crossMerchantSignatureIsAnError() throws {
+        let forged = try Self.forged()
+        let report = TestPKI.verifier.verify(archiveBytes: forged, subject: "forged")
+        let findings = report.diagnostics(ruleID: "signature.signer-uid-mismatch")
+        #expect(findings.count == 1, "\(report.diagnostics)")
+        #expect(findings.first?.severity == .error)
+        #expect(findings.first?.location.jsonPointer == "/orderTypeIdentifier")
+        #expect(findings.first?.message.contains(Self.victimType) == true)
+        #expect(findings.first?.message.contains(Self.attackerType) == true)
+        #expect(!report.isValid)
+        // It is the only problem: the signature, chain and manifest are all sound.
+        #expect(report.errors.map(\.ruleID) == ["signature.signer-uid-mismatch"], "\(report.errors)")
+
+        let validation = try OrderValidator(verifier: TestPKI.verifier).validate(archiveBytes: forged, subject: "forged")
+        #expect(validation.errors.map(\.ruleID).contains("signature.signer-uid-mismatch"), "\(validation.errors)")
+        #expect(!validation.isValid)
+    }
+
+    @Test("The builder refuses to sign an order with another order type's certificate")
+    func builderRefusesMismatchedIdentity() throws {
+        let source = try Self.source(orderType: Self.victimType, updatedAt: "2026-11-20T10:00:00Z", url: nil)
+        let builder = OrderArchiveBuilder(identity: TestPKI.identity(for: Self.attackerType))
+        do {
+            _ = try builder.build(source, signingTime: TestPKI.signingTime)
+            Issue.record("the builder signed an order of another type")
+        } catch let error as WalletOrdersError {
+            #expect(error.code == .orderTypeMismatch)
+            #expect(error.message.contains(Self.victimType) && error.message.contains(Self.attackerType), "\(error.message)")
+        }
+    }
+
+    /// A leaf issued by the test intermediate (or by `issuer`), for profile tests.
+    static func leaf(
+        uid: String? = victimType, keyUsage: String = "critical,digitalSignature",
+        extendedKeyUsages: [String] = [OrderTypeCertificateProfile.extendedKeyUsage], caPathLength: Int? = nil,
+        key: PrivateKey? = nil, issuedByRoot: Bool = false
+    ) throws -> (X509Certificate, PrivateKey) {
+        let authority = TestPKI.authority
+        let key = try key ?? PrivateKey.generateRSA(bits: 2048)
+        var subject: [(type: String, value: String)] = []
+        if let uid { subject.append(("UID", uid)) }
+        subject += [("CN", "Profile test"), ("OU", "TESTTEAM01"), ("O", DevelopmentCertificateAuthority.organization), ("C", "US")]
+        let certificate = try CertificateIssuer.issue(
+            .init(
+                subject: subject, notBefore: Date().addingTimeInterval(-86_400), notAfter: Date().addingTimeInterval(86_400 * 30),
+                certificateAuthorityPathLength: caPathLength, keyUsage: keyUsage, extendedKeyUsages: extendedKeyUsages),
+            subjectKey: key, issuer: issuedByRoot ? authority.root : authority.intermediate,
+            issuerKey: issuedByRoot ? authority.rootKey : authority.intermediateKey)
+        return (certificate, key)
+    }
+
+    static func ecKey(curve: String) throws -> PrivateKey {
+        let generated = try ExternalProgram.run(
+            tool: "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)"])
+        #expect(generated.status == 0, "\(generated)")
+        return try PrivateKey(bytes: Array(generated.standardOutput), passphrase: nil)
+    }
+
+    /// Re-signs the genuine archive's manifest with `certificate` (CMS through OpenSSL, with the test intermediate).
+    static func resigned(with certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]? = nil) throws -> [UInt8] {
+        let signature = try CMSSigner.signDetached(
+            genuine.manifestBytes, certificate: certificate, privateKey: key,
+            additionalCertificates: chain ?? [TestPKI.authority.intermediate], signingTime: TestPKI.signingTime)
+        return try ArchiveSurgery.rewrite(genuine.bytes) { files in
+            let index = try #require(files.firstIndex { $0.path == OrderArchive.signaturePath })
+            files[index].bytes = signature
+        }
+    }
+
+    struct ProfileCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var ruleID: String
+        var make: @Sendable () throws -> (X509Certificate, PrivateKey)
+        var testDescription: String { name }
+    }
+
+    static let profileCases: [ProfileCase] = [
+        .init(name: "no Order Type ID extended key usage (a TLS client certificate)", ruleID: "certificate.leaf-extended-key-usage") {
+            try leaf(extendedKeyUsages: ["clientAuth"])
+        },
+        .init(name: "no extended key usage at all", ruleID: "certificate.leaf-extended-key-usage") { try leaf(extendedKeyUsages: []) },
+        .init(name: "basicConstraints CA:TRUE", ruleID: "certificate.leaf-is-ca") { try leaf(caPathLength: 0) },
+        .init(name: "key usage without digitalSignature", ruleID: "certificate.leaf-key-usage") {
+            try leaf(keyUsage: "critical,keyEncipherment")
+        },
+        .init(name: "RSA 1024-bit key", ruleID: "certificate.leaf-key-type") { try leaf(key: PrivateKey.generateRSA(bits: 1024)) },
+        .init(name: "EC key on secp256k1", ruleID: "certificate.leaf-key-type") { try leaf(key: ecKey(curve: "secp256k1")) },
+        .init(name: "no subject UID", ruleID: "signature.signer-uid-missing") { try leaf(uid: nil) },
+    ]
+
+    @Test("A signer outside the Order Type ID profile fails verification, saying which part", arguments: profileCases)
+    func profileViolationIsAnError(_ profileCase: ProfileCase) throws {
+        let (certificate, key) = try profileCase.make()
+        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "profile")
+        let findings = report.diagnostics(ruleID: profileCase.ruleID)
+        #expect(findings.count == 1, "\(report.diagnostics)")
+        #expect(findings.first?.severity == .error)
+        #expect(findings.first?.location.file == OrderArchive.signaturePath)
+        #expect(!report.isValid)
+    }
+
+    @Test("A certificate outside the profile can't be loaded as a signing identity", arguments: profileCases)
+    func profileViolationRefusedWhenLoading(_ profileCase: ProfileCase) throws {
+        let (certificate, key) = try profileCase.make()
+        do {
+            _ = try SigningIdentity(certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
+            Issue.record("loaded a certificate outside the profile")
+        } catch let error as WalletOrdersError {
+            #expect(error.code == .certificateProfile)
+            #expect(error.hint?.isEmpty == false)
+        }
+    }
+
+    @Test("An EC P-256 Order Type ID certificate is inside the profile: it signs and verifies cleanly")
+    func ecP256IsAccepted() throws {
+        let (certificate, key) = try Self.leaf(key: Self.ecKey(curve: "P-256"))
+        let identity = try SigningIdentity(
+            certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
+        let built = try OrderArchiveBuilder(identity: identity)
+            .build(try Self.source(orderType: Self.victimType, updatedAt: "2026-11-01T10:00:00Z", url: nil), signingTime: TestPKI.signingTime)
+        let report = TestPKI.verifier.verify(archiveBytes: built.bytes, subject: "ec")
+        #expect(report.errors.isEmpty, "\(report.errors)")
+    }
+
+    @Test("A leaf issued directly by the root (no WWDR intermediate) gets its own error")
+    func leafIssuedByRoot() throws {
+        let (certificate, key) = try Self.leaf(issuedByRoot: true)
+        let report = TestPKI.verifier.verify(
+            archiveBytes: try Self.resigned(with: certificate, key: key, chain: []), subject: "root-issued")
+        let findings = report.diagnostics(ruleID: "certificate.leaf-issued-by-root")
+        #expect(findings.count == 1, "\(report.diagnostics)")
+        #expect(findings.first?.message.contains("Development Root CA") == true)
+        #expect(!report.contains(ruleID: "signature.intermediate-missing"))
+        #expect(!report.isValid)
+    }
+
+    @Test("Apple's and the development WWDR intermediates are not accepted as signers")
+    func intermediateAsSigner() throws {
+        let problems = OrderTypeCertificateProfile.problems(
+            of: BundledCertificates.appleWWDRG4.profileFacts, subject: BundledCertificates.appleWWDRG4.subject)
+        #expect(Set(problems.map(\.ruleID)) == ["signature.signer-uid-missing", "certificate.leaf-extended-key-usage", "certificate.leaf-is-ca", "certificate.leaf-key-usage"])
+    }
+}
