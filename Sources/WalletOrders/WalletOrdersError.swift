@@ -19,8 +19,8 @@ public struct WalletOrdersError: Error, Sendable, Hashable, CustomStringConverti
     /// Creates an error.
     public init(_ code: Code, _ message: String, hint: String? = nil, underlying: (any Error & Sendable)? = nil) {
         self.code = code
-        self.message = message
-        self.hint = hint
+        self.message = BoundedText.excerpt(message, limit: BoundedText.errorLimit)
+        self.hint = hint.map { BoundedText.excerpt($0, limit: BoundedText.errorLimit) }
         self.underlying = underlying
     }
 

@@ -51,33 +51,4 @@ import WalletOrdersTestSupport
             #expect(findings.isEmpty, "\(findings)")
         }
     }
-
-    @Test("A finding on a 5 MB one-line order.json shows a short excerpt around its column, not the line")
-    func excerptOfLongLine() throws {
-        var files = try SampleBuilds.source("shipped-ecommerce").files
-        let text = String(decoding: try #require(files["order.json"]), as: UTF8.self)
-        // Minify to one line, pad with a long unknown string before the broken value, and break a currency.
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        var padded = object
-        padded["statusDescription"] = String(repeating: "é", count: 2_000_000)  // 4 MB of two-byte characters
-        var oneLine = String(decoding: try JSONSerialization.data(withJSONObject: padded, options: [.sortedKeys]), as: UTF8.self)
-        let range = try #require(oneLine.range(of: "\"currency\":\"USD\""))
-        oneLine.replaceSubrange(range, with: "\"currency\":\"usd\"")
-        files["order.json"] = Array(oneLine.utf8)
-        let report = Self.validator.validate(OrderSource(files: files), subject: "minified")
-        let located = report.diagnostics.filter { $0.sourceLine != nil }
-        #expect(!located.isEmpty, "\(report.diagnostics.map(\.ruleID))")
-        for finding in located {
-            #expect((finding.sourceLine?.utf8.count ?? 0) <= Diagnostic.sourceExcerptLimit + 3, "\(finding.ruleID)")
-        }
-        let text2 = ReportRenderer().render([report], as: .text)
-        #expect(text2.utf8.count < 20_000, "the text report is \(text2.utf8.count) bytes")
-        // The caret still sits under the value it points at.
-        let currency = try #require(report.diagnostics.first { $0.location.jsonPointer?.hasSuffix("/currency") == true && $0.sourceLine != nil })
-        let lines = text2.components(separatedBy: "\n")
-        let shown = try #require(lines.firstIndex { $0.contains("\"currency\":\"usd\"") && $0.hasPrefix("    ") }, "\(currency)")
-        let caretColumn = try #require(lines[shown + 1].firstIndex(of: "^")).utf16Offset(in: lines[shown + 1])
-        let valueColumn = try #require(lines[shown].range(of: "\"usd\"")).lowerBound.utf16Offset(in: lines[shown])
-        #expect(caretColumn == valueColumn, "\n\(lines[shown])\n\(lines[shown + 1])")
-    }
 }

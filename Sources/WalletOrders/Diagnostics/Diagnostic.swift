@@ -82,9 +82,9 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(_ ruleID: String, _ severity: Severity, _ message: String, at location: Location = .archive, hint: String? = nil) {
         self.ruleID = ruleID
         self.severity = severity
-        self.message = message
+        self.message = BoundedText.excerpt(message, limit: BoundedText.findingLimit)
         self.location = location
-        self.hint = hint
+        self.hint = hint.map { BoundedText.excerpt($0, limit: BoundedText.findingLimit) }
     }
 
     /// `file: severity[rule]: message`.
