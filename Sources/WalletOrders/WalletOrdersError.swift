@@ -63,6 +63,8 @@ extension WalletOrdersError {
 
         /// A file could not be read or written.
         public static let fileAccess = Code("file-access")
+        /// A file is larger than its kind allows (``FileKind``); it was refused before being read.
+        public static let fileTooLarge = Code("file-too-large")
         /// The source folder can't be packaged (missing `order.json`, a symlink, a special file).
         public static let invalidSource = Code("invalid-source")
         /// The files add up to 5 MB or more.

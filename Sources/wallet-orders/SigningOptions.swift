@@ -56,8 +56,8 @@ struct SigningOptions: ParsableArguments {
         let keyURL = URL(fileURLWithPath: privateKey ?? "")
         var passphrase = passphraseSource
         // An encrypted key with no passphrase flag: ask on the terminal, once.
-        if passphrase == nil, let keyBytes = FileManager.default.contents(atPath: keyURL.path),
-            SigningIdentity.isEncryptedPrivateKey(Array(keyBytes))
+        if passphrase == nil, let keyBytes = try? BoundedFile.read(keyURL, as: .certificate),
+            SigningIdentity.isEncryptedPrivateKey(keyBytes)
         {
             passphrase = try promptedPassphrase(for: "private key '\(privateKey ?? "")'")
         }

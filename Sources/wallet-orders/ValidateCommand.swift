@@ -54,12 +54,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let validator = try reportingFailures {
-            let anchors = try trustRoots.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
-                }
-                return Array(data)
-            }
+            let anchors = try TrustRoots.read(trustRoots)
             return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         }
         let targets = Self.expand(paths)
@@ -183,11 +178,7 @@ struct ValidateCommand: AsyncParsableCommand {
                         hint: "Pass a .order archive, an order source folder, or a folder of archives.")
                 ])
         case .archive(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return ValidationReport(
-                    subject: path, diagnostics: [Diagnostic("file.unreadable", .error, "Cannot read '\(path)'.", hint: "Check its permissions.")])
-            }
-            return validator.validate(archiveBytes: Array(data), subject: path)
+            return validator.validate(archiveAt: path)
         case .source(let path):
             do {
                 return validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path)

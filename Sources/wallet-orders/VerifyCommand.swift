@@ -28,24 +28,12 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let verifier = try reportingFailures {
-            let anchors = try trustRoots.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
-                }
-                return Array(data)
-            }
+            let anchors = try TrustRoots.read(trustRoots)
             return try OrderArchiveVerifier(additionalTrustAnchors: anchors)
         }
         var reports: [ValidationReport] = []
         for path in archives {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                var report = ValidationReport(subject: path)
-                report.diagnostics.append(
-                    Diagnostic("file.unreadable", .error, "Cannot read '\(path)'.", hint: "Check the path and permissions."))
-                reports.append(report)
-                continue
-            }
-            reports.append(verifier.verify(archiveBytes: Array(data), subject: path))
+            reports.append(verifier.verify(archiveAt: path))
         }
         if json {
             try JSONOutput.print(reports)

@@ -110,7 +110,7 @@ struct StoreEndToEndTests {
         let text = try store.run("save", [bad.path, good.path, missing.path] + (try StoreFixtures.trustArguments()))
         #expect(text.status == 1, "\(text)")
         #expect(text.errorOutput.contains("error: \(bad.path): The archive does not verify, so it was not stored"))
-        #expect(text.errorOutput.contains("error: \(missing.path): Cannot read"))
+        #expect(text.errorOutput.contains("error: \(missing.path): The archive '\(missing.path)' does not exist."), "\(text)")
         #expect(text.output.contains("added  \(Repository.shippedOrderTypeIdentifier)/R-1 (updatedAt 2025-11-21T00:00:00Z)  \(good.path)"))
         #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, "R-2"]).status == 10)
         #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, "R-1"]).status == 0)

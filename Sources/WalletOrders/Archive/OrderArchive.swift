@@ -79,7 +79,7 @@ public struct OrderArchive: Sendable {
     ///
     /// - Throws: ``WalletOrdersError/Code/fileAccess`` or ``WalletOrdersError/Code/archiveUnreadable``.
     public init(contentsOf url: URL, limits: ArchiveLimits = .init()) throws {
-        try self.init(bytes: try CertificateLoading.readFile(url, role: "archive"), limits: limits)
+        try self.init(bytes: try BoundedFile.read(url, as: .archive), limits: limits)
     }
 
     /// Opens an archive held in memory (for example the body FinanceKit's `saveOrder(signedArchive:)` takes).

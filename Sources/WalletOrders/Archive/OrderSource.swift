@@ -130,10 +130,7 @@ public struct OrderSource: Sendable, Hashable {
                         ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
                         : "Remove it from \(folderName).")
             }
-            guard let data = FileManager.default.contents(atPath: absolute) else {
-                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)'.", hint: "Check the file's permissions.")
-            }
-            files[path] = Array(data)
+            files[path] = try BoundedFile.read(absolute, as: .orderFile)
         }
     }
 

@@ -60,11 +60,11 @@ public enum OrderBatchInputs {
                             .bundleTooLarge, "'\(name)' is \(info.st_size) bytes; an order.json must be under 5 MB.",
                             hint: "Wallet refuses orders of 5 MB or more."))
                 }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    return .unreadable(
-                        origin: .file(name), error: WalletOrdersError(.fileAccess, "Cannot read '\(path)'.", hint: "Check its permissions."))
+                do {
+                    return OrderBatchInput(origin: .file(name), orderJSON: try BoundedFile.read(path, as: .orderFile))
+                } catch {
+                    return .unreadable(origin: .file(name), error: WalletOrdersError.wrapping(error))
                 }
-                return OrderBatchInput(origin: .file(name), orderJSON: Array(data))
             })
     }
 }

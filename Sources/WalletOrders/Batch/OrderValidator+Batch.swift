@@ -63,10 +63,6 @@ extension OrderValidator {
                     diagnostics: [Diagnostic("file.unreadable", .error, failure?.message ?? "\(error)", hint: failure?.hint)])
             }
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            return ValidationReport(
-                subject: subject, diagnostics: [Diagnostic("file.unreadable", .error, "Cannot read '\(subject)'.", hint: "Check its permissions.")])
-        }
-        return validate(archiveBytes: Array(data), subject: subject, now: now)
+        return validate(archiveAt: url.path, subject: subject, now: now)
     }
 }

@@ -6,6 +6,20 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var diagnostics: [Diagnostic]
 
     /// Creates a report.
+    /// The report for a file that could not be read at all: one `file.too-large` finding when
+    /// it was refused for its size (``WalletOrdersError/Code/fileTooLarge``), `file.unreadable`
+    /// otherwise.
+    public static func unreadable(_ subject: String, _ error: any Error) -> ValidationReport {
+        let failure = WalletOrdersError.wrapping(error)
+        return ValidationReport(
+            subject: subject,
+            diagnostics: [
+                Diagnostic(
+                    failure.code == .fileTooLarge ? "file.too-large" : "file.unreadable", .error, failure.message,
+                    hint: failure.hint ?? "Check the path and permissions.")
+            ])
+    }
+
     public init(subject: String, diagnostics: [Diagnostic] = []) {
         self.subject = subject
         self.diagnostics = diagnostics

@@ -54,13 +54,8 @@ enum CertificateLoading {
         }
     }
 
+    /// Reads a certificate, key or `.p12` file (``FileKind/certificate``'s limit), naming it as `role`.
     static func readFile(_ url: URL, role: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw WalletOrdersError(
-                .fileAccess, exists ? "Cannot read the \(role) '\(url.path)'." : "The \(role) '\(url.path)' does not exist.",
-                hint: exists ? "Check the file's permissions." : "Check the path.")
-        }
-        return Array(data)
+        try BoundedFile.read(url, as: FileKind(name: role, maximumBytes: FileKind.certificate.maximumBytes, reason: FileKind.certificate.reason))
     }
 }

@@ -28,10 +28,7 @@ public enum PassphraseSource: Sendable, Hashable {
             }
             return value
         case .file(let url):
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw WalletOrdersError(.fileAccess, "Cannot read the passphrase file '\(url.path)'.")
-            }
-            let text = String(decoding: data, as: UTF8.self)
+            let text = String(decoding: try BoundedFile.read(url, as: .passphrase), as: UTF8.self)
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                 .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
         }

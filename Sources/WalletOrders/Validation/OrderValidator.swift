@@ -43,6 +43,17 @@ public struct OrderValidator: Sendable {
         return root
     }
 
+    /// Reads (within ``FileKind/archive``'s limit, checked before reading) and validates the
+    /// archive at `path`; a file that can't be read, or is too large to be an order, gives a
+    /// one-finding report.
+    public func validate(archiveAt path: String, subject: String? = nil, now: Date = Date()) -> ValidationReport {
+        do {
+            return validate(archiveBytes: try BoundedFile.read(path, as: .archive), subject: subject ?? path, now: now)
+        } catch {
+            return .unreadable(subject ?? path, error)
+        }
+    }
+
     /// Validates archive bytes fully: container, signature and chain, then content.
     public func validate(archiveBytes bytes: [UInt8], subject: String, now: Date = Date()) -> ValidationReport {
         do {

@@ -10,6 +10,7 @@ extension ValidationRule {
     private static let index: [String: ValidationRule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
     static let archive: [ValidationRule] = [
+        .init("file.too-large", .error, "A file is larger than any order could be; it was not read.", "Sizes are checked before reading: an archive over 8 MiB can't be one Wallet accepts (its files must add up to less than 5 MB), so it is refused without reading it, in constant memory."),
         .init("file.unreadable", .error, "A path given to validate or verify can't be read.", "The file or folder does not exist, matches nothing, or can't be read; check the path and permissions."),
         .init("zip.unreadable", .error, "The file is not a zip archive.", "An .order file is a zip archive. Data that libzip can't open as one (truncated downloads, HTML error pages, files altered in transit) can't be an order."),
         .init("zip.duplicate-name", .error, "Two entries share a name.", "Which of the two copies Wallet reads is undefined. Tools that append to an archive produce this; rebuild the archive."),

@@ -68,6 +68,17 @@ public struct OrderArchiveVerifier: Sendable {
         }
     }
 
+    /// Reads (within ``FileKind/archive``'s limit, checked before reading) and verifies the
+    /// archive at `path`; a file that can't be read, or is too large to be an order, gives a
+    /// one-finding report.
+    public func verify(archiveAt path: String, subject: String? = nil, now: Date = Date()) -> ValidationReport {
+        do {
+            return verify(archiveBytes: try BoundedFile.read(path, as: .archive), subject: subject ?? path, now: now)
+        } catch {
+            return .unreadable(subject ?? path, error)
+        }
+    }
+
     /// Verifies an opened archive.
     public func verify(_ archive: OrderArchive, subject: String = "archive", now: Date = Date()) -> ValidationReport {
         verify(archive, subject: subject, now: now, notes: false)

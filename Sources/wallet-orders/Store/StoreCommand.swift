@@ -61,12 +61,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, with a validator that also trusts `--trust-root`.
     func open() throws -> SQLiteOrderStore {
-        let anchors = try trustRoots.map { path -> [UInt8] in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw WalletOrdersError(.fileAccess, "Cannot read the trust root '\(path)'.", hint: "Check the path.")
-            }
-            return Array(data)
-        }
+        let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         return try OrderStoreLocation.resolve(explicitPath: path).open(validator: validator)
     }

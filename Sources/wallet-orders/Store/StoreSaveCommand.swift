@@ -68,14 +68,12 @@ struct StoreSaveCommand: AsyncParsableCommand {
             let paths = Array(archives[start..<min(start + chunkSize, archives.count)])
             var readable: [(path: String, bytes: [UInt8])] = []
             for path in paths {
-                guard let data = FileManager.default.contents(atPath: path) else {
+                do {
+                    readable.append((path, try BoundedFile.read(path, as: .archive)))
+                } catch {
                     failed = true
-                    report(
-                        path,
-                        .failure(WalletOrdersError(.fileAccess, "Cannot read '\(path)'.", hint: "Check the path and permissions.")))
-                    continue
+                    report(path, .failure(error as? WalletOrdersError ?? WalletOrdersError(.fileAccess, "\(error)")))
                 }
-                readable.append((path, Array(data)))
             }
             let results: [Result<OrderSaveReceipt, WalletOrdersError>]
             if confirm, let only = readable.first {

@@ -1,0 +1,122 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a file is read as, and the most bytes it may hold: every file wallet-orders reads goes
+/// through ``BoundedFile/read(_:as:)``, which checks the size with `fstat` before reading a byte,
+/// so a hostile 8 GiB file costs a system call, not 8 GiB of memory.
+public struct FileKind: Sendable, Hashable, CustomStringConvertible {
+    /// What the file is, in messages: `archive`, `private key`, …
+    public var name: String
+    /// The largest size accepted, in bytes.
+    public var maximumBytes: Int
+    /// Why the limit is what it is, for the error's hint.
+    public var reason: String
+
+    /// Creates a kind of file.
+    public init(name: String, maximumBytes: Int, reason: String) {
+        self.name = name
+        self.maximumBytes = maximumBytes
+        self.reason = reason
+    }
+
+    public var description: String { name }
+
+    /// A `.order` archive: 8 MiB (8,388,608 bytes). Wallet accepts a bundle whose files add up to
+    /// less than 5 MB (spec §1.1); zipped, with the headers of up to 1,000 entries (the most
+    /// ``ArchiveLimits`` reads), such a bundle stays under 6 MB even stored, so an archive over
+    /// 8 MiB can't be one Wallet accepts.
+    public static let archive = FileKind(
+        name: "archive", maximumBytes: 8 << 20,
+        reason: "Wallet accepts orders whose files add up to less than 5 MB; no such archive comes near 8 MiB.")
+    /// One file of an order source folder (or a batch input's order.json): under 5 MB, Wallet's
+    /// limit for the whole bundle (``OrderArchiveBuilder/maximumBundleBytes``).
+    public static let orderFile = FileKind(
+        name: "order file", maximumBytes: OrderArchiveBuilder.maximumBundleBytes,
+        reason: "Wallet accepts orders whose files add up to less than 5 MB, so no single file can be larger.")
+    /// A certificate, chain, private key, `.p12` or trust root: 1 MiB (real ones are a few kB;
+    /// a chain file tens of kB).
+    public static let certificate = FileKind(
+        name: "certificate or key file", maximumBytes: 1 << 20,
+        reason: "Certificates, keys and .p12 files are a few kilobytes.")
+    /// A trusted root certificate given with `--trust-root`, with the limit of ``certificate``.
+    public static let trustRoot = FileKind(name: "trust root", maximumBytes: certificate.maximumBytes, reason: certificate.reason)
+    /// A passphrase file: 64 KiB.
+    public static let passphrase = FileKind(name: "passphrase file", maximumBytes: 64 << 10, reason: "A passphrase is a line of text.")
+}
+
+/// Reading whole files within a ``FileKind``'s limit.
+public enum BoundedFile {
+    /// Reads the file at `path`, refusing it before reading when it is larger than `kind` allows.
+    ///
+    /// A regular file is measured with `fstat` and read in one go; a FIFO, a terminal or a device
+    /// (`/dev/stdin`) is read up to one byte past the limit and refused there. A folder is named
+    /// as one.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/fileTooLarge``, or ``WalletOrdersError/Code/fileAccess``
+    ///   when the file is missing, a folder, or unreadable.
+    public static func read(_ path: String, as kind: FileKind) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno
+            throw WalletOrdersError(
+                .fileAccess,
+                reason == ENOENT ? "The \(kind) '\(path)' does not exist." : "Cannot read the \(kind) '\(path)': \(String(cString: strerror(reason))).",
+                hint: reason == ENOENT ? "Check the path." : "Check the file's permissions.")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw WalletOrdersError(.fileAccess, "Cannot read the \(kind) '\(path)': \(String(cString: strerror(errno))).")
+        }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw WalletOrdersError(.fileAccess, "'\(path)' is a folder, not a \(kind).", hint: "Pass the file itself.")
+        }
+        if type == S_IFREG, Int(status.st_size) > kind.maximumBytes {
+            throw tooLarge(path, kind, size: Int(status.st_size))
+        }
+        // A regular file: its size and one byte more (to notice one that grew meanwhile); anything
+        // else: the limit and one byte more.
+        var bytes = [UInt8](repeating: 0, count: (type == S_IFREG ? Int(status.st_size) : kind.maximumBytes) + 1)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + total, buffer.count - total)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw WalletOrdersError(.fileAccess, "Reading the \(kind) '\(path)' failed: \(String(cString: strerror(errno))).")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        if total > kind.maximumBytes { throw tooLarge(path, kind, size: nil) }
+        bytes.removeSubrange(total...)
+        return bytes
+    }
+
+    /// Reads `url` (a file URL) as `kind`.
+    public static func read(_ url: URL, as kind: FileKind) throws -> [UInt8] {
+        try read(url.path, as: kind)
+    }
+
+    static func tooLarge(_ path: String, _ kind: FileKind, size: Int?) -> WalletOrdersError {
+        let sizeText = size.map { "is \(ByteCountText.format($0))" } ?? "holds more than \(ByteCountText.format(kind.maximumBytes))"
+        return WalletOrdersError(
+            .fileTooLarge,
+            "The \(kind) '\(path)' \(sizeText), over the limit of \(ByteCountText.format(kind.maximumBytes)) (\(kind.maximumBytes) bytes), so it was not read.",
+            hint: kind.reason)
+    }
+}
+
+/// `read(2)` under a name that doesn't clash with the `read` methods in scope.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
