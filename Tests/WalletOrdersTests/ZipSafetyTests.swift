@@ -61,6 +61,24 @@ import WalletOrdersTestSupport
             name: "macosx-junk.order", python: #"z.writestr("__MACOSX/._order.json", b"\x00\x05\x16\x07")"#,
             ruleID: "zip.junk-file", file: "__MACOSX/._order.json"),
         Fixture(
+            name: "case-collision.order", python: #"z.writestr("Logo.png", b"\x89PNG")"#,
+            ruleID: "zip.case-collision", file: "Logo.png"),
+        Fixture(
+            name: "bzip2-entry.order", python: #"z.writestr("coupon.png", b"data" * 100, compress_type=zipfile.ZIP_BZIP2)"#,
+            ruleID: "zip.unsupported-compression", file: "coupon.png"),
+        Fixture(
+            name: "lzma-entry.order", python: #"z.writestr("coupon.png", b"data" * 100, compress_type=zipfile.ZIP_LZMA)"#,
+            ruleID: "zip.unsupported-compression", file: "coupon.png"),
+        Fixture(
+            name: "nul-in-name.order",
+            // zipfile cuts names at NUL itself: write a placeholder byte and patch both headers.
+            python: """
+                z.writestr("evil#.png", b"x"); z.close()
+                data = open(sys.argv[1], "rb").read().replace(b"evil#.png", b"evil\\x00.png")
+                open(sys.argv[1], "wb").write(data); z = zipfile.ZipFile(sys.argv[1])
+                """,
+            ruleID: "zip.name-contains-nul", file: "evil\\0.png"),
+        Fixture(
             name: "too-many-entries.order",
             python: #"[z.writestr(f"many/{n}.txt", b"") for n in range(1001)]"#,
             ruleID: "zip.too-many-entries", file: nil),
@@ -111,5 +129,202 @@ import WalletOrdersTestSupport
         let finding = archive.readingDiagnostics.first { $0.location.file == "order.json" }
         #expect(["zip.checksum-mismatch", "zip.entry-unreadable"].contains(finding?.ruleID ?? ""), "\(archive.readingDiagnostics)")
         #expect(archive.contents(of: "order.json") == nil)
+    }
+
+    // MARK: - Strict layout (issue 10, finding 3): what the signature doesn't cover
+
+    /// Runs `python` with `data` (bytearray) holding the signed archive and `sys.argv[1]` its path;
+    /// the script leaves its result in `data`, which is written back and returned.
+    static func patched(_ python: String) throws -> [UInt8] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(Self.signed, to: "archive.order")
+        let script = """
+            import io, struct, sys, zipfile
+            data = bytearray(open(sys.argv[1], "rb").read())
+            def eocd(): return data.rindex(b"PK\\x05\\x06")
+            def records():
+                end = eocd(); count, size, offset = struct.unpack_from("<HII", data, end + 10)
+                at, found = offset, []
+                for _ in range(count):
+                    n, e, c = struct.unpack_from("<HHH", data, at + 28)
+                    found.append((at, bytes(data[at + 46:at + 46 + n]), struct.unpack_from("<I", data, at + 42)[0]))
+                    at += 46 + n + e + c
+                return found
+            def local(name): return next(l for (_, n, l) in records() if n == name)
+            \(python)
+            open(sys.argv[1], "wb").write(data)
+            """
+        let result = try ExternalProgram.python(script, [path.path])
+        try #require(result.status == 0, "python: \(result.errorOutput)")
+        return Array(try #require(FileManager.default.contents(atPath: path.path)))
+    }
+
+    /// What Python's `zipfile` (an independent reader) makes of `bytes`: the entry names, or the error it raises.
+    static func pythonReading(_ bytes: [UInt8]) throws -> String {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(bytes, to: "read.order")
+        let result = try ExternalProgram.python(
+            """
+            import sys, zipfile
+            try:
+                with zipfile.ZipFile(sys.argv[1]) as z:
+                    for info in z.infolist(): z.read(info)
+                    print(",".join(sorted(n for n in z.namelist() if not n.endswith("/"))))
+            except Exception as error:
+                print("error:", type(error).__name__, error)
+            """, [path.path])
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct LayoutAttack: Sendable, CustomTestStringConvertible {
+        var name: String
+        var python: String
+        var ruleID: String
+        var file: String?
+        var testDescription: String { name }
+    }
+
+    static let layoutAttacks: [LayoutAttack] = [
+        .init(
+            name: "a second zip appended after the signed one (Info-ZIP and Python read only the appended, unsigned order.json)",
+            python: """
+                extra = io.BytesIO()
+                with zipfile.ZipFile(extra, "w") as z: z.writestr("order.json", b'{"orderManagementURL": "https://evil.example"}')
+                data += extra.getvalue()
+                """,
+            ruleID: "zip.layout-gap", file: nil),
+        .init(name: "bytes after the end-of-central-directory record", python: #"data += b"X" * 100"#, ruleID: "zip.trailing-data", file: nil),
+        .init(
+            name: "data prepended, offsets fixed up (as zip -A does)",
+            python: """
+                shift = 64
+                for (at, _, offset) in records(): struct.pack_into("<I", data, at + 42, offset + shift)
+                end = eocd(); struct.pack_into("<I", data, end + 16, struct.unpack_from("<I", data, end + 16)[0] + shift)
+                data[0:0] = b"\\x00" * shift
+                """,
+            ruleID: "zip.layout-gap", file: nil),
+        .init(
+            name: "a local header named ../../x.png where the directory says logo.png",
+            python: #"at = local(b"logo.png"); data[at + 30:at + 38] = b"../x.png""#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "a local header with another size", python: #"at = local(b"logo.png"); struct.pack_into("<I", data, at + 22, 1)"#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "a local header with another compressed size", python: #"at = local(b"logo.png"); struct.pack_into("<I", data, at + 18, 1)"#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "a local header with another CRC-32", python: #"at = local(b"logo.png"); data[at + 14] ^= 0xFF"#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "a local header with another method", python: #"at = local(b"logo.png"); struct.pack_into("<H", data, at + 8, 8)"#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "a local header with other flags", python: #"at = local(b"logo.png"); data[at + 6] ^= 0x02"#,
+            ruleID: "zip.local-header-mismatch", file: "logo.png"),
+        .init(
+            name: "two directory records for one local header (overlapping entries)",
+            python: """
+                end = eocd(); count, size, offset = struct.unpack_from("<HII", data, end + 10)
+                at, name, _ = next(r for r in records() if r[1] == b"logo.png")
+                n, e, c = struct.unpack_from("<HHH", data, at + 28)
+                record = bytes(data[at:at + 46 + n + e + c]).replace(b"logo.png", b"LOGO.PNG")
+                data[end:end] = record
+                end = eocd(); struct.pack_into("<HHI", data, end + 8, count + 1, count + 1, size + len(record))
+                """,
+            ruleID: "zip.overlapping-entries", file: "LOGO.PNG"),
+    ]
+
+    @Test("Zip metadata the signature doesn't cover can't make readers disagree", arguments: layoutAttacks)
+    func layoutAttack(_ attack: LayoutAttack) throws {
+        let bytes = try Self.patched(attack.python)
+        let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "layout")
+        let findings = report.diagnostics(ruleID: attack.ruleID)
+        #expect(findings.count >= 1, "\(report.diagnostics.map(\.description))")
+        #expect(findings.first?.severity == .error)
+        #expect(findings.first?.hint?.isEmpty == false)
+        if let file = attack.file { #expect(findings.contains { $0.location.file == file }, "\(findings)") }
+        #expect(!report.isValid)
+        // A mismatched entry is never read: its bytes can't reach a hash check or a store.
+        if attack.ruleID == "zip.local-header-mismatch", let file = attack.file {
+            #expect(try OrderArchive(bytes: bytes).contents(of: file) == nil)
+        }
+    }
+
+    @Test("The appended-archive attack is real: Python's zipfile reads the unsigned order.json we refuse")
+    func appendedArchiveFoolsOtherReaders() throws {
+        let bytes = try Self.patched(Self.layoutAttacks[0].python)
+        #expect(try Self.pythonReading(bytes) == "order.json")
+    }
+
+    /// Archives of every shape the tests accept: ours (deflate and store), Python's (with a
+    /// comment, with data descriptors from a streaming write, with directory entries).
+    static func acceptedArchives() throws -> [(String, [UInt8])] {
+        var archives: [(String, [UInt8])] = []
+        for name in Repository.sampleNames {
+            archives.append(("\(name) deflate", try SampleBuilds.build(name).bytes))
+            archives.append(("\(name) store", try SampleBuilds.build(name, compression: .store).bytes))
+        }
+        archives.append((
+            "python rewrite with a comment and directory entries",
+            try Self.patched(
+                """
+                source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+                out = io.BytesIO()
+                with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                    z.writestr(zipfile.ZipInfo("fr.lproj/"), b"")
+                    for info in source.infolist(): z.writestr(info.filename, source.read(info))
+                    z.comment = b"made by hand"
+                data = bytearray(out.getvalue())
+                """)
+        ))
+        archives.append((
+            "python streaming write (data descriptors)",
+            try Self.patched(
+                """
+                class Unseekable(io.RawIOBase):
+                    def __init__(self): self.buffer = bytearray()
+                    def writable(self): return True
+                    def write(self, b): self.buffer += b; return len(b)
+                source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+                sink = Unseekable()
+                with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as z:
+                    for info in source.infolist():
+                        with z.open(info.filename, "w") as f: f.write(source.read(info))
+                assert any(i.flag_bits & 8 for i in zipfile.ZipFile(io.BytesIO(bytes(sink.buffer))).infolist())
+                data = bytearray(sink.buffer)
+                """)
+        ))
+        return archives
+    }
+
+    @Test("Every archive the tests accept passes the strict layout, and Python's zipfile reads the same files we do")
+    func acceptedArchivesAreStrict() throws {
+        for (name, bytes) in try Self.acceptedArchives() {
+            let archive = try OrderArchive(bytes: bytes)
+            let layoutRules = archive.readingDiagnostics.filter { $0.severity == .error }
+            #expect(layoutRules.isEmpty, "\(name): \(layoutRules)")
+            #expect(try Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","), "\(name)")
+            #expect(TestPKI.verifier.verify(archiveBytes: bytes, subject: name).errors.isEmpty, "\(name)")
+        }
+    }
+
+    @Test("A per-entry ZIP64 field gets the same zip.zip64 warning as a ZIP64 end record")
+    func perEntryZip64() throws {
+        let bytes = try Self.patched(
+            """
+            source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                for info in source.infolist():
+                    with z.open(info.filename, "w", force_zip64=(info.filename == "logo.png")) as f: f.write(source.read(info))
+            data = bytearray(out.getvalue())
+            assert b"PK\\x06\\x06" not in data  # no ZIP64 end record: only the entry's field
+            """)
+        let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "zip64-entry")
+        #expect(report.diagnostics(ruleID: "zip.zip64").map(\.severity) == [.warning], "\(report.diagnostics)")
+        #expect(report.errors.isEmpty, "\(report.errors)")
     }
 }

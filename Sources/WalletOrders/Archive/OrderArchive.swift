@@ -105,15 +105,20 @@ public struct OrderArchive: Sendable {
         var diagnostics: [Diagnostic] = []
         var files: [String: [UInt8]] = [:]
         var seen: Set<[UInt8]> = []
+        var foldedNames: [String: String] = [:]
         var totalRead = 0
         var stoppedForSize = false
 
-        if Self.hasZip64Records(bytes) {
+        let layout = ZipLayout(bytes)
+        diagnostics += Self.layoutDiagnostics(layout, libzipEntries: reader.entries)
+        if layout.usesZip64 {
             diagnostics.append(
                 Diagnostic(
-                    "zip.zip64", .warning, "The archive uses ZIP64 records, which Wallet orders don't need.",
+                    "zip.zip64", .warning, "The archive uses ZIP64 records or fields, which Wallet orders don't need.",
                     hint: "Write the archive without ZIP64 (orders are far below its 4 GB threshold)."))
         }
+        // libzip's index is the central directory's when both read the same number of records.
+        let sameRecords = layout.records.count == reader.entries.count
         if reader.entries.count > limits.maxEntryCount {
             diagnostics.append(
                 Diagnostic(
@@ -131,13 +136,34 @@ public struct OrderArchive: Sendable {
                         at: location, hint: "Each path may appear once; rebuild the archive."))
                 continue
             }
+            let storedName = sameRecords ? layout.records[info.index].rawName : info.rawName
+            if storedName.contains(0) {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.name-contains-nul", .error,
+                        "The entry name '\(ZipLayout.display(storedName))' contains a NUL byte; readers cut the name there, so they disagree about it.",
+                        at: .init(file: ZipLayout.display(storedName)), hint: "Entry names are plain paths; rebuild the archive."))
+                continue
+            }
             guard info.hasValidUTF8Name else {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.invalid-name-encoding", .error, "An entry name is not valid UTF-8: '\(info.name)'.",
+                        "zip.invalid-name-encoding", .error,
+                        "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
                         at: location, hint: "Use UTF-8 file names."))
                 continue
             }
+            if sameRecords, layout.untrustedRecords.contains(info.index) { continue }  // reported by the layout check
+            let folded = info.name.precomposedStringWithCanonicalMapping.lowercased()
+            if let other = foldedNames[folded] {
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.case-collision", .error,
+                        "'\(info.name)' and '\(other)' differ only in case or Unicode normalization; on a case-insensitive file system (APFS) one replaces the other.",
+                        at: location, hint: "Give every file a name that differs from the others by more than case."))
+                continue
+            }
+            foldedNames[folded] = info.name
             if let problem = Self.pathProblem(info.name) {
                 diagnostics.append(Diagnostic(problem.ruleID, .error, problem.message, at: location, hint: problem.hint))
                 continue
@@ -157,6 +183,15 @@ public struct OrderArchive: Sendable {
                 continue
             }
             if info.isDirectory { continue }
+            if info.compressionMethod != 0 && info.compressionMethod != 8 {
+                let known: [UInt16: String] = [1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 99: "AES encryption"]
+                diagnostics.append(
+                    Diagnostic(
+                        "zip.unsupported-compression", .error,
+                        "'\(info.name)' uses compression method \(info.compressionMethod)\(known[info.compressionMethod].map { " (\($0))" } ?? ""); Wallet reads stored (0) and deflated (8) entries only.",
+                        at: location, hint: "Zip the order with deflate or store (zip -Z deflate; wallet-orders build does)."))
+                continue
+            }
             if let reason = OrderSource.junkReason(info.name) {
                 diagnostics.append(
                     Diagnostic(
@@ -296,23 +331,41 @@ public struct OrderArchive: Sendable {
         }
         return nil
     }
+}
 
-    /// Whether the archive has a ZIP64 end-of-central-directory locator, which sits exactly
-    /// 20 bytes before the end-of-central-directory record (found from the end, past any comment).
-    static func hasZip64Records(_ bytes: [UInt8]) -> Bool {
-        let endRecord: [UInt8] = [0x50, 0x4b, 0x05, 0x06]
-        let locator: [UInt8] = [0x50, 0x4b, 0x06, 0x07]
-        guard bytes.count >= 22 else { return false }
-        // The end record is 22 bytes plus a comment of at most 65,535 bytes.
-        var index = bytes.count - 22
-        let lowest = max(0, bytes.count - 22 - 65_535)
-        while index >= lowest {
-            if bytes[index] == 0x50, bytes[index..<index + 4].elementsEqual(endRecord) {
-                return index >= 20 && bytes[index - 20..<index - 16].elementsEqual(locator)
-            }
-            index -= 1
+extension OrderArchive {
+    /// The strict-layout problems (``ZipLayout``) as findings, and any disagreement between the
+    /// central directory as read strictly and the entries libzip reports.
+    static func layoutDiagnostics(_ layout: ZipLayout, libzipEntries: [ZipReader.EntryInfo]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let hint = "Rebuild the archive with a standard zip writer (wallet-orders build); every reader must see the same entries."
+        for problem in layout.problems {
+            let ruleID =
+                switch problem.kind {
+                case .trailingData: "zip.trailing-data"
+                case .centralDirectoryInvalid: "zip.central-directory-invalid"
+                case .gap: "zip.layout-gap"
+                case .overlap: "zip.overlapping-entries"
+                case .localHeaderMismatch: "zip.local-header-mismatch"
+                }
+            let file = problem.recordIndex.map { ZipLayout.display(layout.records[$0].rawName) }
+            diagnostics.append(Diagnostic(ruleID, .error, problem.message, at: file.map { .init(file: $0) } ?? .archive, hint: hint))
         }
-        return false
+        guard !layout.records.isEmpty || libzipEntries.isEmpty else { return diagnostics }
+        let differs =
+            layout.records.count != libzipEntries.count
+            || zip(layout.records, libzipEntries).contains { record, entry in
+                (record.rawName != entry.rawName && !record.rawName.contains(0)) || record.method != entry.compressionMethod
+                    || record.uncompressedSize != entry.uncompressedSize || record.compressedSize != entry.compressedSize
+            }
+        if differs && layout.problems.isEmpty {
+            diagnostics.append(
+                Diagnostic(
+                    "zip.parser-differential", .error,
+                    "libzip reads \(libzipEntries.count) entries where the central directory holds \(layout.records.count) records, or reads them differently.",
+                    hint: hint))
+        }
+        return diagnostics
     }
 }
 
