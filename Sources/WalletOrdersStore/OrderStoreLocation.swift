@@ -78,9 +78,11 @@ public struct OrderStoreLocation: Sendable, Hashable {
         }
     }
 
-    /// Opens (creating when needed) the SQLite store at this location.
-    public func open(validator: OrderValidator? = nil) throws -> SQLiteOrderStore {
-        try prepare()
-        return try SQLiteOrderStore(url: url, validator: validator)
+    /// Opens the SQLite store at this location: for ``SQLiteOrderStore/Access/readWrite``
+    /// creating its folder and file when needed; for ``SQLiteOrderStore/Access/readOnly`` only
+    /// an existing store, creating nothing.
+    public func open(validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite) throws -> SQLiteOrderStore {
+        if access == .readWrite { try prepare() }
+        return try SQLiteOrderStore(url: url, validator: validator, access: access)
     }
 }

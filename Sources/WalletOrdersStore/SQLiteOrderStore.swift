@@ -25,6 +25,16 @@ public import WalletOrders
 ///   a file or folder that can't be written gives ``WalletOrdersError/Code/storeReadOnly``; none
 ///   of them is written to.
 public final class SQLiteOrderStore: OrderStoring {
+    /// How a store is opened.
+    public enum Access: Sendable, Hashable {
+        /// Reads and writes; creates the file and migrates its schema when needed.
+        case readWrite
+        /// Reads only: never creates, migrates or writes the file, so it works on a read-only
+        /// file, folder or file system (the store must have been closed cleanly, which leaves
+        /// the whole store in the one file; see ``close()``).
+        case readOnly
+    }
+
     /// How long a write waits for another connection's lock before failing, by default.
     public static let defaultBusyTimeout: TimeInterval = 10
 
@@ -33,7 +43,12 @@ public final class SQLiteOrderStore: OrderStoring {
 
     /// The database file.
     public let url: URL
-    private let pool: DatabasePool
+    /// How the store was opened.
+    public let access: Access
+    /// A `DatabasePool` (WAL, one writer and pooled readers) for ``Access/readWrite``; one
+    /// read-only `DatabaseQueue` for ``Access/readOnly``.
+    private let database: any DatabaseWriter
+    private let closed = Mutex(false)
     /// Read-only connections of their own for ``contains(matching:updatedDate:)``, one per core:
     /// one indexed lookup outside any explicit transaction costs a fraction of a pooled read.
     private let lookups: [DatabaseQueue]
@@ -42,7 +57,12 @@ public final class SQLiteOrderStore: OrderStoring {
     /// The store's random identifier, made by the migration that created the history log.
     private let storeID: String
 
-    /// Opens the store at `url`, creating the file (not its folder) and migrating the schema when needed.
+    /// Opens the store at `url`, creating the file (not its folder) and migrating the schema when
+    /// needed, or, with ``Access/readOnly``, reading it as it is.
+    ///
+    /// Several processes may open a new store at once: creating it, switching it to WAL and
+    /// migrating its schema each wait their turn (up to `busyTimeout`), so none fails because
+    /// another is doing the same.
     ///
     /// - Parameters:
     ///   - url: The SQLite file.
@@ -50,47 +70,71 @@ public final class SQLiteOrderStore: OrderStoring {
     ///     which trusts Apple's root only).
     ///   - busyTimeout: How long a write waits for another process's lock before throwing
     ///     ``WalletOrdersError/Code/storeUnavailable`` (default ``defaultBusyTimeout``).
+    ///   - access: ``Access/readWrite`` (default) or ``Access/readOnly``.
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/storeCorrupt``,
-    ///   ``WalletOrdersError/Code/storeTooNew`` or ``WalletOrdersError/Code/storeUnavailable``.
-    public init(url: URL, validator: OrderValidator? = nil, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout)
-        throws
-    {
+    ///   ``WalletOrdersError/Code/storeTooNew``, ``WalletOrdersError/Code/storeReadOnly`` or
+    ///   ``WalletOrdersError/Code/storeUnavailable``.
+    public init(
+        url: URL, validator: OrderValidator? = nil, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout,
+        access: Access = .readWrite
+    ) throws {
         self.url = url
         self.busyTimeout = busyTimeout
+        self.access = access
         self.validator = try validator ?? OrderValidator()
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         let path = url.path
-        try Self.checkWritable(url)
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)
-        }
         let migrator = Self.migrator
+        var readOnlyConfiguration = Configuration()
+        readOnlyConfiguration.readonly = true
+        readOnlyConfiguration.busyMode = .timeout(busyTimeout)
+        readOnlyConfiguration.prepareDatabase { db in
+            // Index pages read through a memory map: no read(2) per page that misses the cache.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+        }
+        let deadline = Date().addingTimeInterval(busyTimeout)
         do {
-            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+            switch access {
+            case .readWrite:
+                try Self.checkWritable(url)
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(busyTimeout)
+                configuration.prepareDatabase { db in
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                }
+                // Opening a new file switches it to WAL, which needs the file to itself for a moment:
+                // another process doing the same gets SQLITE_BUSY at once (no busy handler runs), so wait.
+                database = try Self.retryingWhileBusy(until: deadline) { try DatabasePool(path: path, configuration: configuration) }
+            case .readOnly:
+                // A read-only connection (SQLITE_OPEN_READONLY: every write fails with
+                // SQLITE_READONLY). Not `query_only`: GRDB resets that pragma after each read.
+                let location = try Self.readOnlyPath(url)
+                let configuration = readOnlyConfiguration
+                database = try DatabaseQueue(path: location.path, configuration: configuration)
+            }
+            let superseded = try database.read { db in try migrator.hasBeenSuperseded(db) }
             if superseded {
                 throw WalletOrdersError(
                     .storeTooNew,
                     "The order store \(path) was written by a newer version of wallet-orders; its schema is unknown here, so it was left untouched.",
                     hint: "Use the newer wallet-orders with this store, or pick another store file.")
             }
-            try Self.migrate(pool, with: migrator)
-            var lookupConfiguration = Configuration()
-            lookupConfiguration.readonly = true
-            lookupConfiguration.busyMode = .timeout(busyTimeout)
-            lookupConfiguration.prepareDatabase { db in
-                // Index pages read through a memory map: no read(2) per page that misses the cache.
-                try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            switch access {
+            case .readWrite:
+                let writer = database
+                try Self.retryingWhileBusy(until: deadline) { try Self.migrate(writer, with: migrator) }
+                lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+                    try DatabaseQueue(path: path, configuration: readOnlyConfiguration)
+                }
+            case .readOnly:
+                guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+                    throw WalletOrdersError(
+                        .storeReadOnly,
+                        "The order store \(path) has an older schema, which a read-only open can't upgrade. Nothing was changed.",
+                        hint: "Open it once with write access (any store command that saves) to upgrade it.")
+                }
+                lookups = [database as! DatabaseQueue]
             }
-            lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
-                try DatabaseQueue(path: path, configuration: lookupConfiguration)
-            }
-            storeID = try pool.read { db in
+            storeID = try database.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
             } ?? ""
         } catch {
@@ -98,18 +142,107 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
+    deinit {
+        try? close()
+    }
+
+    /// Closes the store's connections; for a writable store it first checkpoints the WAL into
+    /// the file (`PRAGMA wal_checkpoint(TRUNCATE)`) and closes the writer last, so SQLite removes
+    /// the `-wal` and `-shm` files: after a clean close the `.sqlite` file alone is the whole
+    /// store (copy it, or open it ``Access/readOnly`` on a read-only file system). When another
+    /// process still has the store open, it keeps the WAL until it closes too. Later calls do
+    /// nothing; other calls after it throw.
+    ///
+    /// `deinit` calls it; call it yourself where the store's lifetime isn't obvious.
+    public func close() throws {
+        let alreadyClosed = closed.withLock { value in
+            defer { value = true }
+            return value
+        }
+        guard !alreadyClosed else { return }
+        do {
+            if access == .readWrite {
+                for lookup in lookups { try lookup.close() }
+                // Never waits: with other processes at work a TRUNCATE checkpoint would block (up to
+                // the busy timeout) until they pause; then the WAL stays, and the last to close empties it.
+                _ = try? database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA busy_timeout = 0")
+                    try db.checkpoint(.truncate)
+                }
+            }
+            try database.close()
+            if access == .readWrite {
+                // GRDB closes the pool's writer before its readers, and a read-only last connection
+                // leaves the WAL files behind (GRDB issue 739). A last connection that can write
+                // checkpoints and removes them, unless another process still has the store open.
+                var configuration = Configuration()
+                configuration.busyMode = .immediateError
+                try? DatabaseQueue(path: url.path, configuration: configuration).close()
+            }
+        } catch {
+            throw Self.storeError(error, path: url.path, doing: "close", busyTimeout: busyTimeout)
+        }
+    }
+
+    /// The path to open a store read-only with: the file itself when SQLite can keep its shared
+    /// memory (`-shm`) beside it; when the file or its folder is read-only (a read-only mount,
+    /// mode 444), an `immutable=1` URI, which reads the file without locks or `-shm`. That is
+    /// exact only for a store whose WAL was checkpointed (every clean ``close()``), so a
+    /// leftover non-empty `-wal` there is refused rather than silently ignored.
+    private static func readOnlyPath(_ url: URL) throws -> (path: String, immutable: Bool) {
+        let path = url.path
+        let files = FileManager.default
+        guard files.fileExists(atPath: path) else {
+            throw WalletOrdersError(
+                .storeUnavailable, "There is no order store at \(path); a read-only question never creates one.",
+                hint: "Check the path (--store / WALLET_ORDERS_STORE), or save an order first.")
+        }
+        let folder = url.deletingLastPathComponent().path
+        if files.isWritableFile(atPath: folder) && files.isWritableFile(atPath: path) { return (path, false) }
+        let wal = path + "-wal"
+        if let size = (try? files.attributesOfItem(atPath: wal))?[.size] as? Int, size > 0 {
+            throw WalletOrdersError(
+                .storeReadOnly,
+                "The order store \(path) is read-only and was not closed cleanly: its last changes are still in \(wal), which can't be merged here. Nothing was read.",
+                hint: "Open it once where it is writable (any store command) to merge them, or copy the .sqlite and -wal files to a writable folder.")
+        }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return (components.string ?? "file:\(path)?immutable=1", true)
+    }
+
+    /// Runs `operation` again while it fails with SQLITE_BUSY or SQLITE_LOCKED before `deadline`.
+    ///
+    /// For the steps SQLite's busy handler doesn't cover: the switch to WAL and a transaction
+    /// that began as a read (GRDB's migrator) both get SQLITE_BUSY at once when another
+    /// process holds the lock, where waiting for it is what the caller wants.
+    private static func retryingWhileBusy<T>(until deadline: Date, _ operation: () throws -> T) throws -> T {
+        var pause: useconds_t = 2_000
+        while true {
+            do {
+                return try operation()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                guard Date() < deadline else { throw error }
+                usleep(pause + useconds_t.random(in: 0...pause))
+                pause = min(pause * 2, 100_000)
+            }
+        }
+    }
+
     /// Applies the migrations this file lacks. GRDB decides which to run before it takes the write
     /// lock, so two processes opening a new store at once may both try the same migration; the
     /// second one's transaction fails and rolls back, and deciding again finds it applied.
-    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+    private static func migrate(_ database: any DatabaseWriter, with migrator: DatabaseMigrator) throws {
         var attempts = 0
         while true {
             do {
-                try migrator.migrate(pool)
+                try migrator.migrate(database)
                 return
             } catch {
                 attempts += 1
-                if (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) == true { return }
+                if (try? database.read { db in try migrator.hasCompletedMigrations(db) }) == true { return }
                 if attempts >= 5 { throw error }
             }
         }
@@ -203,8 +336,8 @@ public final class SQLiteOrderStore: OrderStoring {
         while true {
             let asks = confirm != nil
             let agreed = confirmedStored
-            let outcome: Outcome = try await perform("save to") { pool in
-                try await pool.writeWithoutTransaction { db in
+            let outcome: Outcome = try await perform("save to") { database in
+                try await database.writeWithoutTransaction { db in
                     var outcome = Outcome.done(.added)
                     try db.inTransaction(.immediate) {
                         let stored = try Self.storedVersion(db, incoming.identifier)
@@ -250,8 +383,8 @@ public final class SQLiteOrderStore: OrderStoring {
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         guard !verifiedArchives.isEmpty else { return [] }
-        return try await perform("save to") { pool in
-            try await pool.writeWithoutTransaction { db in
+        return try await perform("save to") { database in
+            try await database.writeWithoutTransaction { db in
                 var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []
                 results.reserveCapacity(verifiedArchives.count)
                 try db.inTransaction(.immediate) {
@@ -314,8 +447,8 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]? {
-        let data = try await perform("read") { pool in
-            try await pool.read { db in
+        let data = try await perform("read") { database in
+            try await database.read { db in
                 try Data.fetchOne(
                     db, sql: "SELECT archive FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
                     arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
@@ -325,8 +458,8 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
-        try await perform("read") { pool in
-            try await pool.read { db in
+        try await perform("read") { database in
+            try await database.read { db in
                 try Row.fetchOne(
                     db, sql: "SELECT \(Self.summaryColumns) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
                     arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
@@ -337,8 +470,8 @@ public final class SQLiteOrderStore: OrderStoring {
 
     public func list(_ query: OrderQuery) async throws -> OrderListPage {
         try query.checkCursor()
-        return try await perform("read") { pool in
-            try await pool.read { db in
+        return try await perform("read") { database in
+            try await database.read { db in
                 var conditions: [String] = []
                 var arguments = StatementArguments()
                 if let type = query.orderTypeIdentifier {
@@ -388,8 +521,8 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
-        try await perform("delete from") { pool in
-            try await pool.write { db in
+        try await perform("delete from") { database in
+            try await database.write { db in
                 try db.execute(
                     sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
                     arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
@@ -402,8 +535,8 @@ public final class SQLiteOrderStore: OrderStoring {
 
     public func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges {
         let storeID = storeID
-        return try await perform("read") { pool in
-            try await pool.read { db in
+        return try await perform("read") { database in
+            try await database.read { db in
                 let floor = try Self.historyFloor(db)
                 let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
                 let start: Int64
@@ -463,8 +596,8 @@ public final class SQLiteOrderStore: OrderStoring {
     /// - Returns: The number of entries removed.
     @discardableResult
     public func compactHistory(keepingLast count: Int) async throws -> Int {
-        try await perform("compact") { pool in
-            try await pool.write { db in
+        try await perform("compact") { database in
+            try await database.write { db in
                 let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
                 let floor = newest - Int64(max(0, count))
                 guard floor > (try Self.historyFloor(db)) else { return 0 }
@@ -482,8 +615,8 @@ public final class SQLiteOrderStore: OrderStoring {
     ///
     /// - Throws: ``WalletOrdersError/Code/storeUnavailable`` when `destination` exists or can't be written.
     public func backup(to destination: URL) async throws {
-        try await perform("back up") { pool in
-            try await pool.unsafeRead { db in  // VACUUM can't run inside the transaction `read` opens
+        try await perform("back up") { database in
+            try await database.unsafeRead { db in  // VACUUM can't run inside the transaction `read` opens
                 try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
             }
         }
@@ -491,8 +624,8 @@ public final class SQLiteOrderStore: OrderStoring {
 
     /// The number of stored orders.
     public func count() async throws -> Int {
-        try await perform("read") { pool in
-            try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders") ?? 0 }
+        try await perform("read") { database in
+            try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders") ?? 0 }
         }
     }
 
@@ -576,19 +709,19 @@ public final class SQLiteOrderStore: OrderStoring {
 
     /// Runs a database operation, turning GRDB's errors into ``WalletOrdersError``.
     private func perform<T: Sendable>(
-        _ doing: String, _ operation: @Sendable (DatabasePool) async throws -> T
+        _ doing: String, _ operation: @Sendable (any DatabaseWriter) async throws -> T
     ) async throws -> T {
         do {
-            return try await operation(pool)
+            return try await operation(database)
         } catch {
             throw Self.storeError(error, path: url.path, doing: doing, busyTimeout: busyTimeout)
         }
     }
 
     /// Runs a synchronous database operation, turning GRDB's errors into ``WalletOrdersError``.
-    private func performSync<T>(_ doing: String, _ operation: (DatabasePool) throws -> T) throws -> T {
+    private func performSync<T>(_ doing: String, _ operation: (any DatabaseWriter) throws -> T) throws -> T {
         do {
-            return try operation(pool)
+            return try operation(database)
         } catch {
             throw Self.storeError(error, path: url.path, doing: doing, busyTimeout: busyTimeout)
         }
@@ -610,8 +743,8 @@ public final class SQLiteOrderStore: OrderStoring {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return WalletOrdersError(
                 .storeUnavailable,
-                "The order store \(path) stayed locked by another process for \(String(format: "%g", busyTimeout)) s; nothing was written.",
-                hint: "Try again when the other wallet-orders process has finished.", underlying: database)
+                "Could not \(doing) the order store \(path): another process kept it locked for longer than the \(String(format: "%g", busyTimeout)) s this one waits; nothing was written.",
+                hint: "Try again when the other wallet-orders process has finished, or give a longer busy timeout.", underlying: database)
         case .SQLITE_READONLY:
             return WalletOrdersError(
                 .storeReadOnly,

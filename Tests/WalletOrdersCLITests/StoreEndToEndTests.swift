@@ -258,9 +258,27 @@ struct StoreEndToEndTests {
         #expect(try store.save([archive]).result.status == 0)
         let before = try Data(contentsOf: store.url)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.url.path)
-        let noFile = try Self.runUnprivileged(["store", "list", "--store", store.url.path])
+        let noFile = try Self.runUnprivileged(
+            ["store", "save", archiveCopy.path, "--trust-root", root.path, "--store", store.url.path])
         #expect(noFile.status == 1, "\(noFile)")
         #expect(noFile.errorOutput.contains("is read-only"))
         #expect(try Data(contentsOf: store.url) == before)
+
+        // Read-only questions work on it (issue 10, finding 8): list, get and contains, as a
+        // non-root user, with the file mode 444 and then the folder read-only too.
+        for folderMode in [0o755, readOnlyMode] {
+            try FileManager.default.setAttributes([.posixPermissions: folderMode], ofItemAtPath: store.folder.url.path)
+            let list = try Self.runUnprivileged(["store", "list", "--store", store.url.path])
+            #expect(list.status == 0, "\(list)")
+            #expect(list.output.contains(Repository.shippedOrderIdentifier), "\(list)")
+            let contains = try Self.runUnprivileged(["store", "contains"] + Self.order + ["--store", store.url.path])
+            #expect(contains.status == 0 && contains.output == "exists\n", "\(contains)")
+            let get = try Self.runUnprivileged(["store", "get"] + Self.order + ["--store", store.url.path, "--out", "-"])
+            let expected = try Data(contentsOf: archive)
+            #expect(get.status == 0 && get.standardOutput == expected, "\(get.errorOutput)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: store.folder.url.path)
+        #expect(try Data(contentsOf: store.url) == before)
+        #expect(((try? FileManager.default.attributesOfItem(atPath: store.url.path + "-wal"))?[.size] as? Int ?? 0) == 0, "the WAL holds nothing: the file alone is the store")
     }
 }

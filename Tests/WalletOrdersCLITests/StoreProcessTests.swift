@@ -9,16 +9,21 @@ final class ChildProcess {
     let stdoutURL: URL
     let stderrURL: URL
 
-    init(_ arguments: [String], outputIn folder: TemporaryFolder, name: String) throws {
+    init(_ arguments: [String], executable: URL? = nil, outputIn folder: TemporaryFolder, name: String) throws {
         stdoutURL = try folder.write([], to: "\(name).out")
         stderrURL = try folder.write([], to: "\(name).err")
-        process.executableURL = try WalletOrdersBinary.url()
+        process.executableURL = try executable ?? WalletOrdersBinary.url()
         process.arguments = arguments
         process.environment = CLI.environment([:])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
+    }
+
+    /// `/bin/sh -c script`, for a loop of tool runs as a merchant's script would make them.
+    convenience init(shell script: String, outputIn folder: TemporaryFolder, name: String) throws {
+        try self.init(["-c", script], executable: URL(fileURLWithPath: "/bin/sh"), outputIn: folder, name: name)
     }
 
     func kill() {

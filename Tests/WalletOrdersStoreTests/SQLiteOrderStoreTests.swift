@@ -48,6 +48,39 @@ struct SQLiteOrderStoreTests {
         #expect(try await reopened.count() == 1)
     }
 
+    @Test("close() leaves the whole store in the .sqlite file; .readOnly reads it, refuses writes and never creates a store")
+    func closeAndReadOnly() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        #expect(try await store.save(signedArchive: bytes) == .added)
+        try store.close()
+        try store.close()  // a second close does nothing
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-shm"))
+        let before = try Data(contentsOf: url)
+
+        let reader = try SQLiteOrderStore(url: url, validator: TestPKI.validator, access: .readOnly)
+        #expect(try await reader.archive(for: SampleVersions.identifier) == bytes)
+        #expect(try await reader.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
+        let later = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        let refused = try await #require(throws: WalletOrdersError.self) { try await reader.save(signedArchive: later) }
+        #expect(refused.code == .storeReadOnly, "\(refused)")
+        let deleteRefused = try await #require(throws: WalletOrdersError.self) { try await reader.delete(SampleVersions.identifier) }
+        #expect(deleteRefused.code == .storeReadOnly, "\(deleteRefused)")
+        try reader.close()
+        #expect(try Data(contentsOf: url) == before, "a read-only store is never written")
+
+        let missing = try #require(throws: WalletOrdersError.self) {
+            try SQLiteOrderStore(url: folder.file("none.sqlite"), validator: TestPKI.validator, access: .readOnly)
+        }
+        #expect(missing.code == .storeUnavailable)
+        #expect(missing.message.contains("never creates one"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite").path))
+    }
+
     @Test("The file is a WAL-mode SQLite database with synchronous = FULL and the orders table")
     func fileLayout() async throws {
         let folder = try TemporaryFolder()
@@ -127,6 +160,10 @@ struct SQLiteOrderStoreTests {
         let third = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
         #expect(try await SQLiteOrderStore(url: url, validator: TestPKI.validator).save(signedArchive: first) == .added)
 
+        // Opened before the lock is taken: after a clean close the WAL is gone, and opening a
+        // writable store recreates it with a brief write (GRDB's WAL set-up), which waits for the lock.
+        let impatient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 0.3)
+
         // Python holds BEGIN IMMEDIATE (the write lock) until told to let go (or 60 s).
         let marker = folder.file("locked")
         let release = folder.file("release")
@@ -153,10 +190,9 @@ struct SQLiteOrderStoreTests {
         }
         while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
 
-        let impatient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 0.3)
         let error = try await #require(throws: WalletOrdersError.self) { try await impatient.save(signedArchive: second) }
         #expect(error.code == .storeUnavailable)
-        #expect(error.message.contains("stayed locked by another process for 0.3 s; nothing was written"))
+        #expect(error.message.contains("another process kept it locked for longer than the 0.3 s this one waits; nothing was written"), "\(error.message)")
         #expect(!error.message.contains("database is locked"))
         // Reads don't wait for the writer.
         #expect(try await impatient.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)

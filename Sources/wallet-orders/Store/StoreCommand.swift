@@ -60,10 +60,22 @@ struct StoreOptions: ParsableArguments {
     var trustRoots: [String] = []
 
     /// Opens the store, with a validator that also trusts `--trust-root`.
-    func open() throws -> SQLiteOrderStore {
+    ///
+    /// Read-only questions pass `.readOnly`: they open the store read-only where its file or
+    /// folder can't be written (a read-only mount, mode 444 as another user), which never
+    /// creates, upgrades or writes it. Where it can be written they open it read-write as saves
+    /// do, so a store left behind by an older wallet-orders, or by a process killed while it
+    /// created the store, is upgraded or finished rather than refused.
+    func open(_ access: SQLiteOrderStore.Access = .readWrite) throws -> SQLiteOrderStore {
         let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
-        return try OrderStoreLocation.resolve(explicitPath: path).open(validator: validator)
+        let location = try OrderStoreLocation.resolve(explicitPath: path)
+        let files = FileManager.default
+        let file = location.url.path
+        let folder = location.url.deletingLastPathComponent().path
+        // A store that doesn't exist yet is created empty, so a question about it answers notFound.
+        let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
+        return try location.open(validator: validator, access: writable ? .readWrite : access)
     }
 }
 

@@ -32,7 +32,7 @@ struct StoreContainsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result = try await reportingFailuresAsync {
-            try await store.open().contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
+            try await store.open(.readOnly).contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
         }
         if json {
             try JSONOutput.print(["result": result.rawValue])
@@ -63,7 +63,7 @@ struct StoreGetCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
 
-    @Option(help: ArgumentHelp("Write the stored archive to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the stored archive to this file ('-': standard output).", valueName: "file"))
     var out: String?
 
     @Flag(name: .customLong("order-json"), help: "Print the stored archive's order.json.")
@@ -75,7 +75,7 @@ struct StoreGetCommand: AsyncParsableCommand {
     func run() async throws {
         let identifier = order.identifier
         let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
-            let opened = try store.open()
+            let opened = try store.open(.readOnly)
             guard let summary = try await opened.summary(for: identifier),
                 let bytes = try await opened.archive(for: identifier)
             else { return nil }
@@ -86,7 +86,10 @@ struct StoreGetCommand: AsyncParsableCommand {
             throw StoreExitCode.notFound
         }
         try await reportingFailuresAsync {
-            if let out {
+            if out == "-" {
+                // Standard output, as every tool reads `-`.
+                FileHandle.standardOutput.write(Data(found.bytes))
+            } else if let out {
                 try DevCertsCommand.writeFile(found.bytes, to: URL(fileURLWithPath: out), mode: 0o644)
                 Terminal.write("Wrote \(found.bytes.count) bytes to \(out).", to: orderJSON ? .standardError : .standardOutput)
             }
@@ -160,7 +163,7 @@ struct StoreListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await reportingFailuresAsync { () async throws -> OrderListPage in
-            let opened = try store.open()
+            let opened = try store.open(.readOnly)
             var query = OrderQuery(
                 orderTypeIdentifier: orderTypeIdentifier, status: status, updatedSince: updatedSince?.timestamp,
                 sort: sort.sort, limit: limit, after: try after.map { try OrderListCursor(encoded: $0) })
@@ -257,7 +260,7 @@ struct StoreHistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let changes = try await reportingFailuresAsync {
             let token = try since.map { try OrderHistoryToken(encoded: $0) }
-            return try await store.open().history(since: token, limit: limit)
+            return try await store.open(.readOnly).history(since: token, limit: limit)
         }
         if json {
             try JSONOutput.print(changes)
