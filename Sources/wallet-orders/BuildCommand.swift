@@ -44,8 +44,9 @@ struct BuildCommand: AsyncParsableCommand {
                   --template Samples/shipped-ecommerce \\
                   --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
 
-            Output: \(OutputTarget.policy) --out may not be inside SOURCE (or
-            --template), compared by real paths.
+            \(OutputTarget.policy)
+            --out may not be inside SOURCE (nor, with --batch, inside --template);
+            real paths are compared, so symbolic links and '..' don't get around it.
             """
     )
 

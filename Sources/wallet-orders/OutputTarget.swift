@@ -24,11 +24,12 @@ enum OutputTarget: Equatable, CustomStringConvertible {
 
     /// For `--help` and the README: what `--out` does with what is already at the path.
     static let policy = """
-        --out - writes to standard output. A regular file at the path is replaced atomically (a
-        temporary file, then a rename); a device or a FIFO (or a symbolic link to one) is written
-        through, as `cat > PATH` would, so /dev/null stays a device; a symbolic link to a regular
-        file stays a link and the file it points to is replaced. A folder, a socket or a link to
-        nothing is refused.
+        Output (--out): '-' is standard output. A regular file is replaced
+        atomically (a temporary file, then a rename). A device or a FIFO, or a
+        symbolic link to one, is written through as `cat > PATH` would:
+        /dev/null stays a device. A symbolic link to a regular file stays a
+        link; the file it points to is replaced. A folder, a socket or a link
+        to nothing is refused.
         """
 
     var description: String {

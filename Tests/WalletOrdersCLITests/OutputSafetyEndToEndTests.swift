@@ -303,6 +303,23 @@ import WalletOrdersTestSupport
         #expect(onDash.errorOutput.contains("--out is a folder"), "\(onDash.errorOutput)")
     }
 
+    @Test("build --batch --out inside --template is refused; the template is unchanged")
+    func batchOutInsideTemplate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let template = folder.file("template")
+        try FileManager.default.copyItem(at: Repository.shippedEcommerce, to: template)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: template.path).sorted()
+        let line = try BatchEndToEndTests.orderLine(["orderIdentifier": "T-1"])
+        let input = try folder.write(Array((line + "\n").utf8), to: "orders.jsonl")
+        let result = try CLI.run(
+            ["build", "--batch", input.path, "--template", template.path, "--out", template.path + "/../template/out"]
+                + (try SharedFixtures.certs.get().signingArguments))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains("is inside the template folder"), "\(result.errorOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: template.path).sorted() == listing)
+    }
+
     @Test("build --batch into an existing FIFO name writes through it; the FIFO stays")
     func batchWritesThroughFIFO() throws {
         let folder = try TemporaryFolder()

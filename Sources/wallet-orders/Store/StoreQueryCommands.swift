@@ -53,7 +53,7 @@ struct StoreGetCommand: AsyncParsableCommand {
             Without --out or --order-json, prints what the store knows about the order.
             Exit code 10 when the order isn't stored.
 
-            Output: \(OutputTarget.policy)
+            \(OutputTarget.policy)
 
             Examples:
               wallet-orders store get order.com.example.shop ORDER-1
