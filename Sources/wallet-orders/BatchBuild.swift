@@ -12,6 +12,12 @@ struct BatchBuild {
         AllocatorTuning.forBatch()
         let time = try SigningTime.resolve(command.signingTime)
         let jobs = command.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        if input == "-" && StandardStream.wasClosed(0) {
+            Terminal.reportError(
+                "Standard input is closed; no orders can be read from it.",
+                hint: "Pipe JSON Lines into the command (… --batch - < orders.jsonl), or give --batch a file or a folder.")
+            throw ExitCode.failure
+        }
         let (builder, outFolder) = try reportingFailures(verbose: command.verbose) { () throws -> (OrderBatchBuilder, String) in
             let identity = try command.signing.loadIdentity(validAt: time)
             let template = try command.template.map { try OrderBatchTemplate(directory: URL(fileURLWithPath: $0)) } ?? OrderBatchTemplate()
@@ -20,11 +26,10 @@ struct BatchBuild {
                     Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " template: skipped \(skipped)", to: .standardError)
                 }
             }
-            do {
-                try FileManager.default.createDirectory(atPath: command.out, withIntermediateDirectories: true)
-            } catch {
-                throw WalletOrdersError(.fileAccess, "Cannot make the output folder '\(command.out)': \(error.localizedDescription)")
+            if let folder = command.template {
+                try OutputTarget.refuse(command.out, inside: folder, named: "template folder")
             }
+            try OutputTarget.makeFolder(command.out)
             let builder = try OrderBatchBuilder(
                 identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs,
                 compression: command.compression.compression)
@@ -78,7 +83,7 @@ struct BatchBuild {
         var bytes = 0
         var claims: [String: Claim] = [:]
         var warnings: [String: (first: String, message: String, count: Int)] = [:]
-        let writer = AtomicFileWriter(directory: out)
+        let writer = OutputFolderWriter(directory: out)
 
         func fail(_ origin: String, _ message: String) {
             failed += 1
@@ -132,6 +137,11 @@ struct BatchBuild {
             throw ExitCode.failure
         }
         progress.finish()
+        if built + failed == 0 {
+            let (message, hint) = emptyInput()
+            Terminal.reportError(message, hint: hint)
+            throw ExitCode.failure
+        }
         if !command.quiet {
             for (ruleID, warning) in warnings.sorted(by: { $0.key < $1.key }) {
                 let others = warning.count > 1 ? " (and \(warning.count - 1) other order\(warning.count == 2 ? "" : "s"))" : ""
@@ -143,6 +153,24 @@ struct BatchBuild {
                     + "\(String(format: "%.1f", Double(built + failed) / seconds)) orders/s, \(bytes) bytes written to \(out)")
         }
         return failed
+    }
+
+    /// What to say when the input held no orders at all.
+    func emptyInput() -> (message: String, hint: String) {
+        if input == "-" {
+            return (
+                "No orders were read from standard input: it was empty (or held only blank lines).",
+                "Pipe JSON Lines into the command (… --batch - < orders.jsonl): one order.json document per line."
+            )
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+            return (
+                "No orders were read from '\(input)': the folder holds no *.json files.",
+                "Put one order.json document per *.json file directly in the folder (hidden files are skipped)."
+            )
+        }
+        return ("No orders were read from '\(input)': the file is empty (or holds only blank lines).", "Put one order.json document per line.")
     }
 
     /// Non-blank lines of a JSON Lines file (for the progress total), reading 64 KiB at a time.
@@ -177,57 +205,22 @@ extension WalletOrdersError {
     }
 }
 
-/// Writes files into one folder atomically: a hidden temporary file beside the target, then a rename.
-struct AtomicFileWriter {
+/// Writes the batch's archives into its output folder, each as ``OutputTarget`` writes a file.
+struct OutputFolderWriter {
     let directory: String
-    private let prefix = ".wallet-orders-\(getpid())-"
-    private let counter = Counter()
 
     init(directory: String) {
         self.directory = directory.hasSuffix("/") ? directory : directory + "/"
     }
 
-    final class Counter: @unchecked Sendable {  // used by the one consumer loop only
-        var value = 0
-    }
-
     func write(_ bytes: [UInt8], name: String) throws {
-        counter.value += 1
-        let temporary = directory + prefix + "\(counter.value).tmp"
-        let target = directory + name
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw WalletOrdersError(.fileAccess, "Cannot create '\(temporary)': \(String(cString: strerror(errno))).")
-        }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += count
-            }
-            return nil
-        }
-        if close(descriptor) != 0 && failure == nil {
-            let code = errno
-            unlink(temporary)
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(code))).")
-        }
-        if let failure {
-            unlink(temporary)
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(failure))).")
-        }
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(target)': \(String(cString: strerror(code))).")
-        }
+        try OutputTarget.path(directory + name).write(bytes)
     }
 
+    /// Removes an archive this run wrote (a regular file); a device or FIFO written through stays.
     func remove(name: String) {
+        var info = stat()
+        guard lstat(directory + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
         unlink(directory + name)
     }
 }

@@ -33,8 +33,8 @@ struct BuildCommand: AsyncParsableCommand {
             kept, any other byte becomes %XX, a leading '.' becomes %2E, '.order'
             is appended ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order').
             When two orders get the same name (compared without case), the one
-            earlier in INPUT is written and the later one fails. Archives are
-            written atomically (a temporary file, then a rename). A bad order is
+            earlier in INPUT is written and the later one fails. Each archive is
+            written as --out FILE is (below). A bad order is
             reported with its line number (or file name) and the others still
             build; the exit code is 1 if any failed. Progress goes to stderr: a
             bar on a terminal, a line every 5 seconds otherwise, nothing with
@@ -43,13 +43,17 @@ struct BuildCommand: AsyncParsableCommand {
               wallet-orders build --batch orders.jsonl --out out/ \\
                   --template Samples/shipped-ecommerce \\
                   --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
+
+            \(OutputTarget.policy)
+            --out may not be inside SOURCE (nor, with --batch, inside --template);
+            real paths are compared, so symbolic links and '..' don't get around it.
             """
     )
 
     @Argument(help: ArgumentHelp("The order source folder (not with --batch).", valueName: "source"))
     var source: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive (with --batch: the output folder).", valueName: "file.order"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive, '-' for standard output (with --batch: the output folder).", valueName: "file.order"))
     var out: String
 
     @Option(help: ArgumentHelp("Build many orders: a JSON Lines file, '-' for standard input, or a folder of *.json files.", valueName: "input"))
@@ -58,7 +62,7 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --batch: the folder of files every order shares (images, .lproj folders).", valueName: "dir"))
     var template: String?
 
-    @Option(help: ArgumentHelp("With --batch: orders built at once (default: the number of cores).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --batch: orders built at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "With --batch: no progress and no summary (failures are still reported).")
@@ -93,8 +97,12 @@ struct BuildCommand: AsyncParsableCommand {
             if template != nil || jobs != nil || quiet {
                 throw ValidationError("--template, --jobs and --quiet go with --batch.")
             }
+            if json && out == "-" {
+                throw ValidationError("--json and --out - both write to standard output; give --out a file name, or drop --json.")
+            }
         case (nil, .some):
             if json { throw ValidationError("--json is not available with --batch.") }
+            if out == "-" { throw ValidationError("With --batch, --out is a folder; '-' (standard output) can't hold many archives.") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         }
     }
@@ -106,7 +114,9 @@ struct BuildCommand: AsyncParsableCommand {
         }
         let source = self.source ?? ""
         let time = try SigningTime.resolve(signingTime)
+        let output = OutputTarget(out)
         try reportingFailures(verbose: verbose) {
+            try output.check(notInside: source)
             let identity = try signing.loadIdentity(validAt: time)
             let orderSource = try OrderSource(directory: URL(fileURLWithPath: source))
             if !noValidate {
@@ -122,7 +132,7 @@ struct BuildCommand: AsyncParsableCommand {
                 }
             }
             let built = try OrderArchiveBuilder(identity: identity, compression: compression.compression).build(orderSource, signingTime: time)
-            try built.write(to: URL(fileURLWithPath: out))
+            try output.write(built.bytes)
             if json {
                 try JSONOutput.print(BuildSummary(built, path: out, fileCount: orderSource.files.count))
                 return
@@ -134,8 +144,8 @@ struct BuildCommand: AsyncParsableCommand {
                 Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " " + diagnostic.message, to: .standardError)
             }
             Terminal.write(
-                "\(Terminal.styled("built", .green)) \(out): \(built.bytes.count) bytes, \(orderSource.files.count + 2) files, order \(built.orderIdentifier), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)"
-            )
+                "\(Terminal.styled("built", .green, on: output.messages)) \(output): \(built.bytes.count) bytes, \(orderSource.files.count + 2) files, order \(built.orderIdentifier), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)",
+                to: output.messages)
         }
     }
 }

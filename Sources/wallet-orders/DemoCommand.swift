@@ -95,20 +95,12 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let outURL = URL(
             fileURLWithPath: out ?? FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-demo-\(UUID().uuidString.prefix(8))").path)
-        do {
-            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
-        } catch {
-            throw WalletOrdersError(.fileAccess, "Cannot create '\(outURL.path)': \(error.localizedDescription)")
-        }
+        try OutputTarget.makeFolder(outURL.path)
 
         Terminal.write("Making a TEST-ONLY certificate chain in \(outURL.path) …")
         let authority = try DevelopmentCertificateAuthority()
         let rootPath = outURL.appendingPathComponent("root-ca.pem")
-        do {
-            try Data(authority.rootCertificatePEM.utf8).write(to: rootPath)
-        } catch {
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(rootPath.path)': \(error.localizedDescription)")
-        }
+        try OutputTarget.path(rootPath.path).write(Array(authority.rootCertificatePEM.utf8))
         let verifier = try OrderArchiveVerifier(additionalTrustAnchors: [Array(authority.rootCertificatePEM.utf8)])
 
         var identities: [String: SigningIdentity] = [:]
@@ -127,7 +119,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let built = try OrderArchiveBuilder(identity: identity).build(source, signingTime: signingTime)
             let archiveURL = outURL.appendingPathComponent("\(folder).order")
-            try built.write(to: archiveURL)
+            try OutputTarget.path(archiveURL.path).write(built.bytes)
             let report = verifier.verify(archiveBytes: built.bytes, subject: archiveURL.path)
             let entries = (try? OrderArchive(bytes: built.bytes).entries.count) ?? 0
             let verdict =

@@ -17,7 +17,8 @@ struct DevCertsCommand: ParsableCommand {
               README.txt                what the files are
 
             Apple Wallet trusts none of these. The .p12 passphrase is taken from --p12-passphrase-env
-            (default: empty).
+            (default: empty). Each file is written as `build --out FILE` writes (see `build --help`);
+            the keys are created readable by their owner only.
 
             Example:
               wallet-orders dev-certs --order-type-id order.com.example.shop --team-id ABCDE12345 --out certs
@@ -69,33 +70,12 @@ struct DevCertsCommand: ParsableCommand {
                 ("order-type.p12", try leaf.pkcs12(passphrase: passphrase), 0o600),
                 ("README.txt", Array(readme(leaf.summary).utf8), 0o644),
             ]
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                for (name, bytes, mode) in files {
-                    try Self.writeFile(bytes, to: folder.appendingPathComponent(name), mode: mode)
-                }
-            } catch {
-                throw WalletOrdersError(.fileAccess, "Cannot write into '\(out)': \(error.localizedDescription)")
+            try OutputTarget.makeFolder(out)
+            for (name, bytes, mode) in files {
+                try OutputTarget.path(folder.appendingPathComponent(name).path).write(bytes, mode: mode)
             }
             Terminal.write("wrote TEST-ONLY certificates for \(orderTypeIdentifier) (team \(teamIdentifier)) to \(out)/:")
             for (name, _, _) in files { Terminal.write("  \(name)") }
-        }
-    }
-
-    /// Writes through a temporary file created with `mode` from the start (a private key is never
-    /// readable by others, not even for a moment), then renames it into place.
-    static func writeFile(_ bytes: [UInt8], to url: URL, mode: Int) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard
-            FileManager.default.createFile(
-                atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: mode])
-        else {
-            throw WalletOrdersError(.fileAccess, "Cannot create '\(temporary.path)'.")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(url.path)': \(reason)")
         }
     }
 

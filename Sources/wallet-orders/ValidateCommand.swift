@@ -45,7 +45,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable.", valueName: "file"))
     var trustRoots: [String] = []
 
-    @Option(help: ArgumentHelp("Items checked at once (default: the number of cores).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Items checked at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
     func validate() throws {

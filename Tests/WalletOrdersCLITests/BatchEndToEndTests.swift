@@ -219,6 +219,38 @@ import WalletOrdersTestSupport
         #expect(result.status == 64, "\(result)")
     }
 
+    @Test("--jobs 0 and --jobs -1 say --jobs must be at least 1", arguments: [
+        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],
+        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "-1"],
+        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs=-1"],
+        ["validate", "x.order", "--jobs", "0"],
+        ["validate", "x.order", "--jobs", "-1"],
+    ])
+    func jobsMessage(arguments: [String]) throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("--jobs must be at least 1"), "\(result.errorOutput)")
+    }
+
+    @Test("--batch - with empty or closed standard input says no orders were read, with a hint", arguments: [
+        ("empty", "< /dev/null", "No orders were read from standard input"),
+        ("closed", "<&-", "Standard input is closed"),
+    ])
+    func standardInputEmptyOrClosed(name: String, redirection: String, message: String) throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" "$@" "# + redirection, try WalletOrdersBinary.url().path, "build", "--batch", "-",
+             "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path] + certs.signingArguments,
+            environment: CLI.environment([:]))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains("error: \(message)"), "\(name): \(result.errorOutput)")
+        #expect(result.errorOutput.contains("hint: "), "\(name): \(result.errorOutput)")
+    }
+
     @Test("--batch - reads JSON Lines from standard input")
     func standardInput() throws {
         let certs = try SharedFixtures.certs.get()

@@ -31,6 +31,28 @@ import WalletOrdersTestSupport
         #expect(result.status == 0, "\(result.errorOutput)")
     }
 
+    @Test("verify names an entry whose name is not UTF-8, showing the bad byte as \\xFF")
+    func badUTF8EntryName() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = folder.file("bad-name.order")
+        let script = """
+            import shutil, sys, zipfile
+            shutil.copy(sys.argv[1], sys.argv[2])
+            with zipfile.ZipFile(sys.argv[2], "a") as z:
+                z.writestr("bad#.png", b"x")
+            data = open(sys.argv[2], "rb").read().replace(b"bad#.png", b"bad\\xff.png")
+            open(sys.argv[2], "wb").write(data)
+            """
+        let made = try ExternalProgram.python(script, [try SharedFixtures.archive.get().path, archive.path])
+        try #require(made.status == 0, "\(made)")
+        let result = try CLI.run(["verify", archive.path, "--trust-root", certs.rootCA.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.output.contains("zip.invalid-name-encoding"), "\(result)")
+        #expect(result.output.contains("The entry name 'bad\\xFF.png' is not valid UTF-8"), "\(result)")
+    }
+
     @Test("verify with the dev root trusts the archive and prints OK")
     func verifyTrusted() throws {
         let certs = try SharedFixtures.certs.get()

@@ -79,6 +79,15 @@ import WalletOrdersTestSupport
                 """,
             ruleID: "zip.name-contains-nul", file: "evil\\0.png"),
         Fixture(
+            name: "bad-utf8-name.order",
+            // zipfile writes str names: write a placeholder byte and patch both headers to 0xFF.
+            python: """
+                z.writestr("bad#.png", b"x"); z.close()
+                data = open(sys.argv[1], "rb").read().replace(b"bad#.png", b"bad\\xff.png")
+                open(sys.argv[1], "wb").write(data); z = zipfile.ZipFile(sys.argv[1])
+                """,
+            ruleID: "zip.invalid-name-encoding", file: "bad\\xFF.png"),
+        Fixture(
             name: "too-many-entries.order",
             python: #"[z.writestr(f"many/{n}.txt", b"") for n in range(1001)]"#,
             ruleID: "zip.too-many-entries", file: nil),

@@ -150,7 +150,7 @@ public struct OrderArchive: Sendable {
                     Diagnostic(
                         "zip.invalid-name-encoding", .error,
                         "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
-                        at: location, hint: "Use UTF-8 file names."))
+                        at: .init(file: ZipLayout.display(info.rawName)), hint: "Use UTF-8 file names."))
                 continue
             }
             if sameRecords, layout.untrustedRecords.contains(info.index) { continue }  // reported by the layout check

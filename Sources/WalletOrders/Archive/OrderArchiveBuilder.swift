@@ -178,15 +178,18 @@ public struct BuiltOrderArchive: Sendable {
     /// The `.order` file's bytes as `Data` (for FinanceKit-style APIs and HTTP bodies).
     public var data: Data { Data(bytes) }
 
-    /// Writes the archive to `url` atomically (a temporary file in the same folder, then a rename).
+    /// Writes the archive to `url` without destroying what is there.
     ///
-    /// - Throws: ``WalletOrdersError/Code/fileAccess``.
+    /// A new or regular file is replaced atomically (a temporary file in the same folder, then a
+    /// rename). A character or block device or a FIFO is written through, as `cat > PATH` would:
+    /// `/dev/null` stays a device. A symbolic link stays a link and what it points to is written
+    /// (a regular file it points to is replaced atomically). A folder, a socket, a link to nothing
+    /// and a path in a folder that doesn't exist are refused.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/fileAccess`` naming the path and the reason (ENOSPC's
+    ///   "No space left on device" on `/dev/full`, for one).
     public func write(to url: URL) throws {
-        do {
-            try Data(bytes).write(to: url, options: .atomic)
-        } catch {
-            throw WalletOrdersError(.fileAccess, "Cannot write '\(url.path)': \(error.localizedDescription)", underlying: error)
-        }
+        try OutputFile.write(bytes, to: url.path)
     }
 }
 

@@ -53,6 +53,8 @@ struct StoreGetCommand: AsyncParsableCommand {
             Without --out or --order-json, prints what the store knows about the order.
             Exit code 10 when the order isn't stored.
 
+            \(OutputTarget.policy)
+
             Examples:
               wallet-orders store get order.com.example.shop ORDER-1
               wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
@@ -63,7 +65,7 @@ struct StoreGetCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
 
-    @Option(help: ArgumentHelp("Write the stored archive to this file ('-': standard output).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the stored archive to this file ('-' for standard output).", valueName: "file"))
     var out: String?
 
     @Flag(name: .customLong("order-json"), help: "Print the stored archive's order.json.")
@@ -72,7 +74,15 @@ struct StoreGetCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    func validate() throws {
+        if out == "-" && orderJSON {
+            throw ValidationError("--order-json and --out - both write to standard output; give --out a file name, or drop one.")
+        }
+    }
+
     func run() async throws {
+        let output = out.map(OutputTarget.init)
+        try await reportingFailuresAsync { try output?.check() }
         let identifier = order.identifier
         let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
             let opened = try store.open(.readOnly)
@@ -86,12 +96,9 @@ struct StoreGetCommand: AsyncParsableCommand {
             throw StoreExitCode.notFound
         }
         try await reportingFailuresAsync {
-            if out == "-" {
-                // Standard output, as every tool reads `-`.
-                FileHandle.standardOutput.write(Data(found.bytes))
-            } else if let out {
-                try DevCertsCommand.writeFile(found.bytes, to: URL(fileURLWithPath: out), mode: 0o644)
-                Terminal.write("Wrote \(found.bytes.count) bytes to \(out).", to: orderJSON ? .standardError : .standardOutput)
+            if let output {
+                try output.write(found.bytes)
+                Terminal.write("Wrote \(found.bytes.count) bytes to \(output).", to: orderJSON ? .standardError : output.messages)
             }
             if orderJSON {
                 let archive = try OrderArchive(bytes: found.bytes)
