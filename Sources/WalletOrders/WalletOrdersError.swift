@@ -118,6 +118,9 @@ extension WalletOrdersError {
         public static let storeTooNew = Code("store-too-new")
         /// An order store could not be opened, read or written (a locked or read-only file, for example).
         public static let storeUnavailable = Code("store-unavailable")
+        /// The file system holding an order store is full; the transaction that needed the
+        /// space was rolled back, so nothing of it was stored (what was saved before is kept).
+        public static let storeFull = Code("store-full")
         /// An order store's file or folder can't be written (read-only file system, no write
         /// permission); nothing was changed.
         public static let storeReadOnly = Code("store-read-only")

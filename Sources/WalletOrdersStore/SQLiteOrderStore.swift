@@ -745,6 +745,11 @@ public final class SQLiteOrderStore: OrderStoring {
                 .storeUnavailable,
                 "Could not \(doing) the order store \(path): another process kept it locked for longer than the \(String(format: "%g", busyTimeout)) s this one waits; nothing was written.",
                 hint: "Try again when the other wallet-orders process has finished, or give a longer busy timeout.", underlying: database)
+        case .SQLITE_FULL:
+            return WalletOrdersError(
+                .storeFull,
+                "Could not \(doing) the order store \(path): the file system holding it is full. The transaction was rolled back; nothing of it was written, and what was stored before is intact.",
+                hint: "Free space on that file system (or move the store), then save these archives again.", underlying: database)
         case .SQLITE_READONLY:
             return WalletOrdersError(
                 .storeReadOnly,

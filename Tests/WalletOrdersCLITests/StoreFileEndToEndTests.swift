@@ -57,4 +57,69 @@ import WalletOrdersTestSupport
             if output.contains("FAILED") { break }
         }
     }
+
+    /// Issue 10, finding 9: a full disk during a batch save gave one global error for the first
+    /// failed transaction and no line for the other archives. Each archive gets its own line (text
+    /// and --json), the transactions that fit are kept, and the store stays whole.
+    @Test("A full disk during a batch save: every archive gets a result line (text and --json), what was acknowledged is stored, the store passes integrity_check", arguments: [true, false])
+    func fullDiskDuringBatchSave(json: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archives = try (0..<40).map { try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FULL-\($0)") }
+        let mountPoint = folder.file("small")
+        let kept = folder.file("kept")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        let quoted = { (text: String) in "'\(text)'" }
+        let save = [try WalletOrdersBinary.url().path, "store", "save"] + archives.map(\.path) + (try StoreFixtures.trustArguments())
+            + ["--store", mountPoint.path + "/orders.sqlite", "--batch-size", "8"] + (json ? ["--json"] : [])
+        // A real full file system: a 512 KiB tmpfs in a mount namespace of its own (it vanishes
+        // with the shell); the store's files are copied out before that.
+        let script = """
+            mount -t tmpfs -o size=512k tmpfs \(quoted(mountPoint.path)) || exit 97
+            \(save.map(quoted).joined(separator: " ")) > \(quoted(folder.file("out").path)) 2> \(quoted(folder.file("err").path))
+            echo $? > \(quoted(folder.file("status").path))
+            cp \(quoted(mountPoint.path))/orders.sqlite* \(quoted(kept.path))/
+            """
+        let namespace = getuid() == 0 ? ["--mount"] : ["--mount", "--map-root-user"]
+        let shell = try ExternalProgram.run(tool: "unshare", namespace + ["--propagation", "private", "sh", "-c", script], environment: CLI.environment([:]))
+        #expect(shell.status == 0, "\(shell)")
+        let status = try String(contentsOf: folder.file("status"), encoding: .utf8)
+        let output = try String(contentsOf: folder.file("out"), encoding: .utf8)
+        let errors = try String(contentsOf: folder.file("err"), encoding: .utf8)
+        #expect(status == "1\n", "the save reports failures: \(errors)")
+
+        // One line per archive: added ones on stdout, failed ones naming the archive and the full disk.
+        var added: Set<String> = []
+        var failed: Set<String> = []
+        if json {
+            for line in output.split(separator: "\n") {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let file = try #require(object["file"] as? String)
+                if object["result"] as? String == "added" {
+                    added.insert(file)
+                } else {
+                    let error = try #require(object["error"] as? [String: Any], "\(object)")
+                    #expect(error["code"] as? String == "store-full", "\(error)")
+                    failed.insert(file)
+                }
+            }
+        } else {
+            for archive in archives {
+                if output.contains("added  order.com.northwindoutfitters.shop/FULL-") && output.contains(archive.path) { added.insert(archive.path) }
+                if errors.contains("error: \(archive.path): ") { failed.insert(archive.path) }
+            }
+            #expect(errors.contains("full"), "\(errors)")
+        }
+        #expect(added.count + failed.count == archives.count, "every archive has exactly one line:\n\(output)\n\(errors)")
+        #expect(added.isDisjoint(with: failed))
+        #expect(!added.isEmpty, "the first transactions fit")
+        #expect(!failed.isEmpty, "the disk filled up")
+
+        // What was acknowledged is what the store holds (Python's sqlite3 reads the copy).
+        let inspected = try VersionMatrix.inspect(kept.appendingPathComponent("orders.sqlite"))
+        #expect(inspected.integrity == "ok")
+        #expect(inspected.rows.count == added.count)
+        #expect(inspected.rows.values.allSatisfy { $0.hashOK })
+    }
 }

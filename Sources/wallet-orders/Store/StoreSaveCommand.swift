@@ -79,7 +79,14 @@ struct StoreSaveCommand: AsyncParsableCommand {
             if confirm, let only = readable.first {
                 results = [await saveConfirming(only.bytes, into: opened)]
             } else {
-                results = try await reportingFailuresAsync { try await opened.save(signedArchives: readable.map(\.bytes)) }
+                do {
+                    results = try await opened.save(signedArchives: readable.map(\.bytes))
+                } catch {
+                    // The whole transaction failed (a full disk, a lock held too long): each of its
+                    // archives gets that error as its own line, and the next batch is still tried.
+                    let failure = error as? WalletOrdersError ?? WalletOrdersError(.storeUnavailable, "\(error)")
+                    results = readable.map { _ in .failure(failure) }
+                }
             }
             for (item, result) in zip(readable, results) {
                 if case .failure = result { failed = true }
