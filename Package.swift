@@ -15,11 +15,23 @@ let package = Package(
     products: [
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletOrdersStore", targets: ["WalletOrdersStore"]),
+        .library(name: "WalletOrdersServer", targets: ["WalletOrdersServer"]),
         .executable(name: "wallet-orders", targets: ["wallet-orders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // The web service (WalletOrdersServer) and its push client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // C system libraries: a module map and a shim header, nothing else.
@@ -53,12 +65,33 @@ let package = Package(
             dependencies: ["WalletOrders", "WalletOrdersInterop", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // The order web service: Apple's protocol and the merchant API on Hummingbird 2, the APNs
+        // client and the push outbox worker.
+        .target(
+            name: "WalletOrdersServer",
+            dependencies: [
+                "WalletOrders",
+                "WalletOrdersStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The command-line tool: argument parsing and printing, nothing else.
         .executableTarget(
             name: "wallet-orders",
             dependencies: [
                 "WalletOrders",
                 "WalletOrdersStore",
+                "WalletOrdersServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
