@@ -96,11 +96,35 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A local stand-in for Apple's push service (HTTP/2 over TLS, NIO): checks the client
+        // certificate or JWT, headers, topic and payload, and answers with any of APNs' errors.
+        // For the tests and `make demo`; not a product.
+        .target(
+            name: "APNsStandIn",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/APNsStandIn",
+            swiftSettings: swiftSettings
+        ),
         // Helpers every test target shares: temporary folders, external programs, repository paths.
         // Foundation only, so any test target can use it; not a product.
         .target(
             name: "WalletOrdersTestSupport",
             path: "Tests/WalletOrdersTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Signed test orders: a development PKI and versions of a sample (WalletOrders and
+        // Swift Testing); shared by the store and server tests.
+        .target(
+            name: "WalletOrdersTestFixtures",
+            dependencies: ["WalletOrders", "WalletOrdersTestSupport"],
+            path: "Tests/WalletOrdersTestFixtures",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -116,7 +140,20 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrders", "WalletOrdersTestSupport"],
+            dependencies: ["WalletOrdersStore", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersServerTests",
+            dependencies: [
+                "WalletOrdersServer",
+                "WalletOrdersStore",
+                "WalletOrders",
+                "WalletOrdersTestSupport",
+                "WalletOrdersTestFixtures",
+                "APNsStandIn",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -127,6 +127,8 @@ extension WalletOrdersError {
         /// A history token can't be used with this store: changes after it were compacted away,
         /// or it comes from another store. Resynchronize with `history(since: nil)`.
         public static let historyTokenInvalid = Code("history-token-invalid")
+        /// A setting of a command or service is unusable (a short API key, a bad address).
+        public static let invalidConfiguration = Code("invalid-configuration")
         /// A history token or list cursor given as text is not one this tool made, or a cursor
         /// doesn't match the query it is used with.
         public static let malformedToken = Code("malformed-token")

@@ -86,6 +86,8 @@ public struct VerifiedOrderArchive: Sendable {
     public let status: String
     /// The archive's bytes.
     public let bytes: [UInt8]
+    /// The order's `authenticationToken`, the web service's shared secret for it, if it has one.
+    public let authenticationToken: String?
 
     /// The order's `updatedAt`.
     public var updatedAt: Timestamp { version.updatedAt }
@@ -94,6 +96,15 @@ public struct VerifiedOrderArchive: Sendable {
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveRejected`` listing the error findings.
     public init(bytes: [UInt8], validator: OrderValidator) throws {
+        let checked = Self.checking(bytes: bytes, validator: validator)
+        self = try checked.archive.get()
+    }
+
+    /// Validates `bytes` with `validator`: the verified archive, or the error that rejects it,
+    /// with the whole report either way (a web service answers a rejected upload with it).
+    public static func checking(bytes: [UInt8], validator: OrderValidator)
+        -> (archive: Result<VerifiedOrderArchive, WalletOrdersError>, report: ValidationReport)
+    {
         // The archive is opened once and order.json parsed once, for validation and for reading
         // the four fields the store keeps (decoding the whole model again cost a tenth of a save).
         let archive = try? OrderArchive(bytes: bytes, limits: validator.verifier.limits)
@@ -102,12 +113,23 @@ public struct VerifiedOrderArchive: Sendable {
             ?? (validator.validate(archiveBytes: bytes, subject: "archive"), nil)
         let errors = report.errors
         guard errors.isEmpty, archive != nil, let root else {
-            throw WalletOrdersError(
-                .archiveRejected,
-                "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
-                    + errors.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
-                hint: "Run `wallet-orders validate` on the archive for the full report.")
+            return (
+                .failure(
+                    WalletOrdersError(
+                        .archiveRejected,
+                        "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
+                            + errors.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
+                        hint: "Run `wallet-orders validate` on the archive for the full report.")), report
+            )
         }
+        do {
+            return (.success(try VerifiedOrderArchive(bytes: bytes, order: root)), report)
+        } catch {
+            return (.failure(error as? WalletOrdersError ?? WalletOrdersError(.archiveRejected, "\(error)")), report)
+        }
+    }
+
+    private init(bytes: [UInt8], order root: JSONNode) throws {
         // Validation found no error, so the schema's required strings are there and updatedAt is
         // RFC 3339; a failure here would be a disagreement between schema and store: say so.
         func string(_ key: String) throws -> String {
@@ -126,6 +148,7 @@ public struct VerifiedOrderArchive: Sendable {
         }
         version = OrderVersion(updatedAt: updatedAt, sha256: SHA256.hexHash(bytes))
         status = try string("status")
+        authenticationToken = root["authenticationToken"]?.stringValue
         self.bytes = bytes
     }
 

@@ -317,6 +317,9 @@ public final class SQLiteOrderStore: OrderStoring {
             try db.execute(
                 sql: "CREATE INDEX ordersVersions ON orders (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos)")
         }
+        migrator.registerMigration("v4-web-service") { db in
+            try migrateToWebService(db)
+        }
         return migrator
     }
 
@@ -411,12 +414,17 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
+    /// One of the read-only lookup connections, in turn.
+    func lookupConnection() -> DatabaseQueue {
+        lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % lookups.count]
+    }
+
     public func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
         -> ContainsOrderResult
     {
         // A synchronous read: one indexed lookup, one statement (so one consistent snapshot), on
         // a connection that in WAL mode never waits for writers: cheaper than suspending the task.
-        let lookup = lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % lookups.count]
+        let lookup = lookupConnection()
         // One indexed lookup that answers in SQL (0 exists, 1 newerExists, 2 olderExists, no row:
         // notFound): one integer column, no row object, no Timestamp to format. One statement is
         // one consistent snapshot, on a connection that in WAL mode never waits for writers.
@@ -654,23 +662,27 @@ public final class SQLiteOrderStore: OrderStoring {
             sql: """
                 INSERT OR REPLACE INTO orders
                     (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, updatedAtText,
-                     status, archive, sha256, savedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     status, archive, sha256, savedAt, authenticationToken, changeSequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+        let sequence = try logChange(db, archive.identifier, replacing ? .updated : .inserted)
         try statement.execute(arguments: [
             archive.identifier.orderTypeIdentifier, archive.identifier.orderIdentifier,
             updatedAt.secondsSince1970, Int64(updatedAt.nanoseconds), updatedAt.text, archive.status,
-            Data(archive.bytes), archive.version.sha256, Timestamp(Date()).text,
+            Data(archive.bytes), archive.version.sha256, Timestamp(Date()).text, archive.authenticationToken, sequence,
         ])
-        try logChange(db, archive.identifier, replacing ? .updated : .inserted)
+        try enqueuePushes(db, for: archive.identifier)
     }
 
+    /// Appends to the history log; returns the entry's sequence number.
+    @discardableResult
     private static func logChange(
         _ db: Database, _ identifier: FullyQualifiedOrderIdentifier, _ kind: OrderChangeRecord.Kind
-    ) throws {
+    ) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO changes (orderTypeIdentifier, orderIdentifier, kind) VALUES (?, ?, ?)")
         try statement.execute(arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier, kind.rawValue])
+        return db.lastInsertedRowID
     }
 
     private static func historyFloor(_ db: Database) throws -> Int64 {
@@ -692,6 +704,14 @@ public final class SQLiteOrderStore: OrderStoring {
             savedAt: (try? Timestamp(rfc3339: savedText)) ?? Timestamp(secondsSince1970: 0))
     }
 
+    /// The stored `updatedAt`: the text as the order wrote it, when it still denotes the stored instant.
+    static func storedTimestamp(seconds: Int64, nanoseconds: Int64, text: String, of identifier: FullyQualifiedOrderIdentifier)
+        throws -> Timestamp
+    {
+        let instant = try timestamp(seconds: seconds, nanoseconds: nanoseconds, of: identifier)
+        return (try? Timestamp(rfc3339: text)).flatMap { $0 == instant ? $0 : nil } ?? instant
+    }
+
     private static func timestamp(seconds: Int64, nanoseconds: Int64, of identifier: FullyQualifiedOrderIdentifier) throws
         -> Timestamp
     {
@@ -708,7 +728,7 @@ public final class SQLiteOrderStore: OrderStoring {
     // MARK: - Errors
 
     /// Runs a database operation, turning GRDB's errors into ``WalletOrdersError``.
-    private func perform<T: Sendable>(
+    func perform<T: Sendable>(
         _ doing: String, _ operation: @Sendable (any DatabaseWriter) async throws -> T
     ) async throws -> T {
         do {
@@ -719,7 +739,7 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     /// Runs a synchronous database operation, turning GRDB's errors into ``WalletOrdersError``.
-    private func performSync<T>(_ doing: String, _ operation: (any DatabaseWriter) throws -> T) throws -> T {
+    func performSync<T>(_ doing: String, _ operation: (any DatabaseWriter) throws -> T) throws -> T {
         do {
             return try operation(database)
         } catch {

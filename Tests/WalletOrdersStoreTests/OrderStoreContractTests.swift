@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersTestFixtures
 
 /// One row of the save decision table (spec §4.3), with the `updatedAt` texts of the versions.
 struct SaveCase: Sendable, CustomTestStringConvertible {

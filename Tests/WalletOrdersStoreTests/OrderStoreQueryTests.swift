@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersTestFixtures
 
 /// Five orders of the sample with different identifiers, statuses and `updatedAt`s (two at the
 /// same instant, written with different offsets, to test ties).

@@ -1,0 +1,256 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import WalletOrders
+import WalletOrdersStore
+
+/// Apple's order web service protocol (spec §5), under `/v1/`:
+///
+/// | method and path | answers |
+/// |---|---|
+/// | `POST /v1/devices/{device}/registrations/{type}/{order}` | 201 registered, 200 already registered, 401 |
+/// | `DELETE /v1/devices/{device}/registrations/{type}/{order}` | 200 unregistered, 401 |
+/// | `GET /v1/devices/{device}/registrations/{type}?ordersModifiedSince=` | 200 `OrderIdentifiers`, 204 none |
+/// | `GET /v1/orders/{type}/{order}` | 200 the archive, 304 not modified, 401 |
+/// | `POST /v1/log` | 200, 429 when a client sends too much |
+///
+/// A wrong token and an unknown order get the same 401, after the same work, so the answer says
+/// nothing about which orders exist. Path segments are percent-decoded strictly; one that doesn't
+/// decode is a 400.
+struct AppleOrderRoutes: Sendable {
+    let store: any OrderServiceStore
+    let logLimiter: RateLimiter
+    let pushWorker: PushWorker?
+
+    func add(to router: some RouterMethods<OrderRequestContext>) {
+        router.post("v1/devices/:device/registrations/:type/:order") { request, context in
+            try await register(request, context)
+        }
+        router.delete("v1/devices/:device/registrations/:type/:order") { request, context in
+            try await unregister(request, context)
+        }
+        router.get("v1/devices/:device/registrations/:type") { request, context in
+            try await changedOrders(request, context)
+        }
+        router.get("v1/orders/:type/:order") { request, context in
+            try await order(request, context)
+        }
+        router.post("v1/log") { request, context in
+            try await log(request, context)
+        }
+    }
+
+    // MARK: - Endpoints
+
+    private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let device = try Self.deviceIdentifier(context)
+        let order = try Self.orderIdentifier(context)
+        try await authorize(request, order)
+        let body = try await Self.body(request, limit: OrderServiceLimits.maximumRegistrationBodyBytes)
+        guard let root = JSONParser.parse(body, maxDepth: 2).root, let token = root["pushToken"]?.stringValue else {
+            throw ServiceError.badRequest(
+                "bad-body", "The body is not a JSON object with a string pushToken.", hint: #"Send {"pushToken": "<hex>"}."#)
+        }
+        guard (8...512).contains(token.utf8.count), token.utf8.allSatisfy({ $0.isHexDigit }) else {
+            throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
+        }
+        let result = try await Self.storeCall { try await store.register(deviceIdentifier: device, pushToken: token, for: order) }
+        context.logger.info(
+            "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
+        return Response(status: result == .created ? .created : .ok)
+    }
+
+    private func unregister(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let device = try Self.deviceIdentifier(context)
+        let order = try Self.orderIdentifier(context)
+        try await authorize(request, order)
+        try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
+        return Response(status: .ok)
+    }
+
+    private func changedOrders(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let device = try Self.deviceIdentifier(context)
+        let type = try Self.segment(context, "type")
+        let tag = request.uri.queryParameters["ordersModifiedSince"].map(String.init)
+        let changed: ChangedOrders?
+        do {
+            changed = try await store.changedOrders(deviceIdentifier: device, orderTypeIdentifier: type, since: tag)
+        } catch let error as WalletOrdersError where error.code == .malformedToken {
+            throw ServiceError.badRequest("bad-orders-modified-since", error.message, hint: error.hint)
+        } catch {
+            throw Self.serviceError(error)
+        }
+        guard let changed else { return Response(status: .noContent) }
+        let body = try JSONEncoder().encode(changed)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let order = try Self.orderIdentifier(context)
+        let record = try await authorize(request, order)
+        let entityTag = "\"\(record.sha256)\""
+        var headers: HTTPFields = [
+            .lastModified: HTTPDate.format(record.updatedAt),
+            .eTag: entityTag,
+            // The answer depends on the Authorization header: shared caches must not keep it, and
+            // the device revalidates every time (Apple: "support standard HTTP caching").
+            .cacheControl: "private, no-cache",
+        ]
+        if Self.notModified(request.headers, entityTag: entityTag, updatedAt: record.updatedAt) {
+            return Response(status: .notModified, headers: headers)
+        }
+        guard let bytes = try await Self.storeCall({ try await store.archive(for: order) }) else {
+            throw ServiceError.unauthorized  // deleted between the two reads
+        }
+        headers[.contentType] = OrderMediaType.order
+        headers[.contentDisposition] = OrderMediaType.attachment(for: order)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let client = context.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = logLimiter.acquire(client) {
+            throw ServiceError(
+                .tooManyRequests, code: "rate-limited", "Too many log messages from this client.",
+                headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
+        }
+        let body = try await Self.body(request, limit: OrderServiceLimits.maximumLogBodyBytes)
+        guard let root = JSONParser.parse(body, maxDepth: 3).root, let entries = root["logs"]?.elements else {
+            throw ServiceError.badRequest("bad-body", #"The body is not {"logs": [strings]}."#)
+        }
+        for entry in entries.prefix(OrderServiceLimits.maximumLogEntries) {
+            guard let text = entry.stringValue else { continue }
+            context.logger.notice(
+                "device log",
+                metadata: ["message": .string(LogText.escaped(text, limit: OrderServiceLimits.maximumLogEntryBytes)), "client": .string(client)])
+        }
+        return Response(status: .ok)
+    }
+
+    // MARK: - Authorization
+
+    /// The order's access record when `Authorization: AppleOrder <token>` carries its token;
+    /// otherwise Apple's 401, the same for an unknown order and a wrong token.
+    @discardableResult
+    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
+        let presented = Self.appleOrderToken(request.headers[.authorization])
+        let record = try await Self.storeCall { try await store.accessRecord(for: order) }
+        // Compared in constant time, and compared even when there is nothing to compare with, so
+        // that an unknown order costs what a wrong token costs.
+        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
+        let matches = TokenComparison.equal(presented ?? "", expected)
+        guard matches, presented != nil, let record, record.authenticationToken != nil else { throw ServiceError.unauthorized }
+        return record
+    }
+
+    /// The token of `AppleOrder <token>` (the scheme is case-insensitive, as HTTP schemes are).
+    static func appleOrderToken(_ header: String?) -> String? {
+        guard let header, header.utf8.count <= 1_024 else { return nil }
+        let scheme = "appleorder "
+        guard header.utf8.count > scheme.utf8.count, header.prefix(scheme.count).lowercased() == scheme else { return nil }
+        let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    // MARK: - Caching
+
+    /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`, at
+    /// the whole second that `Last-Modified` names (an unreadable date is ignored, as the RFC says).
+    static func notModified(_ headers: HTTPFields, entityTag: String, updatedAt: Timestamp) -> Bool {
+        let noneMatch = headers[values: .ifNoneMatch]
+        if !noneMatch.isEmpty {
+            let tags = noneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            return tags.contains { $0 == "*" || $0 == entityTag || $0 == "W/" + entityTag }
+        }
+        guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
+        return updatedAt.secondsSince1970 <= since
+    }
+
+    // MARK: - Input
+
+    static func segment(_ context: OrderRequestContext, _ name: String) throws -> String {
+        guard let raw = context.parameters.get(name), let decoded = PathComponent.decode(raw) else {
+            throw ServiceError.badRequest(
+                "bad-path", "The path segment {\(name)} is not valid percent-encoded UTF-8.",
+                hint: "Percent-encode identifiers as RFC 3986 says (%XX with two hex digits).")
+        }
+        return decoded
+    }
+
+    static func orderIdentifier(_ context: OrderRequestContext) throws -> FullyQualifiedOrderIdentifier {
+        FullyQualifiedOrderIdentifier(orderTypeIdentifier: try segment(context, "type"), orderIdentifier: try segment(context, "order"))
+    }
+
+    static func deviceIdentifier(_ context: OrderRequestContext) throws -> String {
+        let device = try segment(context, "device")
+        guard device.utf8.count <= OrderServiceLimits.maximumDeviceIdentifierBytes else {
+            throw ServiceError.badRequest("bad-path", "The device identifier is longer than \(OrderServiceLimits.maximumDeviceIdentifierBytes) bytes.")
+        }
+        return device
+    }
+
+    /// The body, refusing more than `limit` bytes with a 413.
+    static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch let error as NIOTooManyBytesError {
+            _ = error
+            throw ServiceError(.contentTooLarge, code: "body-too-large", "The request body is larger than \(limit) bytes.")
+        }
+    }
+
+    /// Runs a store call, answering a store failure with a 503 that names no internals.
+    static func storeCall<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            throw serviceError(error)
+        }
+    }
+
+    static func serviceError(_ error: any Error) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        if let error = error as? WalletOrdersError { return .from(error) }
+        return ServiceError(.internalServerError, code: "internal", "The server failed to answer.")
+    }
+}
+
+/// The media type and file name of an order archive.
+enum OrderMediaType {
+    /// Apple's media type for order archives.
+    static let order = "application/vnd.apple.finance.order"
+
+    /// `attachment; filename=…` with the order identifier made safe for a file name.
+    static func attachment(for order: FullyQualifiedOrderIdentifier) -> String {
+        let safe = String(
+            order.orderIdentifier.unicodeScalars.prefix(100).map { scalar -> Character in
+                let allowed = CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar)
+                return allowed ? Character(scalar) : "_"
+            })
+        return "attachment; filename=\"\(safe.isEmpty ? "order" : safe).order\""
+    }
+}
+
+/// Equality of secrets in time that doesn't depend on where they differ: both are hashed
+/// (so their lengths don't matter either) and the digests compared byte by byte.
+enum TokenComparison {
+    static func equal(_ presented: String, _ expected: String) -> Bool {
+        let a = SHA256.hash(data: Array(presented.utf8))
+        let b = SHA256.hash(data: Array(expected.utf8))
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}
+
+extension UInt8 {
+    var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
+}

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Every failure answers with the service's JSON error body: Hummingbird's own errors (no such
+/// route, a body over the upload limit, a wrong method) get a code from their status, and an
+/// unexpected error is logged and answered with a 500 that names no internals.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = OrderRequestContext
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ServiceError {
+            return error.response()
+        } catch let error as HTTPResponseError {
+            let status = error.status
+            let code: String
+            switch status {
+            case .notFound: code = "no-such-route"
+            case .methodNotAllowed: code = "method-not-allowed"
+            case .contentTooLarge: code = "body-too-large"
+            case .unauthorized: code = "unauthorized"
+            default: code = status.code < 500 ? "bad-request" : "internal"
+            }
+            let message = status == .notFound ? "There is no such endpoint." : status.reasonPhrase
+            return ServiceError(status, code: code, message).response()
+        } catch {
+            logger.error("request failed", metadata: ["error": "\(error)", "path": .string(LogText.escaped(request.uri.path))])
+            return ServiceError(.internalServerError, code: "internal", "The server failed to answer.").response()
+        }
+    }
+}

@@ -1,0 +1,107 @@
+public import Foundation
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+public import WalletOrders
+
+/// An answer other than success, with a JSON body that says why:
+/// `{"error": {"code": "…", "message": "…", "hint": "…"}}`.
+///
+/// Every failure a client can cause is one of these, with a 4xx status; a 5xx means the server
+/// itself failed (the store is unreachable, for example) and says so without internals.
+public struct ServiceError: Error, HTTPResponseError, Sendable {
+    /// The status.
+    public var status: HTTPResponse.Status
+    /// A stable identifier of the failure, such as `unauthorized` or `bad-path`.
+    public var code: String
+    /// What went wrong, for a person.
+    public var message: String
+    /// How to fix it, when there is something to say.
+    public var hint: String?
+    /// Extra headers (`Retry-After`, `WWW-Authenticate`).
+    public var headers: HTTPFields
+    /// A JSON value sent beside the error (a validation report, for example).
+    public var details: [UInt8]?
+
+    /// Creates an error answer.
+    public init(
+        _ status: HTTPResponse.Status, code: String, _ message: String, hint: String? = nil, headers: HTTPFields = [:],
+        details: [UInt8]? = nil
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.headers = headers
+        self.details = details
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response()
+    }
+
+    /// The response, without a request (for middleware).
+    func response() -> Response {
+        var body = #"{"error":{"code":"# + JSONText.quoted(code) + #","message":"# + JSONText.quoted(message)
+        if let hint { body += #","hint":"# + JSONText.quoted(hint) }
+        body += "}"
+        var bytes = Array(body.utf8)
+        if let details {
+            bytes += Array(#","details":"#.utf8)
+            bytes += details
+        }
+        bytes += Array("}\n".utf8)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension ServiceError {
+    /// Apple's answer to a wrong token and to an unknown order alike, so that the answer says
+    /// nothing about which orders exist.
+    static let unauthorized = ServiceError(
+        .unauthorized, code: "unauthorized", "The request is not authorized for this order.",
+        hint: "Send 'Authorization: AppleOrder <authenticationToken>' with the order's authenticationToken.",
+        headers: [.wwwAuthenticate: "AppleOrder"])
+
+    static func badRequest(_ code: String, _ message: String, hint: String? = nil) -> ServiceError {
+        ServiceError(.badRequest, code: code, message, hint: hint)
+    }
+
+    /// A library error, with the status that fits its code.
+    static func from(_ error: WalletOrdersError) -> ServiceError {
+        let status: HTTPResponse.Status
+        switch error.code {
+        case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
+            .bundleTooLarge:
+            status = .unprocessableContent
+        case .updatedAtConflict: status = .conflict
+        case .malformedToken, .historyTokenInvalid: status = .badRequest
+        case .storeReadOnly, .storeFull, .storeUnavailable, .storeCorrupt, .storeTooNew: status = .serviceUnavailable
+        default: status = .internalServerError
+        }
+        return ServiceError(status, code: error.code.rawValue, error.message, hint: error.hint)
+    }
+}
+
+/// JSON string escaping for the few bodies written by hand.
+enum JSONText {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

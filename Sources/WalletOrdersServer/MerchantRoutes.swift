@@ -1,0 +1,221 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WalletOrders
+import WalletOrdersStore
+
+/// The merchant's own API under `/merchant/v1/`, authenticated by API keys
+/// (`Authorization: Bearer <key>`), never by order tokens:
+///
+/// | method and path | answers |
+/// |---|---|
+/// | `POST /merchant/v1/orders` (a signed archive) | 200 `added` / `newerExisting`; 409 same `updatedAt`, other content; 422 the validation report |
+/// | `GET /merchant/v1/orders?orderTypeIdentifier=&status=&updatedSince=&limit=&after=` | a page of summaries and the next cursor |
+/// | `GET /merchant/v1/orders/{type}/{order}` | the stored archive |
+/// | `GET /merchant/v1/orders/{type}/{order}/contains?updatedDate=` | FinanceKit's answer and the stored `updatedAt` |
+/// | `DELETE /merchant/v1/orders/{type}/{order}` | 200 deleted, 404 |
+/// | `GET /merchant/v1/history?since=&limit=` | the changes since a token |
+struct MerchantRoutes: Sendable {
+    let store: any OrderServiceStore
+    let validator: OrderValidator
+    let apiKeys: MerchantAPIKeys
+    let pushWorker: PushWorker?
+
+    func add(to router: some RouterMethods<OrderRequestContext>) {
+        let group = router.group("merchant/v1")
+        group.post("orders") { request, context in try await upload(request, context) }
+        group.get("orders") { request, context in try await list(request, context) }
+        group.get("orders/:type/:order") { request, context in try await fetch(request, context) }
+        group.get("orders/:type/:order/contains") { request, context in try await contains(request, context) }
+        group.delete("orders/:type/:order") { request, context in try await delete(request, context) }
+        group.get("history") { request, context in try await history(request, context) }
+    }
+
+    // MARK: - Endpoints
+
+    private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let bytes = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
+        // Validation runs off the event loops: it is the CPU-heavy part of a save.
+        let (verified, report) = VerifiedOrderArchive.checking(bytes: bytes, validator: validator)
+        let archive: VerifiedOrderArchive
+        switch verified {
+        case .success(let value):
+            archive = value
+        case .failure(let error):
+            throw ServiceError(
+                .unprocessableContent, code: error.code.rawValue, "The archive was not stored: Wallet would refuse it.",
+                hint: "The details list every finding, as `wallet-orders validate` prints them.",
+                details: try JSONEncoder.sorted.encode(report).asBytes)
+        }
+        let results = try await AppleOrderRoutes.storeCall { try await store.save(verifiedArchives: [archive]) }
+        switch results.first {
+        case .success(let receipt):
+            if receipt.result == .added { pushWorker?.wake() }
+            return try Self.json(
+                SaveAnswer(
+                    result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
+                    orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
+                    sha256: archive.version.sha256))
+        case .failure(let error):
+            throw ServiceError.from(error)
+        case nil:
+            throw ServiceError(.internalServerError, code: "internal", "The store gave no answer.")
+        }
+    }
+
+    private func list(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let parameters = request.uri.queryParameters
+        var query = OrderQuery()
+        query.orderTypeIdentifier = parameters["orderTypeIdentifier"].map(String.init)
+        query.status = parameters["status"].map(String.init)
+        if let since = parameters["updatedSince"] {
+            guard let timestamp = try? Timestamp(rfc3339: String(since)) else {
+                throw ServiceError.badRequest("bad-query", "updatedSince is not an RFC 3339 date-time.")
+            }
+            query.updatedSince = timestamp
+        }
+        if let limit = parameters["limit"] {
+            guard let value = Int(limit), (1...1_000).contains(value) else {
+                throw ServiceError.badRequest("bad-query", "limit must be a whole number from 1 to 1000.")
+            }
+            query.limit = value
+        }
+        if let after = parameters["after"] {
+            guard let cursor = try? OrderListCursor(encoded: String(after)) else {
+                throw ServiceError.badRequest("bad-query", "after is not a cursor this service gave out.")
+            }
+            query.after = cursor
+        }
+        let page = try await AppleOrderRoutes.storeCall { try await store.list(query) }
+        return try Self.json(ListAnswer(orders: page.orders, nextCursor: page.nextCursor?.encoded))
+    }
+
+    private func fetch(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let order = try AppleOrderRoutes.orderIdentifier(context)
+        guard let bytes = try await AppleOrderRoutes.storeCall({ try await store.archive(for: order) }) else {
+            throw Self.notFound(order)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: OrderMediaType.order, .contentDisposition: OrderMediaType.attachment(for: order)],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func contains(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let order = try AppleOrderRoutes.orderIdentifier(context)
+        var updatedDate: Timestamp?
+        if let text = request.uri.queryParameters["updatedDate"] {
+            guard let timestamp = try? Timestamp(rfc3339: String(text)) else {
+                throw ServiceError.badRequest("bad-query", "updatedDate is not an RFC 3339 date-time.")
+            }
+            updatedDate = timestamp
+        }
+        let result = try await AppleOrderRoutes.storeCall { try await store.contains(matching: order, updatedDate: updatedDate) }
+        let stored = result == .notFound ? nil : try await AppleOrderRoutes.storeCall { try await store.summary(for: order) }
+        return try Self.json(ContainsAnswer(result: result.rawValue, storedUpdatedAt: stored?.updatedAt.text))
+    }
+
+    private func delete(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let order = try AppleOrderRoutes.orderIdentifier(context)
+        guard try await AppleOrderRoutes.storeCall({ try await store.delete(order) }) else { throw Self.notFound(order) }
+        return try Self.json(["deleted": true])
+    }
+
+    private func history(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let parameters = request.uri.queryParameters
+        var token: OrderHistoryToken?
+        if let since = parameters["since"] {
+            guard let value = try? OrderHistoryToken(encoded: String(since)) else {
+                throw ServiceError.badRequest("bad-query", "since is not a history token this service gave out.")
+            }
+            token = value
+        }
+        var limit: Int?
+        if let text = parameters["limit"] {
+            guard let value = Int(text), (1...10_000).contains(value) else {
+                throw ServiceError.badRequest("bad-query", "limit must be a whole number from 1 to 10000.")
+            }
+            limit = value
+        }
+        let changes = try await AppleOrderRoutes.storeCall { try await store.history(since: token, limit: limit) }
+        return try Self.json(changes)
+    }
+
+    // MARK: - Answers
+
+    struct SaveAnswer: Encodable {
+        var result: String
+        var orderTypeIdentifier: String
+        var orderIdentifier: String
+        var updatedAt: String
+        var sha256: String
+    }
+
+    struct ListAnswer: Encodable {
+        var orders: [StoredOrderSummary]
+        var nextCursor: String?
+    }
+
+    struct ContainsAnswer: Encodable {
+        var result: String
+        var storedUpdatedAt: String?
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let body = try JSONEncoder.sorted.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func notFound(_ order: FullyQualifiedOrderIdentifier) -> ServiceError {
+        ServiceError(.notFound, code: "not-found", "No order \(LogText.escaped(order.description)) is stored.")
+    }
+}
+
+/// The merchant API's keys, kept as SHA-256 digests: a key is checked by hashing what the client
+/// sent, so neither its length nor where it differs shows in the time taken.
+public struct MerchantAPIKeys: Sendable {
+    private let digests: Set<Data>
+
+    /// Keys as given (`--api-key-file`, one a line). A key must be at least 16 characters.
+    public init(_ keys: [String]) {
+        digests = Set(keys.map { Data(SHA256.hash(data: Array($0.utf8))) })
+    }
+
+    /// Whether any key is configured (without one the merchant API answers 401 to every call).
+    public var isEmpty: Bool { digests.isEmpty }
+
+    func authorize(_ request: Request) throws {
+        guard let header = request.headers[.authorization], header.utf8.count <= 1_024,
+            header.prefix(7).lowercased() == "bearer ",
+            digests.contains(Data(SHA256.hash(data: Array(header.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8))))
+        else {
+            throw ServiceError(
+                .unauthorized, code: "unauthorized", "The merchant API needs a valid API key.",
+                hint: "Send 'Authorization: Bearer <key>' with a key the server was started with.",
+                headers: [.wwwAuthenticate: "Bearer"])
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys, ISO dates: stable output.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension Data {
+    var asBytes: [UInt8] { [UInt8](self) }
+}

@@ -1,0 +1,35 @@
+public import Hummingbird
+public import NIOCore
+
+/// The request context of the order web service: Hummingbird's core context plus the client's
+/// address (for the log endpoint's rate limit and the request log).
+public struct OrderRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The connected client's address.
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Request bodies are read with explicit limits per endpoint; this is the ceiling for any.
+    public var maxUploadSize: Int { OrderServiceLimits.maximumUploadBytes }
+}
+
+/// The sizes the service accepts, and why.
+public enum OrderServiceLimits {
+    /// The largest request body of any endpoint: a signed archive (8 MiB, as for files; Wallet
+    /// takes bundles under 5 MB).
+    public static let maximumUploadBytes = 8 << 20
+    /// A registration body (`{"pushToken": "…"}`).
+    public static let maximumRegistrationBodyBytes = 4 << 10
+    /// A `POST /v1/log` body.
+    public static let maximumLogBodyBytes = 64 << 10
+    /// Log entries kept from one `POST /v1/log`, and bytes kept of each.
+    public static let maximumLogEntries = 100
+    /// Bytes kept of one log entry.
+    public static let maximumLogEntryBytes = 1_024
+    /// The longest device identifier accepted.
+    public static let maximumDeviceIdentifierBytes = 256
+}

@@ -1,0 +1,113 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+import NIOCore
+public import ServiceLifecycle
+public import WalletOrders
+public import WalletOrdersStore
+
+/// What the web service keeps its orders, registrations and push outbox in: the order store
+/// (``SQLiteOrderStore`` implements all three).
+public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring
+
+/// The order web service: Apple's order protocol for devices, the merchant API, `/health`, and
+/// the push worker that tells devices about every change.
+///
+/// ```swift
+/// let store = try SQLiteOrderStore(url: storeURL)
+/// let server = OrderServer(store: store, configuration: .init(apiKeys: ["…"]), pushSender: apnsClient, logger: logger)
+/// try await server.application().runService()
+/// ```
+public struct OrderServer: Sendable {
+    /// How the service runs.
+    public struct Configuration: Sendable {
+        /// Where to listen (default 127.0.0.1:8080).
+        public var host: String
+        /// The port; 0 picks a free one (``OrderServer/application(onServerRunning:)`` reports it).
+        public var port: Int
+        /// The merchant API's keys.
+        public var apiKeys: [String]
+        /// Judges uploaded archives (trust anchors included).
+        public var validator: OrderValidator
+        /// The push worker's schedule.
+        public var push: PushWorkerConfiguration
+        /// `POST /v1/log`: requests a second per client, and the burst allowed.
+        public var logRate: (rate: Double, burst: Double)
+
+        /// Creates a configuration.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, apiKeys: [String] = [], validator: OrderValidator? = nil,
+            push: PushWorkerConfiguration = .init(), logRate: (rate: Double, burst: Double) = (5, 20)
+        ) throws {
+            self.host = host
+            self.port = port
+            self.apiKeys = apiKeys
+            self.validator = try validator ?? OrderValidator()
+            self.push = push
+            self.logRate = logRate
+        }
+    }
+
+    /// The store.
+    public let store: any OrderServiceStore
+    /// The configuration.
+    public let configuration: Configuration
+    /// The push worker, when a sender was given.
+    public let pushWorker: PushWorker?
+    let logger: Logger
+
+    /// Creates the service. Without `pushSender` changes are queued but not sent (another
+    /// instance, or a later start with one, sends them).
+    public init(store: any OrderServiceStore, configuration: Configuration, pushSender: (any PushSender)?, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        pushWorker = pushSender.map {
+            PushWorker(outbox: store, sender: $0, configuration: configuration.push, logger: logger)
+        }
+    }
+
+    /// The router with every route and middleware.
+    public func router() -> Router<OrderRequestContext> {
+        let router = Router(context: OrderRequestContext.self)
+        router.middlewares.add(ErrorMiddleware(logger: logger))
+        router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(MetricsMiddleware())
+        router.get("health") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"# + "\n")))
+        }
+        AppleOrderRoutes(
+            store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
+            pushWorker: pushWorker
+        ).add(to: router)
+        MerchantRoutes(
+            store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),
+            pushWorker: pushWorker
+        ).add(to: router)
+        return router
+    }
+
+    /// The Hummingbird application, with the push worker as one of its services: run it with
+    /// `runService()` (graceful shutdown on SIGTERM and SIGINT: requests in flight finish, the
+    /// worker finishes the pushes it is sending).
+    public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "wallet-orders"),
+            services: pushWorker.map { [$0] } ?? [],
+            onServerRunning: onServerRunning,
+            logger: logger)
+    }
+
+    /// Runs the service until SIGTERM or SIGINT, then shuts down gracefully; `onListening` gets
+    /// the address it listens on (the real port when the configuration asked for port 0).
+    public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) async throws {
+        let host = configuration.host
+        let port = configuration.port
+        try await application(onServerRunning: { channel in
+            await onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
+        }).runService()
+    }
+}

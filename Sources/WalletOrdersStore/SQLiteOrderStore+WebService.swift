@@ -1,0 +1,276 @@
+public import Foundation
+import GRDB
+public import WalletOrders
+
+// Device registrations and the push outbox (schema migration v4-web-service). A save that writes a
+// new version enqueues its pushes in the same transaction (`enqueuePushes`), so every change that
+// was acknowledged has its pushes on disk.
+
+extension SQLiteOrderStore: DeviceRegistrationStoring {
+    public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
+        // Synchronous, on a lookup connection: one indexed read on the web service's hottest path.
+        try performSync("read") { _ in
+            try lookupConnection().inDatabase { db -> OrderAccessRecord? in
+                let statement = try db.cachedStatement(
+                    sql: """
+                        SELECT authenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256
+                        FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                        """)
+                guard
+                    let row = try Row.fetchOne(
+                        statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+                else { return nil }
+                return OrderAccessRecord(
+                    identifier: identifier, authenticationToken: row[0],
+                    updatedAt: try Self.storedTimestamp(seconds: row[1], nanoseconds: row[2], text: row[3], of: identifier),
+                    sha256: row[4])
+            }
+        }
+    }
+
+    public func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
+        -> DeviceRegistrationResult
+    {
+        try await perform("register a device in") { database in
+            try await database.write { db in
+                let now = Date().timeIntervalSince1970
+                try db.execute(
+                    sql: """
+                        INSERT INTO devices (deviceIdentifier, pushToken, updatedAt) VALUES (?, ?, ?)
+                        ON CONFLICT (deviceIdentifier) DO UPDATE SET pushToken = excluded.pushToken, updatedAt = excluded.updatedAt
+                            WHERE pushToken <> excluded.pushToken
+                        """, arguments: [deviceIdentifier, pushToken, now])
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, createdAt)
+                        VALUES (?, ?, ?, ?)
+                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, now])
+                return db.changesCount == 1 ? .created : .alreadyRegistered
+            }
+        }
+    }
+
+    @discardableResult
+    public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await perform("unregister a device in") { database in
+            try await database.write { db in
+                try db.execute(
+                    sql: "DELETE FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?",
+                    arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier])
+                let removed = db.changesCount > 0
+                try db.execute(
+                    sql: """
+                        DELETE FROM devices WHERE deviceIdentifier = ?
+                            AND NOT EXISTS (SELECT 1 FROM registrations WHERE deviceIdentifier = ?)
+                        """, arguments: [deviceIdentifier, deviceIdentifier])
+                return removed
+            }
+        }
+    }
+
+    public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
+        -> ChangedOrders?
+    {
+        let after: Int64
+        if let tag {
+            guard let value = Int64(tag), value >= 0, tag.utf8.count <= 19, tag.utf8.allSatisfy({ (48...57).contains($0) })
+            else {
+                throw WalletOrdersError(
+                    .malformedToken, "ordersModifiedSince is not a tag this service gave out.",
+                    hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
+            }
+            after = value
+        } else {
+            after = -1
+        }
+        return try await perform("read") { database in
+            try await database.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT o.orderIdentifier, o.changeSequence FROM registrations r
+                        JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
+                        WHERE r.deviceIdentifier = ? AND r.orderTypeIdentifier = ? AND o.changeSequence > ?
+                        ORDER BY o.changeSequence
+                        """, arguments: [deviceIdentifier, orderTypeIdentifier, after])
+                guard let newest = rows.last.map({ $0[1] as Int64 }) else { return nil }
+                return ChangedOrders(orderIdentifiers: rows.map { $0[0] }, lastModified: String(newest))
+            }
+        }
+    }
+
+    @discardableResult
+    public func removeDevices(pushToken: String) async throws -> Int {
+        try await perform("remove a device from") { database in
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        DELETE FROM registrations WHERE deviceIdentifier IN (SELECT deviceIdentifier FROM devices WHERE pushToken = ?)
+                        """, arguments: [pushToken])
+                try db.execute(sql: "DELETE FROM devices WHERE pushToken = ?", arguments: [pushToken])
+                let devices = db.changesCount
+                try db.execute(sql: "DELETE FROM pushOutbox WHERE pushToken = ?", arguments: [pushToken])
+                return devices
+            }
+        }
+    }
+
+    public func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int {
+        try await perform("read") { database in
+            try await database.read { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [order.orderTypeIdentifier, order.orderIdentifier]) ?? 0
+            }
+        }
+    }
+}
+
+extension SQLiteOrderStore: PushOutboxStoring {
+    public func claimPushes(limit: Int, lease: Duration, now: Date) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        let nowSeconds = now.timeIntervalSince1970
+        let until = nowSeconds + Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await perform("claim pushes from") { database in
+            try await database.write { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        UPDATE pushOutbox SET leasedUntil = ?, attempts = attempts + 1
+                        WHERE id IN (
+                            SELECT id FROM pushOutbox
+                            WHERE notBefore <= ? AND (leasedUntil IS NULL OR leasedUntil <= ?)
+                            ORDER BY notBefore, id LIMIT ?)
+                        RETURNING id, pushToken, topic, attempts, enqueuedAt
+                        """, arguments: [until, nowSeconds, nowSeconds, limit])
+                return rows.map {
+                    PendingPush(
+                        id: $0[0], pushToken: $0[1], topic: $0[2], attempts: $0[3],
+                        enqueuedAt: Date(timeIntervalSince1970: $0[4]))
+                }
+            }
+        }
+    }
+
+    public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
+        try await perform("update the push outbox of") { database in
+            try await database.write { db in
+                switch completion {
+                case .remove:
+                    try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
+                case .removeDevice:
+                    try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
+                    try db.execute(
+                        sql: """
+                            DELETE FROM registrations WHERE deviceIdentifier IN (SELECT deviceIdentifier FROM devices WHERE pushToken = ?)
+                            """, arguments: [push.pushToken])
+                    try db.execute(sql: "DELETE FROM devices WHERE pushToken = ?", arguments: [push.pushToken])
+                    try db.execute(sql: "DELETE FROM pushOutbox WHERE pushToken = ?", arguments: [push.pushToken])
+                case .retry(let notBefore):
+                    try Self.requeue(db, push.id, notBefore: notBefore.timeIntervalSince1970)
+                }
+            }
+        }
+    }
+
+    public func release(_ pushes: [PendingPush]) async throws {
+        guard !pushes.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try await perform("update the push outbox of") { database in
+            try await database.write { db in
+                for push in pushes { try Self.requeue(db, push.id, notBefore: now) }
+            }
+        }
+    }
+
+    public func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?) {
+        try await perform("read") { database in
+            try await database.read { db in
+                let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pushOutbox") ?? 0
+                let next = try Double.fetchOne(
+                    db, sql: "SELECT MIN(MAX(notBefore, COALESCE(leasedUntil, 0))) FROM pushOutbox")
+                return (pending, next.map { Date(timeIntervalSince1970: $0) })
+            }
+        }
+    }
+
+    /// Puts a claimed push back, due at `notBefore`; when a newer push for the same token and
+    /// topic is already waiting (a change arrived while this one was out), that one stands for
+    /// both and this one is removed.
+    private static func requeue(_ db: Database, _ id: Int64, notBefore: Double) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM pushOutbox WHERE id = ? AND EXISTS (
+                    SELECT 1 FROM pushOutbox other, pushOutbox this
+                    WHERE this.id = ? AND other.pushToken = this.pushToken AND other.topic = this.topic
+                        AND other.leasedUntil IS NULL AND other.id <> this.id)
+                """, arguments: [id, id])
+        try db.execute(
+            sql: "UPDATE pushOutbox SET leasedUntil = NULL, notBefore = ? WHERE id = ?", arguments: [notBefore, id])
+    }
+}
+
+extension SQLiteOrderStore {
+    /// After a save wrote a new version of `order`: one push per device registered for it, unless
+    /// one for the same token and topic is already waiting (it will tell the device all the same).
+    static func enqueuePushes(_ db: Database, for order: FullyQualifiedOrderIdentifier) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO pushOutbox (pushToken, topic, enqueuedAt, notBefore)
+                SELECT d.pushToken, r.orderTypeIdentifier, ?, ? FROM registrations r
+                JOIN devices d ON d.deviceIdentifier = r.deviceIdentifier
+                WHERE r.orderTypeIdentifier = ? AND r.orderIdentifier = ?
+                ON CONFLICT (pushToken, topic) WHERE leasedUntil IS NULL DO NOTHING
+                """)
+        let now = Date().timeIntervalSince1970
+        try statement.execute(arguments: [now, now, order.orderTypeIdentifier, order.orderIdentifier])
+    }
+
+    /// The web service's tables. `changeSequence` is the `changes` entry of an order's latest
+    /// version, the tag of `changedOrders`; `authenticationToken` is read from each stored archive.
+    static func migrateToWebService(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE orders ADD COLUMN authenticationToken TEXT;
+                ALTER TABLE orders ADD COLUMN changeSequence INTEGER NOT NULL DEFAULT 0;
+                UPDATE orders SET changeSequence = COALESCE((
+                    SELECT MAX(sequence) FROM changes c
+                    WHERE c.orderTypeIdentifier = orders.orderTypeIdentifier AND c.orderIdentifier = orders.orderIdentifier), 0);
+                CREATE TABLE devices (
+                    deviceIdentifier TEXT PRIMARY KEY NOT NULL,
+                    pushToken TEXT NOT NULL,
+                    updatedAt REAL NOT NULL
+                );
+                CREATE INDEX devicesByPushToken ON devices (pushToken);
+                CREATE TABLE registrations (
+                    orderTypeIdentifier TEXT NOT NULL,
+                    orderIdentifier TEXT NOT NULL,
+                    deviceIdentifier TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    PRIMARY KEY (orderTypeIdentifier, orderIdentifier, deviceIdentifier)
+                );
+                CREATE INDEX registrationsByDevice ON registrations (deviceIdentifier, orderTypeIdentifier);
+                CREATE TABLE pushOutbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    pushToken TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    enqueuedAt REAL NOT NULL,
+                    notBefore REAL NOT NULL,
+                    leasedUntil REAL,
+                    attempts INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX pushOutboxWaiting ON pushOutbox (pushToken, topic) WHERE leasedUntil IS NULL;
+                CREATE INDEX pushOutboxDue ON pushOutbox (notBefore);
+                """)
+        // The token of orders stored before: read once from each archive.
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, archive FROM orders")
+        var tokens: [(Int64, String)] = []
+        while let row = try rows.next() {
+            let bytes: Data = row[1]
+            if let token = try? OrderArchive(data: bytes).order().authenticationToken { tokens.append((row[0], token)) }
+        }
+        for (rowid, token) in tokens {
+            try db.execute(sql: "UPDATE orders SET authenticationToken = ? WHERE rowid = ?", arguments: [token, rowid])
+        }
+    }
+}

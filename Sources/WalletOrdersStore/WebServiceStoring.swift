@@ -1,0 +1,136 @@
+public import Foundation
+public import WalletOrders
+
+/// What the order web service needs to know of a stored order to answer a device: who may
+/// fetch it and which version it is, without reading the archive.
+public struct OrderAccessRecord: Sendable, Hashable {
+    /// The order.
+    public var identifier: FullyQualifiedOrderIdentifier
+    /// The order's `authenticationToken`, or `nil` for an order without one (which no device
+    /// can fetch or register for).
+    public var authenticationToken: String?
+    /// The stored version's `updatedAt`.
+    public var updatedAt: Timestamp
+    /// The stored archive's SHA-256 (lowercase hex): the entity tag of the archive.
+    public var sha256: String
+
+    /// Creates a record.
+    public init(identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, updatedAt: Timestamp, sha256: String) {
+        self.identifier = identifier
+        self.authenticationToken = authenticationToken
+        self.updatedAt = updatedAt
+        self.sha256 = sha256
+    }
+}
+
+/// What registering a device for an order did (Apple's 201 and 200).
+public enum DeviceRegistrationResult: String, Sendable, Hashable, Codable {
+    /// The device was not registered for the order before (HTTP 201).
+    case created
+    /// The device was registered already (HTTP 200); its push token was updated when it changed.
+    case alreadyRegistered
+}
+
+/// The orders of one type that changed for a device since a tag, and the tag to send next time
+/// (Apple's `OrderIdentifiers`: `orderIdentifiers` and `lastModified`).
+public struct ChangedOrders: Sendable, Hashable, Codable {
+    /// The `orderIdentifier`s of the device's orders of the type that changed since the tag.
+    public var orderIdentifiers: [String]
+    /// The opaque tag the device echoes back as `ordersModifiedSince`.
+    public var lastModified: String
+
+    /// Creates a list.
+    public init(orderIdentifiers: [String], lastModified: String) {
+        self.orderIdentifiers = orderIdentifiers
+        self.lastModified = lastModified
+    }
+}
+
+/// Device registrations for Wallet's order web service, kept in the order store so that a save
+/// and the pushes it causes are one transaction.
+///
+/// The tag of ``changedOrders(deviceIdentifier:orderTypeIdentifier:since:)`` is the store's
+/// change sequence, not `updatedAt`: it never repeats or goes back, whatever clocks and
+/// `updatedAt` values the merchant's systems use.
+public protocol DeviceRegistrationStoring: Sendable {
+    /// The access record of a stored order, or `nil` when no such order is stored.
+    func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord?
+
+    /// Registers `deviceIdentifier` (with `pushToken`) for updates of `order`.
+    func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
+        -> DeviceRegistrationResult
+
+    /// Removes the device's registration for `order`; `false` when there was none. A device with
+    /// no registration left is forgotten with its push token.
+    @discardableResult
+    func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool
+
+    /// The device's orders of `orderTypeIdentifier` changed after `tag` (all of them for `nil`),
+    /// or `nil` when none did (Apple's 204).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when `tag` is not one this store made.
+    func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
+        -> ChangedOrders?
+
+    /// Forgets every device that registered with `pushToken` and their registrations (APNs said
+    /// the token is gone); returns how many devices.
+    @discardableResult
+    func removeDevices(pushToken: String) async throws -> Int
+
+    /// How many registrations the store holds for `order`.
+    func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
+}
+
+/// One push waiting in the outbox, claimed by a worker for a while (its lease).
+public struct PendingPush: Sendable, Hashable {
+    /// The outbox entry.
+    public var id: Int64
+    /// The device's APNs push token.
+    public var pushToken: String
+    /// The APNs topic: the order type identifier.
+    public var topic: String
+    /// How many times it was claimed, this time included.
+    public var attempts: Int
+    /// When the change that caused it was saved (for the save-to-push latency).
+    public var enqueuedAt: Date
+
+    /// Creates a pending push.
+    public init(id: Int64, pushToken: String, topic: String, attempts: Int, enqueuedAt: Date) {
+        self.id = id
+        self.pushToken = pushToken
+        self.topic = topic
+        self.attempts = attempts
+        self.enqueuedAt = enqueuedAt
+    }
+}
+
+/// What to do with a claimed push once it was tried.
+public enum PushCompletion: Sendable, Hashable {
+    /// Done (delivered, or dropped for good): remove it from the outbox.
+    case remove
+    /// Done, and APNs said the device token is gone: remove it and every device with that token.
+    case removeDevice
+    /// Try again no sooner than `notBefore`.
+    case retry(notBefore: Date)
+}
+
+/// The durable push outbox: a save that changes an order enqueues one push per registered
+/// device in its own transaction, so a crash, a restart or an APNs outage loses none.
+///
+/// Pushes are coalesced: while a push for a (token, topic) pair waits, further changes add
+/// nothing, since a push names no order and the device asks for everything that changed. Workers
+/// claim due pushes with a lease; a push whose worker died becomes due again when its lease
+/// runs out, so delivery is at least once.
+public protocol PushOutboxStoring: Sendable {
+    /// Claims up to `limit` due pushes for `lease`, oldest first.
+    func claimPushes(limit: Int, lease: Duration, now: Date) async throws -> [PendingPush]
+
+    /// Records what became of a claimed push.
+    func complete(_ push: PendingPush, _ completion: PushCompletion) async throws
+
+    /// Gives claimed pushes back unsent (a worker shutting down), due at once.
+    func release(_ pushes: [PendingPush]) async throws
+
+    /// How many pushes wait in the outbox, and when the earliest one not yet due becomes due.
+    func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?)
+}

@@ -1,0 +1,242 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import WalletOrders
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// A service on a fresh SQLite store holding the shipped sample, and a client for it.
+struct ServiceUnderTest {
+    static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"  // the sample's authenticationToken
+    static let apiKey = "merchant-test-key-0123456789"
+    static let order = SampleVersions.identifier
+    static let orderPath = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
+
+    let folder: TemporaryFolder
+    let store: SQLiteOrderStore
+    let server: OrderServer
+
+    init(pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init()) throws {
+        folder = try TemporaryFolder("service")
+        store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        server = OrderServer(
+            store: store,
+            configuration: try .init(port: 0, apiKeys: [Self.apiKey], validator: TestPKI.validator, push: push, logRate: (1, 3)),
+            pushSender: pushSender, logger: logger)
+    }
+
+    /// Runs `body` against the live server (real HTTP on loopback), then removes the store.
+    func run<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        defer { folder.remove() }
+        return try await server.application().test(.live, body)
+    }
+
+    static func appleOrder(_ token: String = token) -> HTTPFields { [.authorization: "AppleOrder \(token)"] }
+    static var merchant: HTTPFields { [.authorization: "Bearer \(apiKey)"] }
+}
+
+extension TestResponse {
+    /// The JSON body as a dictionary.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+
+    /// The `error.code` of a JSON error body.
+    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+}
+
+@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)")
+struct AppleProtocolTests {
+    static let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
+
+    @Test("Register: 201 new, 200 again, push token updated; unregister 200; a wrong token and an unknown order give the same 401")
+    func registrations() async throws {
+        let service = try ServiceUnderTest()
+        #expect(try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        try await service.run { client in
+            let body = ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#)
+            var answer = try await client.execute(uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: body)
+            #expect(answer.status == .created)
+            answer = try await client.execute(uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: body)
+            #expect(answer.status == .ok)
+            // A new push token for the same device replaces the old one.
+            let newToken = ByteBuffer(string: #"{"pushToken": "ffee0011ffee0011"}"#)
+            answer = try await client.execute(uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: newToken)
+            #expect(answer.status == .ok)
+
+            // No token, a wrong one, another scheme, an unknown order: one identical 401.
+            var unauthorized: [TestResponse] = []
+            for headers: HTTPFields in [[:], ServiceUnderTest.appleOrder("wrong"), [.authorization: "ApplePass \(ServiceUnderTest.token)"]] {
+                unauthorized.append(try await client.execute(uri: Self.registration, method: .post, headers: headers, body: body))
+            }
+            let unknown = "/v1/devices/device-1/registrations/\(ServiceUnderTest.order.orderTypeIdentifier)/no-such-order"
+            unauthorized.append(try await client.execute(uri: unknown, method: .post, headers: ServiceUnderTest.appleOrder(), body: body))
+            for response in unauthorized {
+                #expect(response.status == .unauthorized)
+                #expect(response.body == unauthorized[0].body)
+                #expect(response.headers[.wwwAuthenticate] == "AppleOrder")
+                #expect(response.errorCode == "unauthorized")
+            }
+
+            answer = try await client.execute(uri: Self.registration, method: .delete, headers: ServiceUnderTest.appleOrder())
+            #expect(answer.status == .ok)
+            answer = try await client.execute(uri: Self.registration, method: .delete, headers: ServiceUnderTest.appleOrder("wrong"))
+            #expect(answer.status == .unauthorized)
+        }
+        #expect(try await service.store.registrationCount(for: ServiceUnderTest.order) == 0)
+    }
+
+    @Test("Bad registration bodies and paths are 4xx with a JSON reason, never 5xx", arguments: [
+        (#"{"pushToken": 12}"#, "bad-body"), ("not json", "bad-body"), (#"{"pushToken": "xyz!"}"#, "bad-push-token"),
+        (#"{"pushToken": ""}"#, "bad-push-token"), (String(repeating: " ", count: 5_000), "body-too-large"),
+    ])
+    func badRegistrationBodies(body: String, code: String) async throws {
+        let service = try ServiceUnderTest()
+        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        try await service.run { client in
+            let answer = try await client.execute(
+                uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: ByteBuffer(string: body))
+            #expect((400..<500).contains(answer.status.code), "\(answer.status)")
+            #expect(answer.errorCode == code, "\(String(buffer: answer.body))")
+        }
+    }
+
+    @Test("Path segments are percent-decoded strictly: %2F stays inside an identifier, a broken escape is a 400")
+    func pathDecoding() async throws {
+        let service = try ServiceUnderTest()
+        // An order identifier with a slash and a space, stored exactly as given.
+        _ = try await service.store.save(
+            signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "A/B c"))
+        try await service.run { client in
+            let type = ServiceUnderTest.order.orderTypeIdentifier
+            let ok = try await client.execute(uri: "/v1/orders/\(type)/A%2FB%20c", method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(ok.status == .ok)
+            for broken in ["A%2", "A%ZZ", "%00", "%FF%FE"] {
+                let answer = try await client.execute(uri: "/v1/orders/\(type)/\(broken)", method: .get, headers: ServiceUnderTest.appleOrder())
+                #expect(answer.status == .badRequest, "\(broken)")
+                #expect(answer.errorCode == "bad-path", "\(broken)")
+            }
+            let none = try await client.execute(uri: "/v1/nothing/here", method: .get)
+            #expect(none.status == .notFound)
+            #expect(none.errorCode == "no-such-route")
+        }
+    }
+
+    @Test("GET the order: the archive with Apple's media type, Last-Modified and ETag; If-Modified-Since and If-None-Match give 304")
+    func fetchAndCaching() async throws {
+        let service = try ServiceUnderTest()
+        let archive = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30.5Z")
+        _ = try await service.store.save(signedArchive: archive)
+        try await service.run { client in
+            let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
+            let first = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(first.status == .ok)
+            #expect(Array(first.body.readableBytesView) == archive)
+            #expect(first.headers[.contentType] == "application/vnd.apple.finance.order")
+            #expect(first.headers[.lastModified] == "Fri, 21 Nov 2025 10:20:30 GMT")
+            let etag = try #require(first.headers[.eTag])
+            #expect(etag == "\"\(SHA256Hex.of(archive))\"")
+            #expect(first.headers[.cacheControl] == "private, no-cache")
+
+            for headers: HTTPFields in [
+                [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:30 GMT"], [.ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
+                [.ifModifiedSince: "Friday, 21-Nov-25 10:20:30 GMT"], [.ifModifiedSince: "Fri Nov 21 10:20:30 2025"],
+                [.ifNoneMatch: etag], [.ifNoneMatch: "\"other\", \(etag)"], [.ifNoneMatch: "*"],
+            ] {
+                var all = ServiceUnderTest.appleOrder()
+                all.append(contentsOf: headers)
+                let cached = try await client.execute(uri: uri, method: .get, headers: all)
+                #expect(cached.status == .notModified, "\(headers)")
+                #expect(cached.body.readableBytes == 0)
+                #expect(cached.headers[.eTag] == etag)
+            }
+            for headers: HTTPFields in [
+                [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:29 GMT"], [.ifModifiedSince: "yesterday"],
+                [.ifNoneMatch: "\"other\""],
+                // If-None-Match decides when both are there (RFC 9110 §13.2.2).
+                [.ifNoneMatch: "\"other\"", .ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
+            ] {
+                var all = ServiceUnderTest.appleOrder()
+                all.append(contentsOf: headers)
+                let fresh = try await client.execute(uri: uri, method: .get, headers: all)
+                #expect(fresh.status == .ok, "\(headers)")
+            }
+            let wrong = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder("nope"))
+            #expect(wrong.status == .unauthorized)
+        }
+    }
+
+    @Test("Changed orders: all registered orders first, then only those changed after the tag; 204 when none; a foreign tag is a 400")
+    func changedOrders() async throws {
+        let service = try ServiceUnderTest()
+        for id in ["nw-1", "nw-2", "nw-3"] {
+            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: id))
+        }
+        try await service.run { client in
+            let type = ServiceUnderTest.order.orderTypeIdentifier
+            for id in ["nw-1", "nw-2"] {
+                let answer = try await client.execute(
+                    uri: "/v1/devices/dev-9/registrations/\(type)/\(id)", method: .post, headers: ServiceUnderTest.appleOrder(),
+                    body: ByteBuffer(string: #"{"pushToken": "0123456789abcdef"}"#))
+                #expect(answer.status == .created)
+            }
+            let list = "/v1/devices/dev-9/registrations/\(type)"
+            let all = try await client.execute(uri: list, method: .get)
+            #expect(all.status == .ok)
+            #expect(all.json["orderIdentifiers"] as? [String] == ["nw-1", "nw-2"])
+            let tag = try #require(all.json["lastModified"] as? String)
+            let none = try await client.execute(uri: "\(list)?ordersModifiedSince=\(tag)", method: .get)
+            #expect(none.status == .noContent)
+
+            _ = try await service.store.save(
+                signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: "nw-2"))
+            _ = try await service.store.save(
+                signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: "nw-3"))
+            let changed = try await client.execute(uri: "\(list)?ordersModifiedSince=\(tag)", method: .get)
+            #expect(changed.status == .ok)
+            #expect(changed.json["orderIdentifiers"] as? [String] == ["nw-2"], "nw-3 changed but the device isn't registered for it")
+            #expect((changed.json["lastModified"] as? String).flatMap(Int.init) ?? 0 > Int(tag) ?? 0)
+
+            let unknownDevice = try await client.execute(uri: "/v1/devices/nobody/registrations/\(type)", method: .get)
+            #expect(unknownDevice.status == .noContent)
+            let foreign = try await client.execute(uri: "\(list)?ordersModifiedSince=2025-11-22", method: .get)
+            #expect(foreign.status == .badRequest)
+            #expect(foreign.errorCode == "bad-orders-modified-since")
+        }
+    }
+
+    @Test("POST /v1/log: accepted, bounded, rate-limited per client with Retry-After")
+    func logEndpoint() async throws {
+        let service = try ServiceUnderTest()
+        try await service.run { client in
+            let ok = try await client.execute(uri: "/v1/log", method: .post, body: ByteBuffer(string: #"{"logs": ["a\nb", "\u001b[31mred"]}"#))
+            #expect(ok.status == .ok)
+            let bad = try await client.execute(uri: "/v1/log", method: .post, body: ByteBuffer(string: #"["bare array"]"#))
+            #expect(bad.status == .badRequest)
+            let huge = try await client.execute(uri: "/v1/log", method: .post, body: ByteBuffer(repeating: 0x20, count: 70_000))
+            #expect(huge.status == .contentTooLarge)
+            // The test service allows bursts of 3 at 1 a second: the fourth is refused.
+            let limited = try await client.execute(uri: "/v1/log", method: .post, body: ByteBuffer(string: #"{"logs": []}"#))
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter].flatMap(Int.init) ?? 0 >= 1)
+        }
+    }
+}
+
+/// SHA-256 as lowercase hex, through the store's own record (what the ETag must carry).
+enum SHA256Hex {
+    static func of(_ bytes: [UInt8]) -> String {
+        let result = try? ExternalProgram.python(
+            "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
+            [(try? TemporaryFolder().write(bytes, to: "archive"))?.path ?? ""])
+        return result?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+@Suite("SQLiteOrderStore: device registrations and the durable push outbox")
+struct PushOutboxTests {
+    static let order = SampleVersions.identifier
+    static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
+
+    static func withStore(_ body: (SQLiteOrderStore, TemporaryFolder) async throws -> Void) async throws {
+        let folder = try TemporaryFolder("outbox")
+        defer { folder.remove() }
+        try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator), folder)
+    }
+
+    @Test("A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none")
+    func savesQueuePushes() async throws {
+        try await Self.withStore { store, _ in
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await store.outboxStatus(now: Date()).pending == 0, "no device registered yet")
+            #expect(try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order) == .created)
+            #expect(try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order) == .created)
+            #expect(try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order) == .alreadyRegistered)
+
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.outboxStatus(now: Date()).pending == 2)
+            // The same archive again, and an older one: nothing changes, nothing more is queued.
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .newerExisting)
+            // A third version before the pushes went out: coalesced into the waiting ones.
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")) == .added)
+            let claimed = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
+            #expect(Set(claimed.map(\.pushToken)) == ["aaaa1111", "bbbb2222"])
+            #expect(claimed.allSatisfy { $0.topic == Self.order.orderTypeIdentifier && $0.attempts == 1 })
+        }
+    }
+
+    @Test("Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)")
+    func leases() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            let now = Date()
+            let first = try await store.claimPushes(limit: 10, lease: .seconds(30), now: now)
+            #expect(first.count == 1)
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(30), now: now.addingTimeInterval(29)).isEmpty)
+            // A change while the push is out queues a new one: the device must hear of it too.
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z"))
+            #expect(try await store.outboxStatus(now: now).pending == 2)
+            let again = try await store.claimPushes(limit: 10, lease: .seconds(30), now: now.addingTimeInterval(31))
+            #expect(again.count == 2, "the new push, and the first one whose lease ran out")
+            #expect(again.contains { $0.id == first[0].id && $0.attempts == 2 })
+        }
+    }
+
+    @Test("Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device")
+    func completions() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
+            _ = try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order)
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            let now = Date()
+            let claimed = try await store.claimPushes(limit: 10, lease: .seconds(300), now: now)
+            let one = try #require(claimed.first { $0.pushToken == "aaaa1111" })
+            let two = try #require(claimed.first { $0.pushToken == "bbbb2222" })
+
+            try await store.complete(one, .retry(notBefore: now.addingTimeInterval(60)))
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(300), now: now.addingTimeInterval(59)).isEmpty)
+            #expect(try await store.outboxStatus(now: now).nextDue.map { $0.timeIntervalSince(now) } ?? 0 >= 59)
+            let retried = try await store.claimPushes(limit: 10, lease: .seconds(300), now: now.addingTimeInterval(61))
+            #expect(retried.map(\.pushToken) == ["aaaa1111"])
+            try await store.complete(retried[0], .remove)
+
+            try await store.complete(two, .removeDevice)
+            #expect(try await store.registrationCount(for: Self.order) == 1, "d2 was forgotten with its token")
+            #expect(try await store.outboxStatus(now: now).pending == 0)
+            #expect(try await store.changedOrders(deviceIdentifier: "d2", orderTypeIdentifier: Self.order.orderTypeIdentifier, since: nil) == nil)
+        }
+    }
+
+    @Test("release gives claimed pushes back at once (a worker shutting down)")
+    func release() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            let claimed = try await store.claimPushes(limit: 10, lease: .seconds(300), now: Date())
+            try await store.release(claimed)
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(300), now: Date()).map(\.id) == claimed.map(\.id))
+        }
+    }
+
+    @Test("The access record carries the order's authenticationToken and version; unregistering the last order forgets the device")
+    func accessAndUnregister() async throws {
+        try await Self.withStore { store, _ in
+            #expect(try await store.accessRecord(for: Self.order) == nil)
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:00:00.25Z"))
+            let record = try #require(try await store.accessRecord(for: Self.order))
+            #expect(record.authenticationToken == Self.token)
+            #expect(record.updatedAt.text == "2025-11-21T10:00:00.25Z")
+            #expect(record.sha256.count == 64)
+            _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
+            #expect(try await store.unregister(deviceIdentifier: "d1", from: Self.order))
+            #expect(try await store.unregister(deviceIdentifier: "d1", from: Self.order) == false)
+            #expect(try await store.removeDevices(pushToken: "aaaa1111") == 0, "the device went with its last registration")
+        }
+    }
+
+    @Test("A store made before the web service (schema v3) is migrated: tokens are read from the stored archives")
+    func migrationFromV3() async throws {
+        try await Self.withStore { _, folder in
+            // A v3 store: the current one with v4 undone by Python's sqlite3.
+            let url = folder.file("old.sqlite")
+            do {
+                let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                try store.close()
+            }
+            let downgrade = try ExternalProgram.python(
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                for table in ('devices', 'registrations', 'pushOutbox'):
+                    db.execute(f'DROP TABLE {table}')
+                db.execute('ALTER TABLE orders DROP COLUMN authenticationToken')
+                db.execute('ALTER TABLE orders DROP COLUMN changeSequence')
+                db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v4-web-service'")
+                db.commit()
+                """, [url.path])
+            #expect(downgrade.status == 0, "\(downgrade)")
+            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            #expect(try await store.accessRecord(for: Self.order)?.authenticationToken == Self.token)
+            _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
+            #expect(try await store.changedOrders(deviceIdentifier: "d1", orderTypeIdentifier: Self.order.orderTypeIdentifier, since: nil)?.orderIdentifiers == [Self.order.orderIdentifier])
+        }
+    }
+}
