@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+import WalletOrders
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+@Suite("The merchant API: API keys, FinanceKit's answers over HTTP, status by status (live HTTP, SQLite store)")
+struct MerchantAPITests {
+    static let orders = "/merchant/v1/orders"
+    static let one = "/merchant/v1/orders/\(ServiceUnderTest.orderPath)"
+
+    @Test("Every endpoint refuses a missing, wrong or order-token credential with 401; order tokens never open the merchant API")
+    func keys() async throws {
+        let service = try ServiceUnderTest()
+        try await service.run { client in
+            let credentials: [HTTPFields] = [
+                [:], [.authorization: "Bearer wrong-key-0123456789"], ServiceUnderTest.appleOrder(),
+                [.authorization: ServiceUnderTest.apiKey],
+            ]
+            for headers in credentials {
+                for (method, uri) in [
+                    (HTTPRequest.Method.post, Self.orders), (.get, Self.orders), (.get, Self.one), (.get, Self.one + "/contains"),
+                    (.delete, Self.one), (.get, "/merchant/v1/history"),
+                ] {
+                    let answer = try await client.execute(uri: uri, method: method, headers: headers)
+                    #expect(answer.status == .unauthorized, "\(method) \(uri) with \(headers)")
+                    #expect(answer.errorCode == "unauthorized")
+                }
+            }
+        }
+    }
+
+    @Test("Upload: added, added again (idempotent), newerExisting, 409 for other content at the same updatedAt, 422 with the report")
+    func upload() async throws {
+        let service = try ServiceUnderTest()
+        let first = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        let older = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let sameTimeOtherContent = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", status: "completed")
+        try await service.run { client in
+            func post(_ bytes: [UInt8]) async throws -> TestResponse {
+                try await client.execute(
+                    uri: Self.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: bytes))
+            }
+            var answer = try await post(first)
+            #expect(answer.status == .ok)
+            #expect(answer.json["result"] as? String == "added")
+            #expect(answer.json["orderIdentifier"] as? String == ServiceUnderTest.order.orderIdentifier)
+            #expect(answer.json["updatedAt"] as? String == "2025-11-22T00:00:00Z")
+            answer = try await post(first)
+            #expect(answer.json["result"] as? String == "added")
+            answer = try await post(older)
+            #expect(answer.status == .ok)
+            #expect(answer.json["result"] as? String == "newerExisting")
+            answer = try await post(sameTimeOtherContent)
+            #expect(answer.status == .conflict)
+            #expect(answer.errorCode == "updated-at-conflict")
+            let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains(String(SHA256Hex.of(first).prefix(12))), "names the stored version's hash: \(message)")
+
+            var broken = first
+            broken[broken.count / 2] ^= 0xFF
+            answer = try await post(broken)
+            #expect(answer.status == .unprocessableContent)
+            let details = try #require(answer.json["details"] as? [String: Any])
+            let findings = try #require(details["diagnostics"] as? [[String: Any]])
+            #expect(!findings.isEmpty)
+            #expect(findings.allSatisfy { $0["ruleID"] as? String != nil })
+            answer = try await post(Array("not a zip".utf8))
+            #expect(answer.status == .unprocessableContent)
+        }
+        #expect(try await service.store.archive(for: ServiceUnderTest.order) == first)
+    }
+
+    @Test("contains answers FinanceKit's four ways with the stored updatedAt; fetch, list, history and delete")
+    func queries() async throws {
+        let service = try ServiceUnderTest()
+        let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        _ = try await service.store.save(signedArchive: archive)
+        try await service.run { client in
+            let headers = ServiceUnderTest.merchant
+            for (date, expected) in [
+                ("2025-11-22T00:00:00Z", "exists"), ("2025-11-21T00:00:00Z", "newerExists"), ("2025-11-23T00:00:00Z", "olderExists"),
+            ] {
+                let answer = try await client.execute(uri: Self.one + "/contains?updatedDate=\(date)", method: .get, headers: headers)
+                #expect(answer.json["result"] as? String == expected)
+                #expect(answer.json["storedUpdatedAt"] as? String == "2025-11-22T00:00:00Z")
+            }
+            let unknown = try await client.execute(
+                uri: "/merchant/v1/orders/\(ServiceUnderTest.order.orderTypeIdentifier)/nope/contains", method: .get, headers: headers)
+            #expect(unknown.json["result"] as? String == "notFound")
+            #expect(unknown.json["storedUpdatedAt"] == nil)
+            let badDate = try await client.execute(uri: Self.one + "/contains?updatedDate=tomorrow", method: .get, headers: headers)
+            #expect(badDate.status == .badRequest)
+
+            let fetched = try await client.execute(uri: Self.one, method: .get, headers: headers)
+            #expect(Array(fetched.body.readableBytesView) == archive)
+            let list = try await client.execute(uri: Self.orders + "?limit=10", method: .get, headers: headers)
+            #expect((list.json["orders"] as? [[String: Any]])?.count == 1)
+            for bad in ["?limit=0", "?limit=x", "?after=garbage", "?updatedSince=never"] {
+                let answer = try await client.execute(uri: Self.orders + bad, method: .get, headers: headers)
+                #expect(answer.status == .badRequest, "\(bad)")
+            }
+            let history = try await client.execute(uri: "/merchant/v1/history", method: .get, headers: headers)
+            #expect((history.json["inserted"] as? [Any])?.count == 1)
+            let badToken = try await client.execute(uri: "/merchant/v1/history?since=nonsense", method: .get, headers: headers)
+            #expect(badToken.status == .badRequest)
+
+            let deleted = try await client.execute(uri: Self.one, method: .delete, headers: headers)
+            #expect(deleted.status == .ok)
+            let again = try await client.execute(uri: Self.one, method: .delete, headers: headers)
+            #expect(again.status == .notFound)
+            #expect(again.errorCode == "not-found")
+        }
+    }
+}
