@@ -16,12 +16,15 @@ import WalletOrdersStore
 /// | `GET /merchant/v1/orders/{type}/{order}` | the stored archive |
 /// | `GET /merchant/v1/orders/{type}/{order}/contains?updatedDate=` | FinanceKit's answer and the stored `updatedAt` |
 /// | `DELETE /merchant/v1/orders/{type}/{order}` | 200 deleted, 404 |
+/// | `GET /merchant/v1/orders/{type}/{order}/link` | the order's "Add to Apple Wallet" link |
 /// | `GET /merchant/v1/history?since=&limit=` | the changes since a token |
 struct MerchantRoutes: Sendable {
     let store: any OrderServiceStore
     let validator: OrderValidator
     let apiKeys: MerchantAPIKeys
     let pushWorker: PushWorker?
+    let links: CustomerLinks
+    let publicURL: String?
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         let group = router.group("merchant/v1")
@@ -30,6 +33,7 @@ struct MerchantRoutes: Sendable {
         group.get("orders/:type/:order") { request, context in try await fetch(request, context) }
         group.get("orders/:type/:order/contains") { request, context in try await contains(request, context) }
         group.delete("orders/:type/:order") { request, context in try await delete(request, context) }
+        group.get("orders/:type/:order/link") { request, context in try await link(request, context) }
         group.get("history") { request, context in try await history(request, context) }
     }
 
@@ -126,6 +130,13 @@ struct MerchantRoutes: Sendable {
         let order = try AppleOrderRoutes.orderIdentifier(context)
         guard try await AppleOrderRoutes.storeCall({ try await store.delete(order) }) else { throw Self.notFound(order) }
         return try Self.json(["deleted": true])
+    }
+
+    private func link(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let order = try AppleOrderRoutes.orderIdentifier(context)
+        guard let path = try await AppleOrderRoutes.storeCall({ try await links.path(for: order) }) else { throw Self.notFound(order) }
+        return try Self.json(["path": path, "url": (publicURL ?? "") + path])
     }
 
     private func history(_ request: Request, _ context: OrderRequestContext) async throws -> Response {

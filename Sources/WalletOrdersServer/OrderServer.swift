@@ -33,11 +33,14 @@ public struct OrderServer: Sendable {
         public var push: PushWorkerConfiguration
         /// `POST /v1/log`: requests a second per client, and the burst allowed.
         public var logRate: (rate: Double, burst: Double)
+        /// The service's public base URL (`https://orders.example.com`), for the customer links
+        /// the merchant API hands out; without it they are paths.
+        public var publicURL: String?
 
         /// Creates a configuration.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, apiKeys: [String] = [], validator: OrderValidator? = nil,
-            push: PushWorkerConfiguration = .init(), logRate: (rate: Double, burst: Double) = (5, 20)
+            push: PushWorkerConfiguration = .init(), logRate: (rate: Double, burst: Double) = (5, 20), publicURL: String? = nil
         ) throws {
             self.host = host
             self.port = port
@@ -45,6 +48,7 @@ public struct OrderServer: Sendable {
             self.validator = try validator ?? OrderValidator()
             self.push = push
             self.logRate = logRate
+            self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         }
     }
 
@@ -82,9 +86,11 @@ public struct OrderServer: Sendable {
             store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
             pushWorker: pushWorker
         ).add(to: router)
+        let links = CustomerLinks(store: store)
+        links.add(to: router)
         MerchantRoutes(
             store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),
-            pushWorker: pushWorker
+            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL
         ).add(to: router)
         return router
     }

@@ -115,6 +115,26 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         }
     }
 
+    public func customerLinkSecret() async throws -> [UInt8] {
+        let hex = try await perform("read") { database in
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'customerLinkSecret'") }
+        }
+        guard let hex, hex.utf8.count == 64 else {
+            throw WalletOrdersError(.storeCorrupt, "The order store \(url.path) has no customer link secret.", hint: "Restore the store from a backup.")
+        }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else {
+                throw WalletOrdersError(.storeCorrupt, "The order store \(url.path) has a damaged customer link secret.")
+            }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
     public func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int {
         try await perform("read") { database in
             try await database.read { db in
@@ -262,6 +282,9 @@ extension SQLiteOrderStore {
                 CREATE UNIQUE INDEX pushOutboxWaiting ON pushOutbox (pushToken, topic) WHERE leasedUntil IS NULL;
                 CREATE INDEX pushOutboxDue ON pushOutbox (notBefore);
                 """)
+        var secret = SystemRandomNumberGenerator()
+        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &secret)) }.joined()
+        try db.execute(sql: "INSERT INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [hex])
         // The token of orders stored before: read once from each archive.
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, archive FROM orders")
         var tokens: [(Int64, String)] = []

@@ -79,6 +79,10 @@ public protocol DeviceRegistrationStoring: Sendable {
 
     /// How many registrations the store holds for `order`.
     func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
+
+    /// A random secret made with the store (32 bytes), shared by every server on it: the key of
+    /// customer links ("Add to Apple Wallet"), which are derived, not stored.
+    func customerLinkSecret() async throws -> [UInt8]
 }
 
 /// One push waiting in the outbox, claimed by a worker for a while (its lease).

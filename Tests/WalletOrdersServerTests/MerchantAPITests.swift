@@ -118,3 +118,45 @@ struct MerchantAPITests {
         }
     }
 }
+
+@Suite("Add to Apple Wallet: one unguessable link per order (live HTTP)")
+struct CustomerLinkTests {
+    @Test("The merchant gets the link; the page has the button; the archive comes with Apple's media type; wrong keys and unknown orders get one 404")
+    func links() async throws {
+        let service = try ServiceUnderTest()
+        let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        _ = try await service.store.save(signedArchive: archive)
+        try await service.run { client in
+            let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
+            let path = try #require(answer.json["path"] as? String)
+            #expect(path.hasPrefix("/orders/order.com.northwindoutfitters.shop/nw-2025-118734/"))
+            #expect(path.split(separator: "/").last?.count == 32)
+
+            let page = try await client.execute(uri: path, method: .get)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let html = String(buffer: page.body)
+            #expect(html.contains("Northwind Outfitters"))
+            #expect(html.contains(#"href="\#(path)/order">Add to Apple Wallet</a>"#))
+
+            let order = try await client.execute(uri: path + "/order", method: .get)
+            #expect(order.status == .ok)
+            #expect(order.headers[.contentType] == "application/vnd.apple.finance.order")
+            #expect(order.headers[.contentDisposition] == #"attachment; filename="nw-2025-118734.order""#)
+            #expect(Array(order.body.readableBytesView) == archive)
+
+            var wrongKey = path
+            wrongKey.removeLast()
+            wrongKey += path.hasSuffix("A") ? "B" : "A"
+            let unknown = path.replacingOccurrences(of: "nw-2025-118734", with: "nw-0000")
+            var refusals: [TestResponse] = []
+            for uri in [wrongKey, wrongKey + "/order", unknown, unknown + "/order"] {
+                refusals.append(try await client.execute(uri: uri, method: .get))
+            }
+            for refusal in refusals {
+                #expect(refusal.status == .notFound)
+                #expect(refusal.body == refusals[0].body)
+            }
+        }
+    }
+}

@@ -130,6 +130,7 @@ struct PushOutboxTests {
                 db.execute('ALTER TABLE orders DROP COLUMN authenticationToken')
                 db.execute('ALTER TABLE orders DROP COLUMN changeSequence')
                 db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v4-web-service'")
+                db.execute("DELETE FROM storeInfo WHERE key = 'customerLinkSecret'")
                 db.commit()
                 """, [url.path])
             #expect(downgrade.status == 0, "\(downgrade)")
