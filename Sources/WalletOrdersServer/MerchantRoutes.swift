@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import NIOCore
 import WalletOrders
 import WalletOrdersStore
@@ -57,6 +58,7 @@ struct MerchantRoutes: Sendable {
         let results = try await AppleOrderRoutes.storeCall { try await store.save(verifiedArchives: [archive]) }
         switch results.first {
         case .success(let receipt):
+            Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
             if receipt.result == .added { pushWorker?.wake() }
             return try Self.json(
                 SaveAnswer(

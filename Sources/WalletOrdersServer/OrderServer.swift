@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+import Prometheus
 public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersStore
@@ -58,12 +59,18 @@ public struct OrderServer: Sendable {
     public let configuration: Configuration
     /// The push worker, when a sender was given.
     public let pushWorker: PushWorker?
+    /// Where `GET /metrics` reads from, when metrics are on.
+    public let metrics: ServiceMetrics?
     let logger: Logger
 
     /// Creates the service. Without `pushSender` changes are queued but not sent (another
     /// instance, or a later start with one, sends them).
-    public init(store: any OrderServiceStore, configuration: Configuration, pushSender: (any PushSender)?, logger: Logger) {
+    public init(
+        store: any OrderServiceStore, configuration: Configuration, pushSender: (any PushSender)?, logger: Logger,
+        metrics: ServiceMetrics? = nil
+    ) {
         self.store = store
+        self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
         pushWorker = pushSender.map {
@@ -81,6 +88,13 @@ public struct OrderServer: Sendable {
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"# + "\n")))
+        }
+        if let registry = metrics?.registry {
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            }
         }
         AppleOrderRoutes(
             store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),

@@ -116,8 +116,18 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     }
 
     public func customerLinkSecret() async throws -> [UInt8] {
-        let hex = try await perform("read") { database in
+        var hex = try await perform("read") { database in
             try await database.read { db in try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'customerLinkSecret'") }
+        }
+        if hex == nil {
+            // Made by the v4 migration; made here for a store whose secret was removed by hand.
+            hex = try await perform("write") { database in
+                try await database.write { db in
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [Self.randomSecret()])
+                    return try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'customerLinkSecret'")
+                }
+            }
         }
         guard let hex, hex.utf8.count == 64 else {
             throw WalletOrdersError(.storeCorrupt, "The order store \(url.path) has no customer link secret.", hint: "Restore the store from a backup.")
@@ -246,6 +256,12 @@ extension SQLiteOrderStore {
         try statement.execute(arguments: [now, now, order.orderTypeIdentifier, order.orderIdentifier])
     }
 
+    /// 32 random bytes from the system's generator, as hex.
+    static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
     /// The web service's tables. `changeSequence` is the `changes` entry of an order's latest
     /// version, the tag of `changedOrders`; `authenticationToken` is read from each stored archive.
     static func migrateToWebService(_ db: Database) throws {
@@ -282,9 +298,7 @@ extension SQLiteOrderStore {
                 CREATE UNIQUE INDEX pushOutboxWaiting ON pushOutbox (pushToken, topic) WHERE leasedUntil IS NULL;
                 CREATE INDEX pushOutboxDue ON pushOutbox (notBefore);
                 """)
-        var secret = SystemRandomNumberGenerator()
-        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &secret)) }.joined()
-        try db.execute(sql: "INSERT INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [hex])
+        try db.execute(sql: "INSERT INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [randomSecret()])
         // The token of orders stored before: read once from each archive.
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, archive FROM orders")
         var tokens: [(Int64, String)] = []

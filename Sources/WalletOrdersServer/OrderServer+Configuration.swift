@@ -1,0 +1,78 @@
+public import Configuration
+import Foundation
+public import WalletOrders
+
+extension OrderServer.Configuration {
+    /// Reads the configuration from `config` (swift-configuration), the same keys whatever the
+    /// source: a JSON file nests them (`{"push": {"pollSeconds": 1}}`), the environment spells
+    /// them `WALLET_ORDERS_PUSH_POLL_SECONDS` when the reader prefixes `wallet.orders`.
+    ///
+    /// | key | meaning | default |
+    /// |---|---|---|
+    /// | `listen` | `host:port` (`[::1]:8080` for IPv6; port 0 picks one) | `127.0.0.1:8080` |
+    /// | `apiKeys` | merchant API keys (an array; comma-separated in the environment) | none |
+    /// | `apiKeyFile` | a file of merchant API keys, one a line | none |
+    /// | `publicURL` | the public base URL, for customer links | none (paths) |
+    /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
+    /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds`, `push.maximumAttempts` | retries | 1, 900, 20 |
+    /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value.
+    public init(config: ConfigReader, validator: OrderValidator) throws {
+        let listen = config.string(forKey: "listen", default: "127.0.0.1:8080")
+        guard let (host, port) = Self.hostAndPort(listen) else {
+            throw Self.invalid("listen", listen, "host:port, e.g. 127.0.0.1:8080 or [::1]:8080")
+        }
+        var keys = config.stringArray(forKey: "apiKeys", default: [])
+        if let file = config.string(forKey: "apiKeyFile") {
+            let text = String(decoding: try BoundedFile.read(file, as: .passphrase), as: UTF8.self)
+            keys += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        keys = keys.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let short = keys.first(where: { $0.count < 16 }) {
+            throw WalletOrdersError(
+                .invalidConfiguration, "A merchant API key is shorter than 16 characters (\(short.count)); short keys can be guessed.",
+                hint: "Use long random keys, e.g. `openssl rand -hex 24`.")
+        }
+        func seconds(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>) throws -> Duration {
+            let value = config.double(forKey: ConfigKey(key), default: fallback)
+            guard range.contains(value) else { throw Self.invalid(key, "\(value)", "seconds from \(range.lowerBound) to \(range.upperBound)") }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        func count(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
+            let value = config.int(forKey: ConfigKey(key), default: fallback)
+            guard range.contains(value) else { throw Self.invalid(key, "\(value)", "a whole number from \(range.lowerBound) to \(range.upperBound)") }
+            return value
+        }
+        let push = PushWorkerConfiguration(
+            batchSize: try count("push.batchSize", 64, 1...1_000), lease: try seconds("push.leaseSeconds", 30, 1...86_400),
+            pollInterval: try seconds("push.pollSeconds", 1, 0.01...3_600),
+            initialBackoff: try seconds("push.initialBackoffSeconds", 1, 0.01...3_600),
+            maximumBackoff: try seconds("push.maximumBackoffSeconds", 900, 0.01...86_400),
+            maximumAttempts: try count("push.maximumAttempts", 20, 1...1_000))
+        let rate = config.double(forKey: "log.rate", default: 5)
+        let burst = config.double(forKey: "log.burst", default: 20)
+        guard rate > 0, burst >= 1 else { throw Self.invalid("log.rate/log.burst", "\(rate)/\(burst)", "a positive rate and a burst of at least 1") }
+        let publicURL = config.string(forKey: "publicURL")
+        if let publicURL {
+            guard let url = URL(string: publicURL), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw Self.invalid("publicURL", publicURL, "an http(s) URL such as https://orders.example.com")
+            }
+        }
+        try self.init(
+            host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
+    }
+
+    /// `host:port` or `[v6]:port`.
+    public static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    private static func invalid(_ key: String, _ value: String, _ expected: String) -> WalletOrdersError {
+        WalletOrdersError(.invalidConfiguration, "The setting \(key) is \(value); it takes \(expected).")
+    }
+}
