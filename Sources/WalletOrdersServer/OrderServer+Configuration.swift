@@ -16,6 +16,7 @@ extension OrderServer.Configuration {
     /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds`, `push.maximumAttempts` | retries | 1, 900, 20 |
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
+    /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value.
     public init(config: ConfigReader, validator: OrderValidator) throws {
@@ -61,6 +62,16 @@ extension OrderServer.Configuration {
         }
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
+        let certificate = config.string(forKey: "tls.certificate")
+        let key = config.string(forKey: "tls.key")
+        switch (certificate, key) {
+        case (nil, nil): break
+        case (let certificate?, let key?):
+            tls = (try BoundedFile.read(certificate, as: .certificate), try BoundedFile.read(key, as: .certificate))
+        default:
+            throw WalletOrdersError(
+                .invalidConfiguration, "TLS needs both tls.certificate and tls.key (--tls-certificate and --tls-key); one was given.")
+        }
     }
 
     /// `host:port` or `[v6]:port`.

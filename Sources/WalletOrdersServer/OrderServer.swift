@@ -3,6 +3,9 @@ public import Hummingbird
 public import Logging
 import NIOCore
 import Prometheus
+import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersStore
@@ -34,6 +37,9 @@ public struct OrderServer: Sendable {
         public var push: PushWorkerConfiguration
         /// `POST /v1/log`: requests a second per client, and the burst allowed.
         public var logRate: (rate: Double, burst: Double)
+        /// TLS for deployments without a reverse proxy: the server's certificate chain and private
+        /// key, PEM. Without it the service speaks plain HTTP (behind a proxy that terminates TLS).
+        public var tls: (certificateChainPEM: [UInt8], privateKeyPEM: [UInt8])?
         /// The service's public base URL (`https://orders.example.com`), for the customer links
         /// the merchant API hands out; without it they are paths.
         public var publicURL: String?
@@ -50,6 +56,7 @@ public struct OrderServer: Sendable {
             self.push = push
             self.logRate = logRate
             self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            self.tls = nil
         }
     }
 
@@ -112,9 +119,25 @@ public struct OrderServer: Sendable {
     /// The Hummingbird application, with the push worker as one of its services: run it with
     /// `runService()` (graceful shutdown on SIGTERM and SIGINT: requests in flight finish, the
     /// worker finishes the pushes it is sending).
-    public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` when the TLS certificate or key
+    ///   can't be read.
+    public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        var server: HTTPServerBuilder = .http1()
+        if let tls = configuration.tls {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
+                let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
+                server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            } catch {
+                throw WalletOrdersError(
+                    .invalidConfiguration, "The TLS certificate chain or key can't be used: \(error)",
+                    hint: "Give the server certificate chain and its private key as PEM files.")
+            }
+        }
+        return Application(
             router: router(),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "wallet-orders"),
             services: pushWorker.map { [$0] } ?? [],
             onServerRunning: onServerRunning,

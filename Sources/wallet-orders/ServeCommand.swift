@@ -49,6 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's public base URL, for customer links.", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("tls-certificate"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(name: .customLong("push-poll"), help: ArgumentHelp("Seconds between looks at the push outbox (default 1).", valueName: "seconds"))
     var pushPoll: Double?
 
@@ -80,9 +86,10 @@ struct ServeCommand: AsyncParsableCommand {
         logger.warning("no APNs credentials: changes are queued in the store's outbox and not sent")
         let server = OrderServer(store: store, configuration: settings, pushSender: nil, logger: logger, metrics: .bootstrapped)
         let path = store.url.path
-        try await server.run { host, port in
-            Terminal.write("wallet-orders serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))", to: .standardError)
-        }
+        let scheme = settings.tls == nil ? "http" : "https"
+        try await reportingFailuresAsync { try await server.run { host, port in
+            Terminal.write("wallet-orders serve: listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))", to: .standardError)
+        } }
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.
@@ -98,6 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
         set("log.level", logLevel.map(ConfigContent.string))
+        set("tls.certificate", tlsCertificate.map(ConfigContent.string))
+        set("tls.key", tlsKey.map(ConfigContent.string))
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: flags),
             EnvironmentVariablesProvider(secretsSpecifier: .specific(["WALLET_ORDERS_API_KEYS"])).prefixKeys(with: ["wallet", "orders"]),

@@ -9,12 +9,15 @@ final class ChildProcess {
     let stdoutURL: URL
     let stderrURL: URL
 
-    init(_ arguments: [String], executable: URL? = nil, outputIn folder: TemporaryFolder, name: String) throws {
+    init(
+        _ arguments: [String], executable: URL? = nil, environment: [String: String] = [:], outputIn folder: TemporaryFolder,
+        name: String
+    ) throws {
         stdoutURL = try folder.write([], to: "\(name).out")
         stderrURL = try folder.write([], to: "\(name).err")
         process.executableURL = try executable ?? WalletOrdersBinary.url()
         process.arguments = arguments
-        process.environment = CLI.environment([:])
+        process.environment = CLI.environment(environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+@Suite("wallet-orders serve: settings, TLS, graceful shutdown", .serialized)
+struct ServeEndToEndTests {
+    static let key = "merchant-key-0123456789abcdef"
+
+    @Test("Settings from a JSON file, the environment and flags (flags win); the merchant API and the device protocol answer; SIGTERM exits 0")
+    func settingsAndShutdown() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let archive = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
+        #expect(try store.save([archive]).result.status == 0)
+        let config = try store.folder.write(
+            Array(#"{"listen": "127.0.0.1:1", "publicURL": "https://orders.example.com", "push": {"pollSeconds": 0.5}}"#.utf8),
+            to: "service.json")
+        let server = try RunningServer(
+            ["--store", store.url.path, "--config", config.path] + (try StoreFixtures.trustArguments()),
+            environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key),another-key-0123456789"], folder: store.folder)
+        #expect(!server.baseURL.hasSuffix(":1"), "--listen (a flag) wins over the file")
+
+        let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
+        let link = try HTTPClient.request("GET", "\(server.baseURL)/merchant/v1/orders/\(order)/link", headers: ["Authorization": "Bearer \(Self.key)"])
+        #expect(link.status == 200)
+        #expect((link.json["url"] as? String)?.hasPrefix("https://orders.example.com/orders/") == true, "publicURL came from the file")
+        let fetched = try HTTPClient.request(
+            "GET", "\(server.baseURL)/v1/orders/\(order)", headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"])
+        #expect(fetched.status == 200)
+        #expect(fetched.body == (try Data(contentsOf: archive)))
+        let health = try HTTPClient.request("GET", "\(server.baseURL)/health")
+        #expect(health.json["status"] as? String == "ok")
+        let metrics = try HTTPClient.request("GET", "\(server.baseURL)/metrics")
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("hb_requests"))
+
+        let started = Date()
+        #expect(try server.stop() == 0)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test("TLS with --tls-certificate and --tls-key: Python's ssl verifies the server against its CA")
+    func tls() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let made = try ExternalProgram.run(
+            tool: "openssl",
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path])
+        #expect(made.status == 0, "\(made)")
+        let server = try RunningServer(
+            ["--store", folder.file("orders.sqlite").path, "--tls-certificate", folder.file("cert.pem").path,
+             "--tls-key", folder.file("key.pem").path], folder: folder)
+        #expect(server.baseURL.hasPrefix("https://127.0.0.1:"))
+        let health = try HTTPClient.request("GET", "\(server.baseURL)/health", caFile: folder.file("cert.pem").path)
+        #expect(health.status == 200)
+        #expect(try server.stop() == 0)
+    }
+
+    @Test("Unusable settings are refused before listening, naming the setting", arguments: [
+        (["--listen", "nowhere"], "The setting listen is nowhere"),
+        (["--push-poll", "0"], "push.pollSeconds"),
+        (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
+        (["--config", "/nonexistent.json"], "can't be read as JSON"),
+    ])
+    func badSettings(arguments: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path] + arguments)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
+    }
+
+    @Test("A short API key is refused: short keys can be guessed")
+    func shortKey() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "short"])
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("shorter than 16 characters"))
+    }
+}
