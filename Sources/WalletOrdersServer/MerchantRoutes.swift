@@ -13,6 +13,7 @@ import WalletOrdersStore
 /// | method and path | answers |
 /// |---|---|
 /// | `POST /merchant/v1/orders` (a signed archive) | 200 `added` / `newerExisting`; 409 same `updatedAt`, other content; 422 the validation report |
+/// | `POST /merchant/v1/orders/build` (`order.json`, or a zip of it and changed files) | as an upload, signed by the service |
 /// | `GET /merchant/v1/orders?orderTypeIdentifier=&status=&updatedSince=&limit=&after=` | a page of summaries and the next cursor |
 /// | `GET /merchant/v1/orders/{type}/{order}` | the stored archive |
 /// | `GET /merchant/v1/orders/{type}/{order}/contains?updatedDate=` | FinanceKit's answer and the stored `updatedAt` |
@@ -26,10 +27,12 @@ struct MerchantRoutes: Sendable {
     let pushWorker: PushWorker?
     let links: CustomerLinks
     let publicURL: String?
+    let signing: SigningIdentities
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         let group = router.group("merchant/v1")
         group.post("orders") { request, context in try await upload(request, context) }
+        group.post("orders/build") { request, context in try await build(request, context) }
         group.get("orders") { request, context in try await list(request, context) }
         group.get("orders/:type/:order") { request, context in try await fetch(request, context) }
         group.get("orders/:type/:order/contains") { request, context in try await contains(request, context) }
@@ -43,7 +46,58 @@ struct MerchantRoutes: Sendable {
     private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         try apiKeys.authorize(request)
         let bytes = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
-        // Validation runs off the event loops: it is the CPU-heavy part of a save.
+        return try await save(bytes)
+    }
+
+    /// Builds and signs an order with the identity the service holds for its type, then saves it:
+    /// the body is `order.json` (`application/json`), or a zip of it and any files that differ
+    /// from the type's template (`application/zip`).
+    private func build(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        try apiKeys.authorize(request)
+        let body = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
+        var files: [String: [UInt8]]
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        switch type {
+        case "application/json":
+            files = [OrderArchive.orderPath: body]
+        case "application/zip":
+            let archive: OrderArchive
+            do {
+                archive = try OrderArchive(bytes: body)
+            } catch let error as WalletOrdersError {
+                throw ServiceError(.unprocessableContent, code: error.code.rawValue, "The zip can't be read: \(error.message)")
+            }
+            if let unsafe = archive.readingDiagnostics.first(where: { $0.severity == .error }) {
+                throw ServiceError(.unprocessableContent, code: unsafe.ruleID, "The zip was refused: \(unsafe.message)")
+            }
+            files = Dictionary(uniqueKeysWithValues: archive.filePaths.compactMap { path in archive.contents(of: path).map { (path, $0) } })
+        default:
+            throw ServiceError(
+                .unsupportedMediaType, code: "unsupported-media-type", "Send order.json as application/json, or a zip of the source files as application/zip.")
+        }
+        guard let orderJSON = files[OrderArchive.orderPath],
+            let orderType = JSONParser.parse(orderJSON, maxDepth: 64).root?["orderTypeIdentifier"]?.stringValue
+        else {
+            throw ServiceError(
+                .unprocessableContent, code: "invalid-order", "The body has no order.json with a string orderTypeIdentifier.")
+        }
+        guard let entry = signing.entries[orderType] else {
+            throw ServiceError(
+                .unprocessableContent, code: "no-signing-identity", "This service holds no signing identity for \(LogText.escaped(orderType)).",
+                hint: "Sign the archive yourself and upload it to /merchant/v1/orders, or give the service the order type's certificate.")
+        }
+        for (path, bytes) in entry.template.files where files[path] == nil { files[path] = bytes }
+        let built: BuiltOrderArchive
+        do {
+            built = try OrderArchiveBuilder(identity: entry.identity).build(OrderSource(files: files), signingTime: Date())
+        } catch let error as WalletOrdersError {
+            throw ServiceError(.unprocessableContent, code: error.code.rawValue, error.message, hint: error.hint)
+        }
+        return try await save(built.bytes)
+    }
+
+    /// Validates and saves a signed archive: the store's answer, 409 or 422 with the report.
+    private func save(_ bytes: [UInt8]) async throws -> Response {
         let (verified, report) = VerifiedOrderArchive.checking(bytes: bytes, validator: validator)
         let archive: VerifiedOrderArchive
         switch verified {

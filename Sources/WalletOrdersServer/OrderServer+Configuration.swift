@@ -17,6 +17,8 @@ extension OrderServer.Configuration {
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds`, `push.maximumAttempts` | retries | 1, 900, 20 |
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
     /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
+    /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
+    /// | `signing.passphraseEnvironment` | the variable holding their passphrase | none |
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value.
     public init(config: ConfigReader, validator: OrderValidator) throws {
@@ -62,6 +64,10 @@ extension OrderServer.Configuration {
         }
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
+        if let folder = config.string(forKey: "signing.directory") {
+            let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
+            signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)
+        }
         let certificate = config.string(forKey: "tls.certificate")
         let key = config.string(forKey: "tls.key")
         switch (certificate, key) {

@@ -40,6 +40,8 @@ public struct OrderServer: Sendable {
         /// TLS for deployments without a reverse proxy: the server's certificate chain and private
         /// key, PEM. Without it the service speaks plain HTTP (behind a proxy that terminates TLS).
         public var tls: (certificateChainPEM: [UInt8], privateKeyPEM: [UInt8])?
+        /// The identities the service signs with, per order type (`POST /merchant/v1/orders/build`).
+        public var signing: SigningIdentities = SigningIdentities()
         /// The service's public base URL (`https://orders.example.com`), for the customer links
         /// the merchant API hands out; without it they are paths.
         public var publicURL: String?
@@ -111,7 +113,7 @@ public struct OrderServer: Sendable {
         links.add(to: router)
         MerchantRoutes(
             store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),
-            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL
+            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL, signing: configuration.signing
         ).add(to: router)
         return router
     }

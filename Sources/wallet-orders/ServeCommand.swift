@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(name: .customLong("signing-dir"), help: ArgumentHelp("Identities to sign posted order.json files with: one subfolder per order type, as `dev-certs --out` writes them.", valueName: "folder"))
+    var signingDirectory: String?
+
     @Option(name: .customLong("push-poll"), help: ArgumentHelp("Seconds between looks at the push outbox (default 1).", valueName: "seconds"))
     var pushPoll: Double?
 
@@ -107,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("log.level", logLevel.map(ConfigContent.string))
         set("tls.certificate", tlsCertificate.map(ConfigContent.string))
         set("tls.key", tlsKey.map(ConfigContent.string))
+        set("signing.directory", signingDirectory.map(ConfigContent.string))
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: flags),
             EnvironmentVariablesProvider(secretsSpecifier: .specific(["WALLET_ORDERS_API_KEYS"])).prefixKeys(with: ["wallet", "orders"]),

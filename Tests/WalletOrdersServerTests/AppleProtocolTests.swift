@@ -22,15 +22,15 @@ struct ServiceUnderTest {
     let store: SQLiteOrderStore
     let server: OrderServer
 
-    init(pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init()) throws {
+    init(pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(), signing: SigningIdentities = .init()) throws {
         folder = try TemporaryFolder("service")
         store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        server = OrderServer(
-            store: store,
-            configuration: try .init(port: 0, apiKeys: [Self.apiKey], validator: TestPKI.validator, push: push, logRate: (1, 3)),
-            pushSender: pushSender, logger: logger)
+        var configuration = try OrderServer.Configuration(
+            port: 0, apiKeys: [Self.apiKey], validator: TestPKI.validator, push: push, logRate: (1, 3))
+        configuration.signing = signing
+        server = OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 
     /// Runs `body` against the live server (real HTTP on loopback), then removes the store.

@@ -160,3 +160,59 @@ struct CustomerLinkTests {
         }
     }
 }
+
+@Suite("The merchant API builds and signs with the identity the service holds (live HTTP)")
+struct MerchantBuildTests {
+    static func service() throws -> ServiceUnderTest {
+        let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+        let template = OrderBatchTemplate(files: source.files)
+        let type = ServiceUnderTest.order.orderTypeIdentifier
+        return try ServiceUnderTest(signing: SigningIdentities([type: .init(identity: TestPKI.identity(for: type), template: template)]))
+    }
+
+    @Test("order.json alone (the template brings the images), or a zip of it and a changed file: built, signed, stored, verified")
+    func build() async throws {
+        let service = try Self.service()
+        let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+        let json = String(decoding: try #require(source.orderJSON), as: UTF8.self)
+        let newer = json.replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "2025-11-25T00:00:00Z""#)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let zipPath = folder.file("source.zip").path
+        let zipped = try ExternalProgram.python(
+            "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('order.json', sys.argv[2])\n    z.writestr('en.lproj/order.strings', '\"x\" = \"y\";')",
+            [zipPath, newer.replacingOccurrences(of: #""updatedAt": "2025-11-25T00:00:00Z""#, with: #""updatedAt": "2025-11-26T00:00:00Z""#)])
+        #expect(zipped.status == 0, "\(zipped)")
+        let zip = try Data(contentsOf: URL(fileURLWithPath: zipPath))
+        try await service.run { client in
+            var headers = ServiceUnderTest.merchant
+            headers[.contentType] = "application/json"
+            let answer = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: newer))
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+            #expect(answer.json["result"] as? String == "added")
+            #expect(answer.json["updatedAt"] as? String == "2025-11-25T00:00:00Z")
+
+            headers[.contentType] = "application/zip"
+            let fromZip = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(bytes: zip))
+            #expect(fromZip.status == .ok, "\(String(buffer: fromZip.body))")
+            #expect(fromZip.json["updatedAt"] as? String == "2025-11-26T00:00:00Z")
+
+            headers[.contentType] = "text/plain"
+            let wrongType = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: newer))
+            #expect(wrongType.status == .unsupportedMediaType)
+            headers[.contentType] = "application/json"
+            let otherType = newer.replacingOccurrences(of: ServiceUnderTest.order.orderTypeIdentifier, with: "order.com.other.shop")
+            let noIdentity = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: otherType))
+            #expect(noIdentity.status == .unprocessableContent)
+            #expect(noIdentity.errorCode == "no-signing-identity")
+            let invalid = newer.replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#)
+            let refused = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))
+            #expect(refused.status == .unprocessableContent)
+        }
+        let stored = try #require(try await service.store.archive(for: ServiceUnderTest.order))
+        let archive = try OrderArchive(bytes: stored)
+        #expect(archive.contents(of: "en.lproj/order.strings") == Array(#""x" = "y";"#.utf8))
+        #expect(try TestPKI.validator.validate(archiveBytes: stored, subject: "stored").errors.isEmpty)
+    }
+}
