@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test bench bench-smoke bench-batch schemas reference-data clean
+.PHONY: setup build release demo test bench bench-smoke bench-batch bench-serve schemas reference-data clean
 
 setup:
 	@bash .ci/setup
@@ -28,6 +28,11 @@ test: setup
 ORDERS ?= 10000
 bench-batch: setup
 	bash Benchmarks/batch-cli.sh $(ORDERS)
+
+## The web service under load (wrk on loopback): cached and fresh GETs, the changed-orders list, uploads and
+## build-and-sign saves, each next to a bare Hummingbird route and `openssl speed rsa2048` from the same run.
+bench-serve: setup
+	python3 Benchmarks/serve.py
 
 ## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
 schemas:

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The web service's figures (`make bench-serve`), each next to a reference from the same run.
+
+  python3 Benchmarks/serve.py                 # build in release, then every figure
+  SKIP_BUILD=1 SECONDS=5 python3 Benchmarks/serve.py
+
+On this 2-core machine the server runs pinned to core 0 and wrk to core 1 (client and server
+on the same machine, over loopback). Figures:
+
+- wrk, 64 connections, DURATION seconds each: a bare Hummingbird "hello" route (serve-reference,
+  the framework's ceiling here), /health, GET of the order answered 304 (If-None-Match) and 200
+  (the ~10 kB archive), and the changed-orders list (20 orders); requests/s, p50 and p99.
+- Merchant uploads: signed-archive saves/s and build-and-sign saves/s (4 client threads, each a
+  new version), next to `openssl speed rsa2048` signs/s from the same run.
+- Pushes: through a local APNs stand-in (apns-stand-in), pushes/s and the time from save to push.
+
+TEST-ONLY certificates are made in a temporary folder and removed with it.
+"""
+import concurrent.futures
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DURATION = int(os.environ.get("SECONDS_EACH", os.environ.get("DURATION", "10")))
+KEY = "bench-merchant-key-0123456789abcdef"
+TYPE = "order.com.northwindoutfitters.shop"
+TOKEN = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
+BIN = os.path.join(ROOT, ".build", "release", "wallet-orders")
+REFERENCE = os.path.join(HERE, "ServeReference", ".build", "release", "serve-reference")
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def build():
+    subprocess.run(["swift", "build", "-c", "release", "--product", "wallet-orders"], cwd=ROOT, check=True)
+    subprocess.run(["swift", "build", "-c", "release"], cwd=os.path.join(HERE, "ServeReference"), check=True)
+
+
+def start(command, pattern, env=None):
+    """Starts a server pinned to core 0; returns (process, port) once it prints its port."""
+    process = subprocess.Popen(["taskset", "-c", "0"] + command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    deadline = time.time() + 60
+    for line in process.stdout:
+        match = re.search(pattern, line)
+        if match:
+            return process, int(match.group(1))
+        if time.time() > deadline:
+            break
+    process.kill()
+    raise SystemExit(f"{command[0]} did not start")
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def wrk(url, headers=()):
+    command = ["taskset", "-c", "1", "wrk", "-t1", "-c64", f"-d{DURATION}s", "--latency", url]
+    for header in headers:
+        command[5:5] = ["-H", header]
+    out = run(command).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def percentile(p):
+        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rate": rate, "p50": percentile(50), "p99": percentile(99), "errors": int(errors.group(1)) if errors else 0}
+
+
+def openssl_sign_rate():
+    out = run(["taskset", "-c", "0", "openssl", "speed", "-seconds", "3", "rsa2048"]).stdout
+    match = re.search(r"rsa\s+2048 bits\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)", out)
+    return float(match.group(1))
+
+
+def post(port, path, body, content_type):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("POST", path, body=body, headers={"Authorization": f"Bearer {KEY}", "Content-Type": content_type})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, data
+
+
+def timed_posts(port, path, bodies, content_type, threads=4):
+    started = time.time()
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        results = list(pool.map(lambda body: post(port, path, body, content_type), bodies))
+    elapsed = time.time() - started
+    bad = [r for r in results if r[0] != 200 or b'"added"' not in r[1]]
+    if bad:
+        raise SystemExit(f"{path}: {len(bad)} saves failed, e.g. {bad[0]}")
+    return len(bodies) / elapsed
+
+
+def main():
+    if not os.environ.get("SKIP_BUILD"):
+        build()
+    work = tempfile.mkdtemp(prefix="wallet-orders-serve-bench.")
+    try:
+        certs = os.path.join(work, "signing", TYPE)
+        run([BIN, "dev-certs", "--order-type-id", TYPE, "--team-id", "BENCH00001", "--out", certs])
+        root = os.path.join(certs, "root-ca.pem")
+        store = os.path.join(work, "orders.sqlite")
+        order = json.load(open(os.path.join(ROOT, "Samples", "shipped-ecommerce", "order.json")))
+        # 20 orders in the store, and order documents for the upload figures.
+        sources = os.path.join(work, "orders.jsonl")
+        with open(sources, "w") as out:
+            for index in range(20):
+                order["orderIdentifier"] = f"bench-{index}"
+                out.write(json.dumps(order) + "\n")
+        template = os.path.join(work, "template")
+        shutil.copytree(os.path.join(ROOT, "Samples", "shipped-ecommerce"), template)
+        os.remove(os.path.join(template, "order.json"))
+        signing = ["--cert", os.path.join(certs, "order-type.pem"), "--key", os.path.join(certs, "order-type.key.pem"),
+                   "--wwdr", os.path.join(certs, "wwdr-intermediate.pem")]
+        run([BIN, "build", "--batch", sources, "--template", template, "--out", os.path.join(work, "built"), "--quiet"] + signing)
+        built = sorted(os.path.join(work, "built", name) for name in os.listdir(os.path.join(work, "built")))
+        run([BIN, "store", "save", "--store", store, "--trust-root", root] + built)
+        with open(os.path.join(work, "keys.txt"), "w") as keys:
+            keys.write(KEY + "\n")
+
+        figures = {}
+        reference, port = start([REFERENCE, "0"], r"listening on 127\.0\.0\.1:(\d+)")
+        figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
+        stop(reference)
+
+        server, port = start(
+            [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file",
+             os.path.join(work, "keys.txt"), "--signing-dir", os.path.join(work, "signing"), "--log-level", "warning"],
+            r"listening on http://127\.0\.0\.1:(\d+)")
+        base = f"http://127.0.0.1:{port}"
+        # A device registered for the 20 orders.
+        for index in range(20):
+            connection = http.client.HTTPConnection("127.0.0.1", port)
+            connection.request("POST", f"/v1/devices/bench-device/registrations/{TYPE}/bench-{index}",
+                               body=json.dumps({"pushToken": "ab" * 32}), headers={"Authorization": f"AppleOrder {TOKEN}"})
+            assert connection.getresponse().status in (200, 201)
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        connection.request("GET", f"/v1/orders/{TYPE}/bench-0", headers={"Authorization": f"AppleOrder {TOKEN}"})
+        response = connection.getresponse()
+        etag, size = response.getheader("ETag"), len(response.read())
+
+        figures["/health"] = wrk(f"{base}/health")
+        figures["GET order, 304 (If-None-Match)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"])
+        figures[f"GET order, 200 ({size} B)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}"])
+        figures["changed orders (20)"] = wrk(f"{base}/v1/devices/bench-device/registrations/{TYPE}")
+
+        # Uploads: every body a new version of one of 50 orders.
+        uploads = []
+        for index in range(400):
+            order["orderIdentifier"] = f"upload-{index % 50}"
+            order["updatedAt"] = f"2025-12-01T00:{index // 60:02d}:{index % 60:02d}Z"
+            uploads.append(json.dumps(order).encode())
+        signed_sources = os.path.join(work, "signed.jsonl")
+        with open(signed_sources, "w") as out:
+            for index in range(400):
+                order["orderIdentifier"] = f"signed-{index}"
+                out.write(json.dumps(order) + "\n")
+        run([BIN, "build", "--batch", signed_sources, "--template", template, "--out", os.path.join(work, "signed"), "--quiet"] + signing)
+        signed = [open(os.path.join(work, "signed", name), "rb").read() for name in sorted(os.listdir(os.path.join(work, "signed")))]
+        rsa = openssl_sign_rate()
+        archive_saves = timed_posts(port, "/merchant/v1/orders", signed, "application/vnd.apple.finance.order")
+        build_saves = timed_posts(port, "/merchant/v1/orders/build", uploads, "application/json")
+        stop(server)
+
+        ceiling = figures["bare Hummingbird route (reference)"]["rate"]
+        print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -t1 -c64 on core 1, server on core 0\n")
+        print("| request | req/s | vs bare route | p50 | p99 | non-2xx/3xx |")
+        print("|---|---|---|---|---|---|")
+        for name, figure in figures.items():
+            print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {figure['p50']:.2f} ms | {figure['p99']:.2f} ms | {figure['errors']} |")
+        print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
+        print(f"merchant upload of signed archives: {archive_saves:,.0f} saves/s (4 client threads)")
+        print(f"merchant build-and-sign: {build_saves:,.0f} saves/s = {build_saves / rsa:.2f} × the RSA sign rate of one core")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
