@@ -103,6 +103,34 @@ let package = Package(
             path: "Tests/WalletOrdersTestSupport",
             swiftSettings: swiftSettings
         ),
+        // A local stand-in for Apple's push service (HTTP/2 over TLS, NIO): checks the client
+        // certificate or JWT, headers, topic and payload, and answers with any of APNs' errors.
+        // For the tests and `make demo`; not a product.
+        .target(
+            name: "APNsStandIn",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/APNsStandIn",
+            swiftSettings: swiftSettings
+        ),
+        // `apns-stand-in`: runs the stand-in from the command line (`make demo` shows pushes arriving).
+        .executableTarget(
+            name: "apns-stand-in",
+            dependencies: [
+                "APNsStandIn",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/APNsStandInTool",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WalletOrdersInteropTests",
             dependencies: ["WalletOrdersInterop", "WalletOrdersTestSupport"],
@@ -126,6 +154,18 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersServerTests",
+            dependencies: [
+                "WalletOrdersServer",
+                "WalletOrdersStore",
+                "WalletOrders",
+                "WalletOrdersTestSupport",
+                "APNsStandIn",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
