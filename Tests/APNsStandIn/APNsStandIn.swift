@@ -31,8 +31,9 @@ public final class APNsStandIn: Sendable {
         /// The server's private key (PEM).
         public var serverPrivateKeyPEM: String
         /// The CA certificates (PEM) that issue acceptable client certificates; `nil` accepts no
-        /// certificate authentication. When set and ``providerToken`` is `nil`, a client
-        /// certificate is required by the TLS handshake.
+        /// certificate authentication. As with APNs the TLS handshake asks for a certificate but
+        /// doesn't require one; one that is presented must verify against these CAs (and carry the
+        /// clientAuth extended key usage, if it names any), or the handshake fails.
         public var clientCertificateAuthorityPEM: String?
         /// The key that signs acceptable provider tokens (JWT); `nil` accepts no token authentication.
         public var providerToken: ProviderTokenKey?
@@ -141,10 +142,10 @@ public final class APNsStandIn: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     var connection = NIOHTTP2Handler.ConnectionConfiguration()
-                    connection.initialSettings = [
-                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000),
-                        HTTP2Setting(parameter: .maxHeaderListSize, value: HPACKDecoder.defaultMaxHeaderListSize),
-                    ]
+                    // APNs allows many concurrent streams per connection; NIO's default is 100.
+                    connection.initialSettings = nioDefaultSettings.map {
+                        $0.parameter == .maxConcurrentStreams ? HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000) : $0
+                    }
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
                     ) { stream in
@@ -219,7 +220,9 @@ public final class APNsStandIn: Sendable {
         tls.minimumTLSVersion = .tlsv12
         if let authorities = configuration.clientCertificateAuthorityPEM {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(authorities.utf8)))
-            tls.certificateVerification = configuration.providerToken == nil ? .noHostnameVerification : .optionalVerification
+            // Like APNs: a certificate is asked for but optional (token callers have none); one
+            // that is presented must verify, or the handshake fails.
+            tls.certificateVerification = .optionalVerification
             tls.sendCANameList = true
         } else {
             tls.certificateVerification = .none

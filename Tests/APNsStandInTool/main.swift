@@ -86,7 +86,7 @@ for text in options["--fail-token"] ?? [] {
     standIn.respond(toDeviceToken: parts[0], with: scripted(parts[1]))
 }
 
-func printLine(_ object: [String: Any]) {
+@Sendable func printLine(_ object: [String: Any]) {
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }

@@ -100,17 +100,15 @@ struct APNsClientTests {
         }
     }
 
-    @Test("a client without a certificate is refused in the TLS handshake: rejected, BadCertificate")
+    @Test("a client without a certificate (and a token the service doesn't accept) is refused: 403 InvalidProviderToken")
     func noCertificateRefused() async throws {
         // Token credentials present no certificate; this stand-in accepts certificates only.
         try await withPush(credentials: APNsTest.tokenCredentials) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            guard case .rejected(let reason) = outcome else {
-                Issue.record("expected rejected, got \(outcome)")
-                return
-            }
-            #expect(reason.hasPrefix("BadCertificate"), "\(reason)")
-            #expect(standIn.requests.isEmpty)
+            #expect(outcome == .rejected(reason: "InvalidProviderToken"))
+            #expect(standIn.requests.map(\.status) == [403])
+            #expect(standIn.requests.first?.clientCertificateUID == nil)
+            #expect(standIn.pushes.isEmpty)
         }
     }
 
@@ -324,14 +322,28 @@ struct APNsClientTests {
                 == .retryLater(after: .seconds(10), reason: "ServiceUnavailable"))
     }
 
-    @Test("a stand-in that closes the connection: retryLater; the next push reconnects and is delivered")
-    func connectionClosed() async throws {
+    @Test("a connection closed under a push: sent again at once on a new connection, delivered")
+    func connectionClosedOnce() async throws {
         try await withPush { standIn, client in
             standIn.respondToNext(1, with: .closeConnection)
+            let token = APNsTest.deviceToken()
+            #expect(await client.send(PushNotification(deviceToken: token, topic: topic)) == .delivered)
+            #expect(standIn.requests.map(\.status) == [0, 200])
+            #expect(standIn.requests.map(\.deviceToken) == [token, token])
+        }
+    }
+
+    @Test("a stand-in that closes the connection again: retryLater; a later push reconnects and is delivered")
+    func connectionClosedTwice() async throws {
+        try await withPush { standIn, client in
+            standIn.respondToNext(2, with: .closeConnection)
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            #expect(outcome.isRetryLater, "\(outcome)")
-            #expect(outcome.reason?.hasPrefix("connection failed") == true, "\(outcome)")
-            #expect(standIn.requests.map(\.status) == [0])
+            guard case .retryLater(nil, let reason) = outcome else {
+                Issue.record("expected retryLater, got \(outcome)")
+                return
+            }
+            #expect(reason.hasPrefix("connection failed"), "\(reason)")
+            #expect(standIn.requests.map(\.status) == [0, 0])
             #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)
         }
     }

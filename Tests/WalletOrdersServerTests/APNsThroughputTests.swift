@@ -5,8 +5,11 @@ import WalletOrdersServer
 
 /// A rough throughput figure for the APNs client against the local stand-in (both in this
 /// process, certificate auth, one HTTP/2 connection). Not a benchmark: it prints the figure and
-/// checks only that every push arrived.
-@Suite("APNs throughput")
+/// checks only that every push arrived. Runs only when `APNS_THROUGHPUT` is set (it would slow
+/// the tests beside it, and they it):
+///
+///     APNS_THROUGHPUT=1 swift test --skip-build --filter APNsThroughputTests
+@Suite("APNs throughput", .enabled(if: ProcessInfo.processInfo.environment["APNS_THROUGHPUT"] != nil))
 struct APNsThroughputTests {
     @Test("2,000 pushes with 50 in flight all arrive; prints pushes per second")
     func throughput() async throws {

@@ -62,6 +62,11 @@ public final class APNsClient: PushSender {
         case .certificate(let certificate):
             tls.certificateChain = certificate.certificateChain.map { .certificate($0) }
             tls.privateKey = .privateKey(certificate.privateKey)
+            // TLS 1.2 (APNs' minimum): a service refusing the certificate then fails the
+            // handshake itself, with an alert saying why. With TLS 1.3 the refusal comes after
+            // the client's side of the handshake and looks like a dropped connection, which
+            // would make a bad certificate `retryLater` for ever.
+            tls.maximumTLSVersion = .tlsv12
             providerToken = nil
         case .token(let keyID, let teamID, let privateKeyPEM):
             providerToken = try APNsProviderToken(
@@ -109,7 +114,7 @@ public final class APNsClient: PushSender {
             logger.warning("APNs push rejected", metadata: metadata)
         }
         Counter(label: "wallet_orders_apns_pushes_total", dimensions: [("outcome", label)]).increment()
-        Timer(label: "wallet_orders_apns_push_duration_seconds", preferredDisplayUnit: .seconds)
+        Metrics.Timer(label: "wallet_orders_apns_push_duration_seconds", preferredDisplayUnit: .seconds)
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         return outcome
     }
@@ -135,19 +140,48 @@ public final class APNsClient: PushSender {
             return .rejected(reason: "BadTopic")
         }
         guard let providerToken else {
-            return outcome(of: await attempt(notification, jwt: nil))
+            return outcome(of: await attemptReconnecting(notification, jwt: nil))
         }
         do {
             let jwt = try providerToken.current()
-            let answer = await attempt(notification, jwt: jwt)
+            let answer = await attemptReconnecting(notification, jwt: jwt)
             if case .answered(403, "ExpiredProviderToken", _) = answer {
                 providerToken.invalidate(jwt)
                 logger.info("APNs provider token expired; signing a new one and sending again")
-                return outcome(of: await attempt(notification, jwt: try providerToken.current()))
+                return outcome(of: await attemptReconnecting(notification, jwt: try providerToken.current()))
             }
             return outcome(of: answer)
         } catch {
             return .rejected(reason: "the provider token can't be signed (\(error))")
+        }
+    }
+
+    /// Sends `notification`, again when the connection was lost under it:
+    ///
+    /// - once more when it was lost after the push was sent (`remoteConnectionClosed`; APNs
+    ///   closes connections now and then; a push that arrived twice costs the device one more fetch);
+    /// - up to three times more, after 20, 40 and 60 ms, when the push was never sent because it
+    ///   was handed to a connection already closing (AsyncHTTPClient's `cancelled`, while the
+    ///   pool hasn't yet heard of the close).
+    private func attemptReconnecting(_ notification: PushNotification, jwt: String?) async -> Answer {
+        var lostAfterSending = 0
+        var neverSent = 0
+        while true {
+            let answer = await attempt(notification, jwt: jwt)
+            guard case .failed(let error) = answer, let error = error as? HTTPClientError, !Task.isCancelled else {
+                return answer
+            }
+            if error == .remoteConnectionClosed, lostAfterSending < 1 {
+                lostAfterSending += 1
+            } else if error == .cancelled, neverSent < 3 {
+                neverSent += 1
+                try? await Task.sleep(for: .milliseconds(20 * neverSent))
+            } else {
+                return answer
+            }
+            logger.debug(
+                "APNs connection lost before an answer; sending again",
+                metadata: ["apns.device": "\(Self.redacted(notification.deviceToken))", "apns.error": "\(error)"])
         }
     }
 
@@ -192,14 +226,12 @@ public final class APNsClient: PushSender {
     /// The outcome of a push that got no answer.
     static func outcome(of error: any Error) -> PushOutcome {
         let text = String(describing: error)
-        // TLS alerts the service sends when it refuses the client certificate.
-        let certificateAlerts = [
-            "ALERT_BAD_CERTIFICATE", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_REQUIRED", "ALERT_CERTIFICATE_UNKNOWN",
-            "ALERT_UNSUPPORTED_CERTIFICATE", "ALERT_CERTIFICATE_EXPIRED", "ALERT_CERTIFICATE_REVOKED",
-            "ALERT_ACCESS_DENIED",
-        ]
-        if let alert = certificateAlerts.first(where: { text.contains($0) }) {
+        if let alert = certificateAlert(in: error) {
             return .rejected(reason: "BadCertificate (TLS: the service refused the client certificate, \(alert))")
+        }
+        if text.contains("ALERT_HANDSHAKE_FAILURE") {
+            // What a TLS 1.2 service answers when a required client certificate is missing.
+            return .rejected(reason: "BadCertificate (TLS: the service refused the handshake, ALERT_HANDSHAKE_FAILURE; no client certificate?)")
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate") {
             return .rejected(reason: "the push service's certificate is not trusted (TLS)")
@@ -214,6 +246,18 @@ public final class APNsClient: PushSender {
             }
         }
         return .retryLater(after: nil, reason: "connection failed (\(text.prefix(200)))")
+    }
+
+    /// TLS alerts a service sends when it refuses the client certificate.
+    static let certificateAlerts = [
+        "ALERT_BAD_CERTIFICATE", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_REQUIRED", "ALERT_CERTIFICATE_UNKNOWN",
+        "ALERT_UNSUPPORTED_CERTIFICATE", "ALERT_CERTIFICATE_EXPIRED", "ALERT_CERTIFICATE_REVOKED", "ALERT_ACCESS_DENIED",
+    ]
+
+    /// The certificate alert `error` reports, if any.
+    static func certificateAlert(in error: any Error) -> String? {
+        let text = String(describing: error)
+        return certificateAlerts.first { text.contains($0) }
     }
 
     // MARK: - Helpers
@@ -243,3 +287,4 @@ public final class APNsClient: PushSender {
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
+

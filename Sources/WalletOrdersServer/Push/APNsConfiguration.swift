@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import NIOSSL
 
 /// How an ``APNsClient`` reaches Apple's push service and proves who it is.

@@ -37,8 +37,9 @@ enum APNsTest {
     ) throws -> APNsClient {
         var configuration = APNsConfiguration(
             endpoint: .custom(host: "127.0.0.1", port: port), credentials: credentials,
-            additionalTrustRootsPEM: trustServer ? [pki.serverCAPEM] : [], connectTimeout: .seconds(5),
-            requestTimeout: .seconds(10))
+            additionalTrustRootsPEM: trustServer ? [pki.serverCAPEM] : [],
+            // Generous: the tests run in parallel on small shared machines.
+            connectTimeout: .seconds(30), requestTimeout: .seconds(60))
         configure(&configuration)
         return try APNsClient(configuration: configuration)
     }
