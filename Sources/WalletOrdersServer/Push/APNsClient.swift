@@ -161,19 +161,17 @@ public final class APNsClient: PushSender {
     /// - once more when it was lost after the push was sent (`remoteConnectionClosed`; APNs
     ///   closes connections now and then; a push that arrived twice costs the device one more fetch);
     /// - up to three times more, after 20, 40 and 60 ms, when the push was never sent because it
-    ///   was handed to a connection already closing (AsyncHTTPClient's `cancelled`, while the
-    ///   pool hasn't yet heard of the close).
+    ///   was handed to a connection already closing, while the pool hadn't yet heard of the
+    ///   close (``isNeverSent(_:)``).
     private func attemptReconnecting(_ notification: PushNotification, jwt: String?) async -> Answer {
         var lostAfterSending = 0
         var neverSent = 0
         while true {
             let answer = await attempt(notification, jwt: jwt)
-            guard case .failed(let error) = answer, let error = error as? HTTPClientError, !Task.isCancelled else {
-                return answer
-            }
-            if error == .remoteConnectionClosed, lostAfterSending < 1 {
+            guard case .failed(let error) = answer, !Task.isCancelled else { return answer }
+            if (error as? HTTPClientError) == .remoteConnectionClosed, lostAfterSending < 1 {
                 lostAfterSending += 1
-            } else if error == .cancelled, neverSent < 3 {
+            } else if Self.isNeverSent(error), neverSent < 3 {
                 neverSent += 1
                 try? await Task.sleep(for: .milliseconds(20 * neverSent))
             } else {
@@ -183,6 +181,19 @@ public final class APNsClient: PushSender {
                 "APNs connection lost before an answer; sending again",
                 metadata: ["apns.device": "\(Self.redacted(notification.deviceToken))", "apns.error": "\(error)"])
         }
+    }
+
+    /// The push was handed to a connection already closing and never left: AsyncHTTPClient's
+    /// `cancelled` (not ours: the task isn't cancelled), or NIO's write on a closed channel.
+    static func isNeverSent(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .cancelled }
+        if let error = error as? ChannelError {
+            switch error {
+            case .ioOnClosedChannel, .alreadyClosed: return true
+            default: return false
+            }
+        }
+        return false
     }
 
     private func attempt(_ notification: PushNotification, jwt: String?) async -> Answer {
