@@ -166,6 +166,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersTestSupport",
                 "APNsStandIn",
+                "apns-stand-in",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
