@@ -19,6 +19,14 @@ import NIOSSL
 /// answer become `retryLater` (a refused or lost connection, a timeout) or `rejected` (TLS refused
 /// the client certificate, or the service's certificate isn't trusted). ``send(_:)`` never throws.
 ///
+/// A push whose connection is lost before an answer is sent again at once, once (APNs closes
+/// connections now and then; a push that arrives twice costs the device one extra fetch), and one
+/// handed to a connection already closing is sent again after a few milliseconds, up to three
+/// times. With certificate credentials the client speaks TLS 1.2 (APNs' minimum), so a
+/// certificate the service refuses fails the handshake with an alert saying why; under TLS 1.3
+/// that refusal would look like a dropped connection. A device token that isn't 1 to 200 hex
+/// digits is never sent (`deviceGone`, `BadDeviceToken`).
+///
 /// With token credentials the token is signed once and reused for
 /// ``APNsConfiguration/providerTokenLifetime``; when APNs answers 403 `ExpiredProviderToken` a new
 /// one is signed at once and the push sent again, once.
