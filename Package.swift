@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +127,18 @@ let package = Package(
             path: "Tests/WalletOrdersTestSupport",
             swiftSettings: swiftSettings
         ),
+        // `apns-stand-in`: runs the stand-in from the command line (`make demo` shows pushes arriving).
+        .executableTarget(
+            name: "apns-stand-in",
+            dependencies: [
+                "APNsStandIn",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/APNsStandInTool",
+            swiftSettings: swiftSettings
+        ),
         // Signed test orders: a development PKI and versions of a sample (WalletOrders and
         // Swift Testing); shared by the store and server tests.
         .target(
@@ -159,6 +172,7 @@ let package = Package(
                 "WalletOrdersTestSupport",
                 "WalletOrdersTestFixtures",
                 "APNsStandIn",
+                "apns-stand-in",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

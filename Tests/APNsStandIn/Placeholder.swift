@@ -1,2 +1,0 @@
-// Replaced by the stand-in itself when the apns branch lands.
-enum APNsStandInPlaceholder {}

@@ -1,0 +1,78 @@
+import APNsStandIn
+import Foundation
+import WalletOrdersServer
+
+/// Starting the stand-in and clients for it.
+enum APNsTest {
+    static var pki: APNsTestPKI { .shared }
+
+    /// A stand-in that accepts the client CA's certificates, and provider tokens when `tokens`.
+    static func startStandIn(certificates: Bool = true, tokens: Bool = false) async throws -> APNsStandIn {
+        var configuration = APNsStandIn.Configuration(
+            serverCertificateChainPEM: pki.serverCertificatePEM, serverPrivateKeyPEM: pki.serverKeyPEM)
+        if certificates { configuration.clientCertificateAuthorityPEM = pki.clientCAPEM }
+        if tokens {
+            configuration.providerToken = .init(keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: pki.tokenPublicKeyPEM)
+        }
+        let standIn = try APNsStandIn(configuration: configuration)
+        try await standIn.start()
+        return standIn
+    }
+
+    /// The Order Type ID certificate for ``APNsTestPKI/topic``.
+    static func clientCertificate() throws -> APNsClientCertificate {
+        try APNsClientCertificate(
+            certificateChainPEM: Array(pki.clientCertificatePEM.utf8), privateKeyPEM: Array(pki.clientKeyPEM.utf8))
+    }
+
+    /// Token credentials with the stand-in's key.
+    static var tokenCredentials: APNsConfiguration.Credentials {
+        .token(keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: pki.tokenPrivateKeyPEM)
+    }
+
+    /// A client for the stand-in on `port`, trusting its CA unless `trustServer` is false.
+    static func client(
+        port: Int, credentials: APNsConfiguration.Credentials, trustServer: Bool = true,
+        configure: (inout APNsConfiguration) -> Void = { _ in }
+    ) throws -> APNsClient {
+        var configuration = APNsConfiguration(
+            endpoint: .custom(host: "127.0.0.1", port: port), credentials: credentials,
+            additionalTrustRootsPEM: trustServer ? [pki.serverCAPEM] : [],
+            // Generous: the tests run in parallel on small shared machines.
+            connectTimeout: .seconds(30), requestTimeout: .seconds(60))
+        configure(&configuration)
+        return try APNsClient(configuration: configuration)
+    }
+
+    /// A random 64-hex-digit device token.
+    static func deviceToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// The JSON object in a JWT part.
+    static func jwtPart(_ jwt: String, _ index: Int) -> [String: Any] {
+        let part = jwt.split(separator: ".", omittingEmptySubsequences: false)[index]
+        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return [:] }
+        return object
+    }
+}
+
+extension PushOutcome {
+    /// `retryLater`'s delay, or `nil` for other outcomes.
+    var isRetryLater: Bool {
+        if case .retryLater = self { return true }
+        return false
+    }
+
+    /// The reason of any outcome but `delivered`.
+    var reason: String? {
+        switch self {
+        case .delivered: nil
+        case .retryLater(_, let reason), .deviceGone(let reason), .rejected(let reason): reason
+        }
+    }
+}
