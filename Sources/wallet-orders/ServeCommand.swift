@@ -58,6 +58,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("signing-dir"), help: ArgumentHelp("Identities to sign posted order.json files with: one subfolder per order type, as `dev-certs --out` writes them.", valueName: "folder"))
     var signingDirectory: String?
 
+    @Option(name: .customLong("apns"), help: ArgumentHelp("Send pushes to APNs: production, development (the sandbox) or host:port (a stand-in). Credentials: --apns-token-key, --apns-cert/--apns-key, --apns-p12, or each identity of --signing-dir.", valueName: "environment"))
+    var apnsEnvironment: String?
+
+    @Option(name: .customLong("apns-token-key"), help: ArgumentHelp("APNs token authentication: the .p8 key (with --apns-key-id and --apns-team-id).", valueName: "file"))
+    var apnsTokenKey: String?
+
+    @Option(name: .customLong("apns-key-id"), help: ArgumentHelp("The ID of --apns-token-key.", valueName: "id"))
+    var apnsKeyID: String?
+
+    @Option(name: .customLong("apns-team-id"), help: ArgumentHelp("Your Team ID, for --apns-token-key.", valueName: "id"))
+    var apnsTeamID: String?
+
+    @Option(name: .customLong("apns-cert"), help: ArgumentHelp("An Order Type ID certificate chain (PEM) to log in to APNs with; needs --apns-key.", valueName: "file"))
+    var apnsCertificate: String?
+
+    @Option(name: .customLong("apns-key"), help: ArgumentHelp("The private key (PEM) of --apns-cert.", valueName: "file"))
+    var apnsKey: String?
+
+    @Option(name: .customLong("apns-p12"), help: ArgumentHelp("An Order Type ID certificate and key as .p12, to log in to APNs with.", valueName: "file"))
+    var apnsPKCS12: String?
+
+    @Option(name: .customLong("apns-ca"), help: ArgumentHelp("Another root to trust the APNs endpoint with (a stand-in's CA); repeatable.", valueName: "file"))
+    var apnsTrustRoots: [String] = []
+
     @Option(name: .customLong("push-poll"), help: ArgumentHelp("Seconds between looks at the push outbox (default 1).", valueName: "seconds"))
     var pushPoll: Double?
 
@@ -86,13 +110,29 @@ struct ServeCommand: AsyncParsableCommand {
         if settings.apiKeys.isEmpty {
             logger.warning("no merchant API key: every /merchant/v1/ call answers 401 (give --api-key-file or WALLET_ORDERS_API_KEYS)")
         }
-        logger.warning("no APNs credentials: changes are queued in the store's outbox and not sent")
-        let server = OrderServer(store: store, configuration: settings, pushSender: nil, logger: logger, metrics: .bootstrapped)
+        let apns = try reportingFailures {
+            try APNsSenders.make(
+                config: config, signingDirectory: config.string(forKey: "signing.directory").map { URL(fileURLWithPath: $0) }, logger: logger)
+        }
+        if apns == nil {
+            logger.warning("no APNs endpoint (--apns): changes are queued in the store's outbox and not sent")
+        }
+        let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
         let path = store.url.path
         let scheme = settings.tls == nil ? "http" : "https"
-        try await reportingFailuresAsync { try await server.run { host, port in
-            Terminal.write("wallet-orders serve: listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))", to: .standardError)
-        } }
+        do {
+            try await reportingFailuresAsync {
+                try await server.run { host, port in
+                    Terminal.write(
+                        "wallet-orders serve: listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))",
+                        to: .standardError)
+                }
+            }
+        } catch {
+            await apns?.shutdown()
+            throw error
+        }
+        await apns?.shutdown()
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.
@@ -111,6 +151,14 @@ struct ServeCommand: AsyncParsableCommand {
         set("tls.certificate", tlsCertificate.map(ConfigContent.string))
         set("tls.key", tlsKey.map(ConfigContent.string))
         set("signing.directory", signingDirectory.map(ConfigContent.string))
+        set("apns.environment", apnsEnvironment.map(ConfigContent.string))
+        set("apns.tokenKey", apnsTokenKey.map(ConfigContent.string))
+        set("apns.keyID", apnsKeyID.map(ConfigContent.string))
+        set("apns.teamID", apnsTeamID.map(ConfigContent.string))
+        set("apns.certificate", apnsCertificate.map(ConfigContent.string))
+        set("apns.key", apnsKey.map(ConfigContent.string))
+        set("apns.p12", apnsPKCS12.map(ConfigContent.string))
+        if !apnsTrustRoots.isEmpty { set("apns.trustRoots", .stringArray(apnsTrustRoots)) }
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: flags),
             EnvironmentVariablesProvider(secretsSpecifier: .specific(["WALLET_ORDERS_API_KEYS"])).prefixKeys(with: ["wallet", "orders"]),

@@ -18,6 +18,9 @@ public struct DevelopmentCertificateAuthority: Sendable {
 
     /// Apple's order-signing extended key usage, modelled on the Pass Type ID one (spec §2.2).
     static let orderSigningExtendedKeyUsage = "1.2.840.113635.100.4.14"
+    /// TLS client authentication: Apple's type-ID certificates carry it beside their own usage,
+    /// because the same certificate logs in to APNs to push updates (spec §5.1).
+    static let clientAuthenticationExtendedKeyUsage = "clientAuth"
     /// Apple's marker extension on pass-signing certificates, reused for the test leaf.
     static let appleMarkerExtension = "1.2.840.113635.100.6.1.16"
 
@@ -80,7 +83,7 @@ public struct DevelopmentCertificateAuthority: Sendable {
                     ],
                     notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor),
                     keyUsage: "critical,digitalSignature",
-                    extendedKeyUsages: [Self.orderSigningExtendedKeyUsage],
+                    extendedKeyUsages: [Self.clientAuthenticationExtendedKeyUsage, Self.orderSigningExtendedKeyUsage],
                     customExtensions: [(Self.appleMarkerExtension, false, [0x05, 0x00])]),
                 subjectKey: key, issuer: intermediate, issuerKey: intermediateKey)
             return DevelopmentOrderTypeCertificate(certificate: certificate, privateKey: key, authority: self)
