@@ -5,7 +5,8 @@ import WalletOrdersFuzzTargets
 import CWalletOrdersFuzzer
 #endif
 
-/// `wallet-orders-fuzz --target=NAME [ARGS...]`.
+/// `wallet-orders-fuzz --target=NAME [ARGS...]`, or `wallet-orders-fuzz --make-seeds=FOLDER`
+/// (writes every target's seed corpus into `FOLDER/NAME/`, see ``FuzzSeeds``).
 ///
 /// Built with `-sanitize=fuzzer,address -DFUZZING` (`make fuzz`): libFuzzer's driver, fuzzing the
 /// one target named; ARGS are libFuzzer's (flags, corpus folders, or files to replay). libFuzzer
@@ -18,6 +19,17 @@ import CWalletOrdersFuzzer
 enum FuzzDriver {
     static func main() {
         let arguments = CommandLine.arguments
+        if let option = arguments.dropFirst().first(where: { $0.hasPrefix("--make-seeds=") }) {
+            let folder = URL(fileURLWithPath: String(option.dropFirst("--make-seeds=".count)), isDirectory: true)
+            do {
+                let counts = try FuzzSeeds.write(to: folder)
+                for target in FuzzTarget.allCases { print("\(target.rawValue): \(counts[target] ?? 0) seed(s)") }
+                exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("wallet-orders-fuzz: writing the seeds failed: \(error)\n".utf8))
+                exit(1)
+            }
+        }
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
         guard let option = arguments.dropFirst().first(where: { $0.hasPrefix("--target=") }),
             let target = FuzzTarget(rawValue: String(option.dropFirst("--target=".count)))
