@@ -6,8 +6,9 @@
 #
 #   run-fuzzers.sh BINARY WORK SECONDS TIMEOUT TARGET...
 #
-# WORK/seeds/TARGET/ (from `wallet-orders-fuzz --make-seeds`) is read, never written;
-# WORK/corpus/TARGET/ keeps what libFuzzer finds from one run to the next.
+# WORK/seeds/TARGET/ (from `wallet-orders-fuzz --make-seeds`) and Tests/Fuzz/Regressions/TARGET/
+# (inputs that once failed) are read, never written; WORK/corpus/TARGET/ keeps what libFuzzer
+# finds from one run to the next.
 set -uo pipefail
 binary=$1 work=$2 seconds=$3 timeout=$4
 shift 4
@@ -25,8 +26,12 @@ dictionary() {
 
 # The Swift runtime's backtracer would catch the crash before libFuzzer saves the input.
 export SWIFT_BACKTRACE=enable=no
-# Leaks are reported; a crash's report names the input. (Swift traps on SIGILL.)
-export ASAN_OPTIONS=${ASAN_OPTIONS:-handle_sigill=1:detect_leaks=1}
+# Swift traps with SIGILL. Leaks are checked after each input that allocated more than it freed
+# (libFuzzer's -detect_leaks), not at exit: what the process keeps until then (OpenSSL's providers,
+# the targets' validator, schema and store) is not an input's leak.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-handle_sigill=1:detect_leaks=1:leak_check_at_exit=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp:print_suppressions=0}
+regressions=$(cd "$(dirname "$0")/Regressions" && pwd)
 
 mkdir -p "$work/logs"
 failed=()
@@ -37,7 +42,8 @@ for target in "$@"; do
     echo "fuzz: $target for ${seconds}s (log: $log)"
     "$binary" --target="$target" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
         -dict="$(dictionary "$target")" -artifact_prefix="$work/crashes/$target/" -print_final_stats=1 \
-        "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1
+        "$work/corpus/$target" "$work/seeds/$target" \
+        $([ -d "$regressions/$target" ] && echo "$regressions/$target") >"$log" 2>&1
     status=$?
     stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
     result=ok

@@ -7,16 +7,14 @@ import WalletOrdersInterop
 enum ZipFuzzing {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let layout = ZipLayout(bytes)
+        // (A problem's offset may lie past the data: it is where a record *says* something is.)
         for problem in layout.problems {
-            try require(
-                (0...bytes.count).contains(problem.offset), .zip,
-                "problem offset \(problem.offset) outside 0...\(bytes.count): \(problem.message)")
+            try require(problem.offset >= 0, .zip, "negative problem offset \(problem.offset): \(problem.message)")
             if let index = problem.recordIndex {
-                try require(index >= 0, .zip, "negative record index \(index)")
+                try require(index >= 0, .zip, "negative record index \(index): \(problem.message)")
             }
         }
-        try require(
-            layout.untrustedRecords.allSatisfy { $0 >= 0 }, .zip, "negative untrusted record index")
+        try require(layout.untrustedRecords.allSatisfy { $0 >= 0 }, .zip, "negative untrusted record index")
         let archive: OrderArchive
         do {
             archive = try OrderArchive(bytes: bytes)
