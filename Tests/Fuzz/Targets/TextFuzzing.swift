@@ -59,6 +59,17 @@ enum StringsFuzzing {
                 try require(entry.line >= line, .strings, "entry lines go backwards: \(entry.line) after \(line)")
                 line = entry.line
             }
+            // The same text in UTF-16 (as Xcode may save it) reads the same.
+            if file.encoding == .utf8 {
+                let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+                let utf16: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+                guard case .success(let again) = StringsFile.parse(utf16) else {
+                    throw InvariantViolation(.strings, "the UTF-8 text parses, the same text in UTF-16LE doesn't")
+                }
+                try require(
+                    again.entries == file.entries && again.encoding == .utf16LittleEndian, .strings,
+                    "UTF-16LE reads \(again.entries.count) entries, UTF-8 \(file.entries.count)")
+            }
         case .failure(let failure):
             try require((failure.line ?? 1) >= 1, .strings, "failure at line \(failure.line ?? 0)")
         }
