@@ -4,7 +4,8 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test bench bench-smoke bench-batch bench-serve schemas reference-data clean
+.PHONY: setup build release demo test bench bench-smoke bench-batch bench-serve schemas reference-data clean \
+	fuzz-build fuzz-seeds fuzz fuzz-smoke
 
 setup:
 	@bash .ci/setup
@@ -34,6 +35,35 @@ bench-batch: setup
 bench-serve: setup
 	python3 Benchmarks/serve.py
 
+## Fuzzing (Tests/Fuzz): libFuzzer with AddressSanitizer, one target per input the package reads
+## (zip json schema strings der identity validate store), each for FUZZ_SECONDS, one after the
+## other. Crashes, hangs (FUZZ_TIMEOUT seconds for one input) and leaks fail it; the input is in
+## $(FUZZ_WORK)/crashes/TARGET/. What libFuzzer finds stays in $(FUZZ_WORK)/corpus/TARGET/.
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
+FUZZ_TARGETS ?= zip json schema strings der identity validate store
+FUZZ_BUILD ?= .build-fuzz
+FUZZ_WORK ?= $(FUZZ_BUILD)/work
+FUZZ_BINARY = $(FUZZ_BUILD)/debug/wallet-orders-fuzz
+
+## Build the fuzzing driver (debug, -sanitize=fuzzer,address) in $(FUZZ_BUILD).
+fuzz-build: setup
+	$(SWIFT) build --scratch-path $(FUZZ_BUILD) -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+		--product wallet-orders-fuzz $(SWIFT_BUILD_FLAGS)
+
+## Write the seed corpora (samples, fixtures, conformance suites, archives signed with a fresh development PKI).
+fuzz-seeds: fuzz-build
+	rm -rf $(FUZZ_WORK)/seeds
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BINARY) --make-seeds=$(FUZZ_WORK)/seeds
+
+## Run every fuzz target for FUZZ_SECONDS (default 60) each.
+fuzz: fuzz-seeds
+	bash Tests/Fuzz/run-fuzzers.sh $(FUZZ_BINARY) $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_TARGETS)
+
+## A short pass of every fuzz target (CI, after `make test`): 20 s each.
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=20
+
 ## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
 schemas:
 	rm -f Sources/WalletOrders/Resources/Schemas/*.json
@@ -58,4 +88,4 @@ bench-smoke: setup
 	python3 Benchmarks/report.py --smoke
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build $(FUZZ_BUILD) Benchmarks/.build

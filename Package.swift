@@ -147,6 +147,31 @@ let package = Package(
             path: "Tests/WalletOrdersTestFixtures",
             swiftSettings: swiftSettings
         ),
+        // Fuzzing (Tests/Fuzz, `make fuzz`): one entry point per input the package reads, a C
+        // declaration of libFuzzer's driver, and an executable that fuzzes one target when built
+        // with `-sanitize=fuzzer,address -DFUZZING` and otherwise replays files through it.
+        .target(
+            name: "WalletOrdersFuzzTargets",
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersStore"],
+            path: "Tests/Fuzz/Targets",
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CWalletOrdersFuzzer",
+            path: "Tests/Fuzz/CWalletOrdersFuzzer"
+        ),
+        .executableTarget(
+            name: "wallet-orders-fuzz",
+            dependencies: ["WalletOrdersFuzzTargets", "CWalletOrdersFuzzer"],
+            path: "Tests/Fuzz/Driver",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersFuzzTests",
+            dependencies: ["WalletOrdersFuzzTargets", "WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
+            path: "Tests/Fuzz/RegressionTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WalletOrdersInteropTests",
             dependencies: ["WalletOrdersInterop", "WalletOrdersTestSupport"],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersInterop
 import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
@@ -160,6 +161,64 @@ import WalletOrdersTestSupport
         let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
         #expect(finding.message.contains("\(count) byte(s) after the end") && finding.message.contains("at byte \(signature.count)"), "\(finding.message)")
         #expect(!report.isValid)
+    }
+
+    /// Found by fuzzing (`Tests/Fuzz/Regressions/der/certificate-not-der`): the fast path read the
+    /// certificates without looking inside them, and OpenSSL takes a certificate with a BER length
+    /// (its signature covers only the TBS part), so this archive used to verify.
+    @Test("A certificate with a BER length inside a DER-shaped signature is refused as not DER")
+    func certificateWithBERLength() throws {
+        let signature = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
+        // ContentInfo / [0] / SignedData / certificates [0] / first certificate / signatureAlgorithm.
+        let ber = Self.rewriting(signature, at: [0, 1, 0, 3, 0, 1]) { bytes, element in
+            [element.tag, 0x81, UInt8(element.content.count)] + bytes[element.content]
+        }
+        let certificate = try #require(Self.element(of: ber, at: [0, 1, 0, 3, 0]), "the rewritten signature keeps its shape")
+        #expect(try X509Certificate.parse(Array(ber[certificate.whole])).count == 1, "OpenSSL reads the BER certificate")
+        #expect(DERReader.violation(in: ber) != nil)
+        let report = verify(try Self.withSignature(ber))
+        let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
+        #expect(finding.message.contains("long-form length"), "\(finding.message)")
+        #expect(!report.isValid)
+    }
+
+    /// The DER element at `path` (child indices, from the top).
+    static func element(of bytes: [UInt8], at path: [Int]) -> DERReader.Element? {
+        var range = 0..<bytes.count
+        var found: DERReader.Element?
+        for index in path {
+            var reader = DERReader(bytes, range: range)
+            for _ in 0..<index { _ = reader.next() }
+            guard let element = reader.next() else { return nil }
+            found = element
+            range = element.content
+        }
+        return found
+    }
+
+    /// `bytes` with the DER element at `path` (child indices, from the top) replaced by `change`'s
+    /// encoding of it, and the lengths of the elements around it fixed.
+    static func rewriting(
+        _ bytes: [UInt8], at path: [Int], range: Range<Int>? = nil, _ change: ([UInt8], DERReader.Element) -> [UInt8]
+    ) -> [UInt8] {
+        var reader = DERReader(bytes, range: range)
+        var out: [UInt8] = []
+        var index = 0
+        while let element = reader.next() {
+            if index != path[0] {
+                out += bytes[element.whole]
+            } else if path.count == 1 {
+                out += change(bytes, element)
+            } else {
+                let content = rewriting(bytes, at: Array(path.dropFirst()), range: element.content, change)
+                let count = content.count
+                let length: [UInt8] =
+                    count < 0x80 ? [UInt8(count)] : count < 0x100 ? [0x81, UInt8(count)] : [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
+                out += [element.tag] + length + content
+            }
+            index += 1
+        }
+        return out
     }
 
     @Test("A PEM signature is named as the wrong encoding")

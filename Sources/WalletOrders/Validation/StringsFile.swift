@@ -1,34 +1,35 @@
 /// A parsed `order.strings` file: `"key" = "value";` lines with `/* */` and `//` comments.
-struct StringsFile: Sendable {
+/// (`package` for the fuzz target in Tests/Fuzz.)
+package struct StringsFile: Sendable {
     /// How the file was encoded.
-    enum Encoding: String, Sendable {
+    package enum Encoding: String, Sendable {
         case utf8 = "UTF-8"
         case utf8WithBOM = "UTF-8 with BOM"
         case utf16LittleEndian = "UTF-16LE"
         case utf16BigEndian = "UTF-16BE"
     }
 
-    struct Entry: Sendable, Hashable {
-        var key: String
-        var value: String
-        var line: Int
+    package struct Entry: Sendable, Hashable {
+        package var key: String
+        package var value: String
+        package var line: Int
     }
 
     /// Why a file could not be read, with the line.
-    struct Failure: Error, Sendable {
-        var isEncoding: Bool
-        var message: String
-        var line: Int?
+    package struct Failure: Error, Sendable {
+        package var isEncoding: Bool
+        package var message: String
+        package var line: Int?
     }
 
-    var encoding: Encoding
-    var entries: [Entry]
-    var hasNonASCII: Bool
+    package var encoding: Encoding
+    package var entries: [Entry]
+    package var hasNonASCII: Bool
 
     var keys: Set<String> { Set(entries.map(\.key)) }
 
     /// Decodes and parses `bytes`.
-    static func parse(_ bytes: [UInt8]) -> Result<StringsFile, Failure> {
+    package static func parse(_ bytes: [UInt8]) -> Result<StringsFile, Failure> {
         let text: String
         let encoding: Encoding
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
@@ -170,7 +171,7 @@ struct StringsFile: Sendable {
 }
 
 /// What a file's first bytes say it is.
-enum FileContent: Equatable, Sendable {
+package enum FileContent: Equatable, Sendable {
     case png(width: Int, height: Int, hasAlpha: Bool)
     case jpeg(width: Int, height: Int)
     case pdf
@@ -193,7 +194,7 @@ enum FileContent: Equatable, Sendable {
     }
 
     /// Sniffs PNG (signature + IHDR), JPEG (SOI + the first SOFn frame header) and PDF (`%PDF-`).
-    static func sniff(_ bytes: [UInt8]) -> FileContent {
+    package static func sniff(_ bytes: [UInt8]) -> FileContent {
         let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.count >= 26, bytes.starts(with: pngSignature), bytes[12..<16].elementsEqual(Array("IHDR".utf8)) {
             let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }

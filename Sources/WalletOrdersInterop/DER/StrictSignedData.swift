@@ -86,7 +86,9 @@ package struct StrictSignedData {
         var certificateReader = fields.children(of: certificateSet)
         var certificates: [Range<Int>] = []
         while !certificateReader.isAtEnd {
-            guard let certificate = certificateReader.next(tag: Self.sequence) else { return nil }
+            // Strict DER all through: OpenSSL would also take a certificate with BER inside it.
+            guard let certificate = certificateReader.next(tag: Self.sequence), DERReader.isWellFormed(bytes, certificate.content)
+            else { return nil }
             certificates.append(certificate.whole)
         }
         guard !certificates.isEmpty else { return nil }

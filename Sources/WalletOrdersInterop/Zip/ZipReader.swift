@@ -51,9 +51,10 @@ package final class ZipReader {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
-        let copy = malloc(max(bytes.count, 1))!
+        // No buffer for no bytes: libzip skips an empty buffer, so it would never free it.
+        let copy = bytes.isEmpty ? nil : malloc(bytes.count)!
         bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+            if let copy, let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
         }
         guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
             free(copy)
