@@ -51,11 +51,12 @@ package final class ZipReader {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
-        let copy = malloc(max(bytes.count, 1))!
+        // No buffer for empty input: libzip drops a zero-length buffer without freeing it.
+        let copy = bytes.isEmpty ? nil : malloc(bytes.count)!
         bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+            if let copy, let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
         }
-        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
+        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), copy == nil ? 0 : 1, &error) else {
             free(copy)
             throw ZipError(function: "zip_source_buffer_create", error: &error)
         }
