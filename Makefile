@@ -28,12 +28,15 @@ test: setup
 ## ThreadSanitizer, each in its own scratch path (.build-asan, .build-tsan). The tests run the
 ## wallet-orders binary built next to the test bundle, so the CLI runs sanitized too.
 ## Suppressions (code we don't own, each with its reason) are in .ci/sanitizers/.
-## `ulimit -s`: ASan's redzones make debug frames 2-3 times larger; the deepest test (a schema
-## applied 500 levels deep, the JSON parser's limit is 512) needs 8-12 MB of stack under ASan.
+## `ulimit -s 65536`: sanitized debug frames are larger; the deepest test (a schema applied 500
+## levels deep; the JSON parser's limit is 512) needs 8-12 MB of thread stack under ASan or TSan.
+## Under TSan the tool runs ~10 times slower: WALLET_ORDERS_TIME_SCALE=10 stretches the tests'
+## kill windows and timeouts, and the SIGKILL crash test makes 10 kills instead of 20.
 SANITIZERS_DIR = $(CURDIR)/.ci/sanitizers
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1 \
 	LSAN_OPTIONS=suppressions=$(SANITIZERS_DIR)/lsan.supp:print_suppressions=0
-TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(SANITIZERS_DIR)/tsan.supp
+TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(SANITIZERS_DIR)/tsan.supp \
+	WALLET_ORDERS_TIME_SCALE=10 WALLET_ORDERS_CRASH_ROUNDS=10
 test-sanitizers: test-asan test-tsan
 
 test-asan: setup
@@ -42,7 +45,7 @@ test-asan: setup
 
 test-tsan: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
-	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	ulimit -s 65536 && $(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
 ## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
 ORDERS ?= 10000
