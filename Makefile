@@ -28,8 +28,8 @@ test: setup
 ## ThreadSanitizer, each in its own scratch path (.build-asan, .build-tsan). The tests run the
 ## wallet-orders binary built next to the test bundle, so the CLI runs sanitized too.
 ## Suppressions (code we don't own, each with its reason) are in .ci/sanitizers/.
-## `ulimit -s 65536`: sanitized debug frames are larger; the deepest test (a schema applied 500
-## levels deep; the JSON parser's limit is 512) needs 8-12 MB of thread stack under ASan or TSan.
+## `ulimit -s 65536`: the deepest test (a recursive schema applied 500 levels deep; the JSON
+## parser's limit is 512) needs 6-8 MB of thread stack in a plain debug build, 8-12 MB sanitized.
 ## The sanitized tool runs ~3 (ASan) and ~10 (TSan) times slower: WALLET_ORDERS_TIME_SCALE=4 and
 ## 10 stretch the tests' kill windows and timeouts; under TSan the SIGKILL crash test makes 10
 ## kills instead of 20.
