@@ -196,7 +196,7 @@ struct StoreProcessTests {
                 ["store", "save"] + paths.map(\.path) + trust
                     + ["--store", store.path, "--json", "--batch-size", String(batch)],
                 outputIn: folder, name: "round\(round)")
-            usleep(UInt32.random(in: 20_000...400_000, using: &generator))
+            usleep(UInt32(Double(UInt32.random(in: 20_000...400_000, using: &generator)) * TestTiming.scale))
             child.kill()
             let lines = child.savedLines
             if !lines.isEmpty { killedWithOutput += 1 }

@@ -36,11 +36,22 @@ public struct ProgramTimedOut: Error, CustomStringConvertible {
     }
 }
 
+/// How much slower than a plain debug build the code under test runs: `WALLET_ORDERS_TIME_SCALE`
+/// (a number, default 1). `make test-tsan` sets it, since ThreadSanitizer makes the tool start and
+/// run about 10 times slower. Tests that time things (kill windows, timeouts) stretch them by it.
+public enum TestTiming {
+    public static let scale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["WALLET_ORDERS_TIME_SCALE"], let value = Double(text), value >= 1
+        else { return 1 }
+        return value
+    }()
+}
+
 /// Runs external programs (the `wallet-orders` tool, `openssl`, `python3`, …) with `Process`.
 /// stdin is `/dev/null`; stdout and stderr go to files (no pipe deadlocks) and are read back.
 public enum ExternalProgram {
-    /// How long a program may run unless the caller says otherwise.
-    public static let defaultTimeout: TimeInterval = 60
+    /// How long a program may run unless the caller says otherwise (stretched by ``TestTiming/scale``).
+    public static let defaultTimeout: TimeInterval = 60 * TestTiming.scale
 
     /// Runs `executable arguments…`.
     /// - Parameters:

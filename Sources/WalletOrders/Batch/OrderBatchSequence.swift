@@ -113,23 +113,23 @@ public final class OrderBatchStatistics: Sendable {
     init() {}
 
     /// Inputs whose work has started.
-    public var started: Int { counts.withLock { $0.started } }
+    public var started: Int { counts.withLockVisibleToSanitizers { $0.started } }
     /// Results handed out by the sequence.
-    public var finished: Int { counts.withLock { $0.finished } }
+    public var finished: Int { counts.withLockVisibleToSanitizers { $0.finished } }
     /// Inputs started and not yet handed out (running, or done and waiting to be taken).
-    public var inFlight: Int { counts.withLock { $0.started - $0.finished } }
+    public var inFlight: Int { counts.withLockVisibleToSanitizers { $0.started - $0.finished } }
     /// The largest ``inFlight`` ever seen; never more than the sequence's `maximumConcurrency`.
-    public var peakInFlight: Int { counts.withLock { $0.peakInFlight } }
+    public var peakInFlight: Int { counts.withLockVisibleToSanitizers { $0.peakInFlight } }
 
     func recordStart(_ count: Int = 1) {
-        counts.withLock {
+        counts.withLockVisibleToSanitizers {
             $0.started += count
             $0.peakInFlight = Swift.max($0.peakInFlight, $0.started - $0.finished)
         }
     }
 
     func recordFinish() {
-        counts.withLock { $0.finished += 1 }
+        counts.withLockVisibleToSanitizers { $0.finished += 1 }
     }
 }
 
@@ -143,7 +143,7 @@ final class Completions<Output: Sendable>: Sendable {
     private let state = Mutex(State())
 
     func complete(_ output: Output) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockVisibleToSanitizers { state -> CheckedContinuation<Void, Never>? in
             state.ready.append(output)
             defer { state.waiter = nil }
             return state.waiter
@@ -153,14 +153,14 @@ final class Completions<Output: Sendable>: Sendable {
 
     func take() async throws -> Output {
         while true {
-            let ready = state.withLock { state -> Output? in
+            let ready = state.withLockVisibleToSanitizers { state -> Output? in
                 state.ready.isEmpty ? nil : state.ready.removeFirst()
             }
             if let ready { return ready }
             try Task.checkCancellation()
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumeNow = state.withLock { state -> Bool in
+                    let resumeNow = state.withLockVisibleToSanitizers { state -> Bool in
                         if !state.ready.isEmpty || state.cancelled { return true }
                         state.waiter = continuation
                         return false
@@ -168,7 +168,7 @@ final class Completions<Output: Sendable>: Sendable {
                     if resumeNow { continuation.resume() }
                 }
             } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                let waiter = state.withLockVisibleToSanitizers { state -> CheckedContinuation<Void, Never>? in
                     state.cancelled = true
                     defer { state.waiter = nil }
                     return state.waiter

@@ -107,7 +107,7 @@ final class VerificationCache: Sendable {
     /// `nil` when OpenSSL can't parse exactly that range as a certificate.
     func certificate(in bytes: [UInt8], range: Range<Int>) -> KnownCertificate? {
         let slice = bytes[range]
-        if let known = state.withLock({ $0.certificates[Bytes(bytes: slice)] }) { return known }
+        if let known = state.withLockVisibleToSanitizers({ $0.certificates[Bytes(bytes: slice)] }) { return known }
         guard let parsed = X509Certificate.parse(exactly: bytes, range: range) else { return nil }
         return insert(parsed, der: Array(slice))
     }
@@ -115,12 +115,12 @@ final class VerificationCache: Sendable {
     /// The known certificate for a parsed certificate.
     func certificate(_ certificate: X509Certificate) -> KnownCertificate {
         let der = certificate.derBytes
-        if let known = state.withLock({ $0.certificates[Bytes(bytes: der[...])] }) { return known }
+        if let known = state.withLockVisibleToSanitizers({ $0.certificates[Bytes(bytes: der[...])] }) { return known }
         return insert(certificate, der: der)
     }
 
     private func insert(_ certificate: X509Certificate, der: [UInt8]) -> KnownCertificate {
-        state.withLock { state in
+        state.withLockVisibleToSanitizers { state in
             if let known = state.certificates[Bytes(bytes: der[...])] { return known }
             if state.certificates.count >= Self.certificateLimit { state.certificates.removeAll() }
             let known = KnownCertificate(id: state.nextID, certificate: certificate, der: der)
@@ -133,9 +133,9 @@ final class VerificationCache: Sendable {
     /// Whether `issuer` issued `child` (name match and signature), computed once per pair.
     func isIssued(_ child: KnownCertificate, by issuer: KnownCertificate) -> Bool {
         let key = IssuedKey(child: child.id, issuer: issuer.id)
-        if let known = state.withLock({ $0.issued[key] }) { return known }
+        if let known = state.withLockVisibleToSanitizers({ $0.issued[key] }) { return known }
         let result = child.certificate.isIssued(by: issuer.certificate)
-        state.withLock { state in
+        state.withLockVisibleToSanitizers { state in
             if state.issued.count >= Self.resultLimit { state.issued.removeAll() }
             state.issued[key] = result
         }
@@ -161,9 +161,9 @@ final class VerificationCache: Sendable {
             order.append(Self.sign(seconds - certificate.notAfter.timeIntervalSince1970))
         }
         let key = ChainKey(certificates: ([leaf] + helpers).map(\.id), timeOrder: order)
-        if let known = state.withLock({ $0.chains[key] }) { return known }
+        if let known = state.withLockVisibleToSanitizers({ $0.chains[key] }) { return known }
         let result = trustStore.verify(leaf.certificate, intermediates: helpers.map(\.certificate), at: time)
-        state.withLock { state in
+        state.withLockVisibleToSanitizers { state in
             if state.chains.count >= Self.resultLimit { state.chains.removeAll() }
             state.chains[key] = result
         }

@@ -18,15 +18,22 @@ package enum PKCS12 {
     /// The corresponding C function is `OSSL_PROVIDER_load`.
     @discardableResult
     package static func loadLegacyProvider() -> Bool {
-        legacyProviderLoaded.value
+        loadedProviders.legacy != nil
     }
 
-    private struct LoadOnce: @unchecked Sendable { let value: Bool }  // Written once by the lazy static initializer.
-    private static let legacyProviderLoaded: LoadOnce = {
-        _ = OSSL_PROVIDER_load(nil, "default")
+    /// The handles `OSSL_PROVIDER_load` returned, kept for the life of the process (never
+    /// unloaded): dropping them would leave the providers, which reference their own library
+    /// context, unreachable once OpenSSL's exit cleanup releases its references (LeakSanitizer
+    /// reports them).
+    private struct LoadedProviders: @unchecked Sendable {  // Written once by the lazy static initializer.
+        let standard: OpaquePointer?
+        let legacy: OpaquePointer?
+    }
+    private static let loadedProviders: LoadedProviders = {
+        let standard = OSSL_PROVIDER_load(nil, "default")
         let legacy = OSSL_PROVIDER_load(nil, "legacy")
         ERR_clear_error()
-        return LoadOnce(value: legacy != nil)
+        return LoadedProviders(standard: standard, legacy: legacy)
     }()
 
     /// Parses a `.p12` file.

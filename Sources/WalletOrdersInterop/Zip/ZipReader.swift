@@ -56,7 +56,7 @@ package final class ZipReader {
         bytes.withUnsafeBytes { source in
             if let copy, let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
         }
-        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
+        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), copy == nil ? 0 : 1, &error) else {
             free(copy)
             throw ZipError(function: "zip_source_buffer_create", error: &error)
         }

@@ -106,13 +106,14 @@ package enum ZipWriter {
         return try readAll(output)
     }
 
-    /// A libzip buffer source that owns a `malloc`ed copy of `bytes`.
+    /// A libzip buffer source that owns a `malloc`ed copy of `bytes` (none for an empty entry:
+    /// libzip drops a zero-length buffer without freeing it).
     private static func bufferSource(in archive: OpaquePointer, copying bytes: [UInt8]) throws(ZipError) -> OpaquePointer {
-        let copy = malloc(max(bytes.count, 1))!
+        let copy = bytes.isEmpty ? nil : malloc(bytes.count)!
         bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+            if let copy, let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
         }
-        guard let source = zip_source_buffer(archive, copy, zip_uint64_t(bytes.count), 1) else {
+        guard let source = zip_source_buffer(archive, copy, zip_uint64_t(bytes.count), copy == nil ? 0 : 1) else {
             free(copy)
             throw ZipError(function: "zip_source_buffer", archive: archive)
         }
