@@ -19,6 +19,7 @@ release: setup
 ## Build in release mode and run the whole pipeline on the samples with TEST-ONLY certificates.
 demo: release
 	$(SWIFT) run -c release --skip-build wallet-orders demo --samples Samples
+	bash Tests/Demo/web-service.sh
 
 ## Build and run every test.
 test: setup
