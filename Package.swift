@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersTests",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
             exclude: ["Support/make_order_archive.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersTestFixtures
 @testable import WalletOrders
 import WalletOrdersInterop
 import WalletOrdersTestSupport

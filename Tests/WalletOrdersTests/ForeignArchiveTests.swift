@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersTestFixtures
 import WalletOrders
 import WalletOrdersTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// This target's own folders; the package root, `Samples/` and the sample names come from
@@ -9,40 +10,6 @@ import WalletOrdersTestSupport
 extension Repository {
     static let support = tests.appendingPathComponent("WalletOrdersTests/Support", isDirectory: true)
     static let golden = tests.appendingPathComponent("WalletOrdersTests/Golden", isDirectory: true)
-}
-
-/// Test-time certificates: one development authority per test process, and one Order Type ID
-/// identity per order type identifier (RSA key generation is the slow part, so it is shared).
-enum TestPKI {
-    static let authority: DevelopmentCertificateAuthority = try! DevelopmentCertificateAuthority()
-    static let otherAuthority: DevelopmentCertificateAuthority = try! DevelopmentCertificateAuthority(generation: "G1")
-
-    private static let cache = Cache()
-    private final class Cache: @unchecked Sendable {
-        let lock = NSLock()
-        var certificates: [String: DevelopmentOrderTypeCertificate] = [:]
-    }
-
-    /// A development Order Type ID certificate for `orderTypeIdentifier` (cached).
-    static func certificate(for orderTypeIdentifier: String) -> DevelopmentOrderTypeCertificate {
-        cache.lock.lock()
-        defer { cache.lock.unlock() }
-        if let known = cache.certificates[orderTypeIdentifier] { return known }
-        let made = try! authority.issueOrderTypeCertificate(orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: "TESTTEAM01")
-        cache.certificates[orderTypeIdentifier] = made
-        return made
-    }
-
-    static func identity(for orderTypeIdentifier: String) -> SigningIdentity {
-        try! certificate(for: orderTypeIdentifier).signingIdentity()
-    }
-
-    /// A verifier that trusts the test root (and Apple's).
-    static let verifier: OrderArchiveVerifier = try! OrderArchiveVerifier(
-        additionalTrustAnchors: [Array(authority.rootCertificatePEM.utf8)])
-
-    /// A fixed signing time inside every test certificate's validity.
-    static let signingTime = Date().addingTimeInterval(-3_600).rounded()
 }
 
 extension Date {
