@@ -181,7 +181,7 @@ extension Timestamp {
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -191,7 +191,7 @@ extension Timestamp {
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).
-    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

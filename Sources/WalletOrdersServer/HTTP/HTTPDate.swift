@@ -11,7 +11,7 @@ public enum HTTPDate {
     public static func format(secondsSince1970 seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = Timestamp.civilDate(daysSince1970: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(day)) \(months[Int(month) - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
@@ -30,28 +30,6 @@ public enum HTTPDate {
         if let seconds = obsolete.rfc850() { return seconds }
         var asctime = Parser(bytes: bytes)
         return asctime.asctime()
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private struct Parser {
@@ -97,7 +75,7 @@ public enum HTTPDate {
             guard (1...lengths[month]).contains(day) else { return nil }
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             if month == 1 && day == 29 && !leap { return nil }
-            return HTTPDate.days(year: year, month: Int64(month + 1), day: day) * 86_400 + time
+            return Timestamp.daysSince1970(year: year, month: Int64(month + 1), day: day) * 86_400 + time
         }
 
         /// `Sun, 06 Nov 1994 08:49:37 GMT`
