@@ -115,4 +115,4 @@ bench-smoke: setup
 	python3 Benchmarks/report.py --smoke
 
 clean:
-	rm -rf .build .build-asan .build-tsan $(FUZZ_BUILD) Benchmarks/.build Benchmarks/ServeReference/.build
+	rm -rf .build .build-asan .build-tsan $(FUZZ_BUILD) Benchmarks/.build

@@ -139,6 +139,14 @@ let package = Package(
             path: "Tests/APNsStandInTool",
             swiftSettings: swiftSettings
         ),
+        // `make bench-serve`'s reference: a bare Hummingbird 2 route answering "hello", no middleware,
+        // measured in the same run as `wallet-orders serve` (the framework's ceiling on the machine).
+        .executableTarget(
+            name: "serve-reference",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/ServeReference",
+            swiftSettings: swiftSettings
+        ),
         // Signed test orders: a development PKI and versions of a sample (WalletOrders and
         // Swift Testing); shared by the store and server tests.
         .target(

@@ -8,6 +8,7 @@ On this 2-core machine the server runs pinned to core 0 and wrk to core 1 (clien
 on the same machine, over loopback). Figures:
 
 - wrk, 64 connections, DURATION seconds each: a bare Hummingbird "hello" route (serve-reference,
+  Tests/ServeReference,
   the framework's ceiling here), /health, GET of the order answered 304 (If-None-Match) and 200
   (the ~10 kB archive), and the changed-orders list (20 orders); requests/s, p50 and p99.
 - Merchant uploads: signed-archive saves/s and build-and-sign saves/s (4 client threads, each a
@@ -35,7 +36,7 @@ KEY = "bench-merchant-key-0123456789abcdef"
 TYPE = "order.com.northwindoutfitters.shop"
 TOKEN = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
 BIN = os.path.join(ROOT, ".build", "release", "wallet-orders")
-REFERENCE = os.path.join(HERE, "ServeReference", ".build", "release", "serve-reference")
+REFERENCE = os.path.join(ROOT, ".build", "release", "serve-reference")
 
 
 def run(command, **kwargs):
@@ -43,8 +44,8 @@ def run(command, **kwargs):
 
 
 def build():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "wallet-orders"], cwd=ROOT, check=True)
-    subprocess.run(["swift", "build", "-c", "release"], cwd=os.path.join(HERE, "ServeReference"), check=True)
+    for product in ("wallet-orders", "serve-reference", "apns-stand-in"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
 
 def start(command, pattern, env=None):
@@ -110,6 +111,63 @@ def timed_posts(port, path, bodies, content_type, threads=4):
     return len(bodies) / elapsed
 
 
+PUSH_DEVICES = 1000
+
+
+def pushes(work, store, root, signing, template, order):
+    """Pushes/s to apns-stand-in for one save with PUSH_DEVICES registered devices, and the time
+    from the save's answer to the first push."""
+    for arguments in (
+        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", f"{work}/apns-key.pem", "-out", f"{work}/apns-cert.pem"],
+        ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", f"{work}/token.p8"],
+        ["pkey", "-in", f"{work}/token.p8", "-pubout", "-out", f"{work}/token.pub"],
+    ):
+        run(["openssl"] + arguments)
+    stand_in = subprocess.Popen(
+        ["taskset", "-c", "1", os.path.join(ROOT, ".build", "release", "apns-stand-in"), "--cert", f"{work}/apns-cert.pem",
+         "--key", f"{work}/apns-key.pem", "--listen", "127.0.0.1:0", "--jwt-key", f"{work}/token.pub", "--key-id", "BENCHKEY01",
+         "--team-id", "BENCH00001"], stdout=subprocess.PIPE, text=True)
+    apns_port = json.loads(stand_in.stdout.readline())["port"]
+    server, port = start(
+        [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file", os.path.join(work, "keys.txt"),
+         "--log-level", "warning", "--apns", f"127.0.0.1:{apns_port}", "--apns-ca", f"{work}/apns-cert.pem", "--apns-token-key",
+         f"{work}/token.p8", "--apns-key-id", "BENCHKEY01", "--apns-team-id", "BENCH00001", "--push-poll", "0.05"],
+        r"listening on http://127\.0\.0\.1:(\d+)")
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        for index in range(PUSH_DEVICES):
+            connection.request("POST", f"/v1/devices/push-{index}/registrations/{TYPE}/bench-0",
+                               body=json.dumps({"pushToken": f"{index:064x}"}), headers={"Authorization": f"AppleOrder {TOKEN}"})
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 201, response.status
+        order["orderIdentifier"] = "bench-0"
+        order["updatedAt"] = "2026-01-01T00:00:00Z"
+        source = os.path.join(work, "push.jsonl")
+        with open(source, "w") as out:
+            out.write(json.dumps(order) + "\n")
+        run([BIN, "build", "--batch", source, "--template", template, "--out", os.path.join(work, "push"), "--quiet"] + signing)
+        body = open(os.path.join(work, "push", os.listdir(os.path.join(work, "push"))[0]), "rb").read()
+        status, answer = post(port, "/merchant/v1/orders", body, "application/vnd.apple.finance.order")
+        saved = time.time()
+        assert status == 200 and b'"added"' in answer, answer
+        first = last = None
+        count = 0
+        for line in stand_in.stdout:
+            event = json.loads(line)
+            if event.get("event") == "push" and event.get("status") == 200:
+                count += 1
+                last = time.time()
+                first = first or last
+                if count == PUSH_DEVICES:
+                    break
+        return PUSH_DEVICES / (last - saved), first - saved
+    finally:
+        stop(server)
+        stand_in.kill()
+
+
 def main():
     if not os.environ.get("SKIP_BUILD"):
         build()
@@ -129,6 +187,7 @@ def main():
         template = os.path.join(work, "template")
         shutil.copytree(os.path.join(ROOT, "Samples", "shipped-ecommerce"), template)
         os.remove(os.path.join(template, "order.json"))
+        shutil.copytree(template, os.path.join(certs, "template"))  # for the orders the service builds itself
         signing = ["--cert", os.path.join(certs, "order-type.pem"), "--key", os.path.join(certs, "order-type.key.pem"),
                    "--wwdr", os.path.join(certs, "wwdr-intermediate.pem")]
         run([BIN, "build", "--batch", sources, "--template", template, "--out", os.path.join(work, "built"), "--quiet"] + signing)
@@ -180,6 +239,7 @@ def main():
         archive_saves = timed_posts(port, "/merchant/v1/orders", signed, "application/vnd.apple.finance.order")
         build_saves = timed_posts(port, "/merchant/v1/orders/build", uploads, "application/json")
         stop(server)
+        push_rate, first_push = pushes(work, store, root, signing, template, order)
 
         ceiling = figures["bare Hummingbird route (reference)"]["rate"]
         print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -t1 -c64 on core 1, server on core 0\n")
@@ -190,6 +250,8 @@ def main():
         print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
         print(f"merchant upload of signed archives: {archive_saves:,.0f} saves/s (4 client threads)")
         print(f"merchant build-and-sign: {build_saves:,.0f} saves/s = {build_saves / rsa:.2f} × the RSA sign rate of one core")
+        print(f"pushes to the local APNs stand-in (HTTP/2, TLS, token auth): {PUSH_DEVICES} devices of one order, "
+              f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
