@@ -101,6 +101,7 @@ public struct OrderServer: Sendable {
     public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ParseErrorAnswer()])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "wallet-orders"),
             services: pushWorker.map { [$0] } ?? [],
             onServerRunning: onServerRunning,
