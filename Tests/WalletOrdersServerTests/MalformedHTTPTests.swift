@@ -8,13 +8,10 @@ import WalletOrdersTestSupport
 /// not Hummingbird's bare 400. Sent as raw bytes by Python's `socket`, which doesn't check them.
 @Suite("Requests that aren't valid HTTP get a 400 with the JSON error body (live HTTP, raw bytes)")
 struct MalformedHTTPTests {
-    /// Sends `request` to 127.0.0.1:`port` and returns everything the server sent before closing.
-    /// Python runs from a thread of its own: waiting for it on one of Swift concurrency's few
-    /// threads could leave none for the server in this process.
+    /// Sends `request` to 127.0.0.1:`port` and returns everything the server sent before closing
+    /// (on a thread of its own: the server runs in this process).
     static func exchange(_ request: String, port: Int) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try blockingExchange(request, port: port) }) }
-        }
+        try await onOwnThread { try blockingExchange(request, port: port) }
     }
 
     static func blockingExchange(_ request: String, port: Int) throws -> String {
