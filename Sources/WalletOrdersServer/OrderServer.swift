@@ -125,12 +125,14 @@ public struct OrderServer: Sendable {
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` when the TLS certificate or key
     ///   can't be read.
     public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> some ApplicationProtocol {
-        var server: HTTPServerBuilder = .http1()
+        // Requests that aren't valid HTTP get the JSON error body too (ParseErrorAnswer).
+        let http1: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: [ParseErrorAnswer()]))
+        var server = http1
         if let tls = configuration.tls {
             do {
                 let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
-                server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                server = try .tls(http1, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
             } catch {
                 throw WalletOrdersError(
                     .invalidConfiguration, "The TLS certificate chain or key can't be used: \(error)",

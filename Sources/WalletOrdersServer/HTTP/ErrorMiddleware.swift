@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Every failure answers with the service's JSON error body: Hummingbird's own errors (no such
 /// route, a body over the upload limit, a wrong method) get a code from their status, and an
@@ -14,6 +15,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ServiceError {
             return error.response()
+        } catch let error as HTTPParserError {
+            throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see ParseErrorAnswer)
         } catch let error as HTTPResponseError {
             let status = error.status
             let code: String

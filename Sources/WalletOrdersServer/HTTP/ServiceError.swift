@@ -42,6 +42,11 @@ public struct ServiceError: Error, HTTPResponseError, Sendable {
 
     /// The response, without a request (for middleware).
     func response() -> Response {
+        Response(status: status, headers: responseHeaders, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The JSON body.
+    var body: [UInt8] {
         var body = #"{"error":{"code":"# + JSONText.quoted(code) + #","message":"# + JSONText.quoted(message)
         if let hint { body += #","hint":"# + JSONText.quoted(hint) }
         body += "}"
@@ -51,10 +56,15 @@ public struct ServiceError: Error, HTTPResponseError, Sendable {
             bytes += details
         }
         bytes += Array("}\n".utf8)
+        return bytes
+    }
+
+    /// ``headers`` with the body's media type and `Cache-Control: no-store`.
+    var responseHeaders: HTTPFields {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return headers
     }
 }
 

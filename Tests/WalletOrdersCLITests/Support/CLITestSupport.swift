@@ -15,36 +15,6 @@ struct FixtureError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// The built `wallet-orders` executable: next to the test bundle (`.build*/debug/`), else
-/// `.build/debug/wallet-orders` under the package root.
-enum WalletOrdersBinary {
-    static let candidates: [URL] = {
-        var folders: [URL] = []
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        folders.append(Bundle.main.executableURL?.deletingLastPathComponent() ?? Bundle.main.bundleURL)
-        folders.append(Repository.root.appendingPathComponent(".build/debug", isDirectory: true))
-        return folders.map { $0.appendingPathComponent("wallet-orders") }
-    }()
-
-    static let located: Result<URL, FixtureError> = {
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
-            return .success(found)
-        }
-        return .failure(
-            FixtureError(
-                description:
-                    "The wallet-orders executable was not found. Build it first (swift build --build-tests). Looked at:\n"
-                    + candidates.map { "  " + $0.path }.joined(separator: "\n")))
-    }()
-
-    static func url() throws -> URL { try located.get() }
-}
-
 /// Runs the built `wallet-orders` tool.
 enum CLI {
     /// The environment for every run: the test's own, without `SOURCE_DATE_EPOCH`, with `NO_COLOR=1`.
