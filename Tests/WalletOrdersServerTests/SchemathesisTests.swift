@@ -24,8 +24,9 @@ struct SchemathesisTests {
     static let pushToken = "00112233445566778899aabbccddeeff"
     /// Requests a generated test may make per operation and phase.
     static let maximumExamples = 100
-    /// The deadline of the whole schemathesis run (it is killed after it).
-    static let deadline: TimeInterval = 150
+    /// The deadline of the whole schemathesis run (it is killed after it); stretched under the
+    /// sanitizers (`WALLET_ORDERS_TIME_SCALE`), which slow the server down several times.
+    static let deadline: TimeInterval = 150 * TestTiming.scale
 
     @Test("The document is valid OpenAPI 3.1.0 (openapi-spec-validator)")
     func documentIsValid() throws {
@@ -110,7 +111,7 @@ struct SchemathesisTests {
                 "--checks",
                 "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance",
                 "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "\(maximumExamples)",
-                "--request-timeout", "10", "--max-failures", "20", "--generation-database", "none",
+                "--request-timeout", "\(Int(10 * TestTiming.scale))", "--max-failures", "20", "--generation-database", "none",
                 // One worker: Python 3.11's ast.parse, which Hypothesis calls, is not thread-safe.
                 "--workers", "1", "--no-color", "--suppress-health-check", "all",
             ],
