@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import WalletOrders
+
+// The store's schema: named, append-only migrations, and applying them safely when several
+// processes open a new store at once.
+extension SQLiteOrderStore {
+    /// The schema's migrations. Add new ones at the end; never edit a shipped one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-orders") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE orders (
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        updatedAtSeconds INTEGER NOT NULL,
+                        updatedAtNanos INTEGER NOT NULL,
+                        updatedAtText TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        archive BLOB NOT NULL,
+                        sha256 TEXT NOT NULL,
+                        savedAt TEXT NOT NULL,
+                        PRIMARY KEY (orderTypeIdentifier, orderIdentifier)
+                    )
+                    """)
+        }
+        migrator.registerMigration("v2-history-and-indexes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE changes (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('inserted', 'updated', 'deleted'))
+                    );
+                    CREATE TABLE storeInfo (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE INDEX ordersByUpdatedAt ON orders (updatedAtSeconds, updatedAtNanos);
+                    CREATE INDEX ordersByStatus ON orders (status, updatedAtSeconds, updatedAtNanos);
+                    INSERT INTO changes (orderTypeIdentifier, orderIdentifier, kind)
+                        SELECT orderTypeIdentifier, orderIdentifier, 'inserted' FROM orders
+                        ORDER BY savedAt, orderTypeIdentifier, orderIdentifier;
+                    INSERT INTO storeInfo (key, value) VALUES ('historyFloor', '0');
+                    """)
+            try db.execute(
+                sql: "INSERT INTO storeInfo (key, value) VALUES ('storeID', ?)", arguments: [UUID().uuidString.lowercased()])
+        }
+        migrator.registerMigration("v3-covering-version-index") { db in
+            // contains() reads only the version: answering from this index never touches the
+            // table's pages, which hold the archives and so only a few rows each.
+            try db.execute(
+                sql: "CREATE INDEX ordersVersions ON orders (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos)")
+        }
+        migrator.registerMigration("v4-web-service") { db in
+            try migrateToWebService(db)
+        }
+        return migrator
+    }
+
+    /// Applies the migrations this file lacks. GRDB decides which to run before it takes the write
+    /// lock, so two processes opening a new store at once may both try the same migration; the
+    /// second one's transaction fails and rolls back, and deciding again finds it applied.
+    static func migrate(_ database: any DatabaseWriter, with migrator: DatabaseMigrator) throws {
+        var attempts = 0
+        while true {
+            do {
+                try migrator.migrate(database)
+                return
+            } catch {
+                attempts += 1
+                if (try? database.read { db in try migrator.hasCompletedMigrations(db) }) == true { return }
+                if attempts >= 5 { throw error }
+            }
+        }
+    }
+}
