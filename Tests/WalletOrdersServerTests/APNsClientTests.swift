@@ -1,6 +1,7 @@
 import APNsStandIn
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 import WalletOrdersServer
 
 /// The real APNs client against the real stand-in (HTTP/2 over TLS on 127.0.0.1), no mocks.
@@ -363,7 +364,7 @@ struct APNsClientTests {
             return
         }
         #expect(reason.hasPrefix("connection failed"), "\(reason)")
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(5 * TestTiming.scale))
     }
 
     @Test("a device token that isn't hex is never sent: deviceGone, BadDeviceToken")
