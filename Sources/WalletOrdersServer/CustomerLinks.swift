@@ -37,9 +37,7 @@ struct CustomerLinks: Sendable {
         message += Array(record.identifier.orderTypeIdentifier.utf8) + [0] + Array(record.identifier.orderIdentifier.utf8) + [0]
         message += Array((record.authenticationToken ?? "").utf8)
         let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: secret))
-        return String(
-            Data(code).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .prefix(keyLength))
+        return String(APNsProviderToken.base64URL(Data(code)).prefix(keyLength))
     }
 
     /// A path segment percent-encoded as RFC 3986 asks (unreserved characters kept).

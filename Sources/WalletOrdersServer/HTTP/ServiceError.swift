@@ -96,22 +96,11 @@ extension ServiceError {
     }
 }
 
-/// JSON string escaping for the few bodies written by hand.
+/// JSON string literals for the few bodies written by hand (the library's own escaping).
 enum JSONText {
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        writeJSONString(text, to: &out)
+        return out
     }
 }

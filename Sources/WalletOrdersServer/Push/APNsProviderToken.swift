@@ -52,8 +52,8 @@ final class APNsProviderToken: Sendable {
 
     /// A new token issued at `issuedAt`.
     func sign(issuedAt: Date) throws -> String {
-        let header = #"{"alg":"ES256","kid":"\#(Self.jsonEscaped(keyID))"}"#
-        let claims = #"{"iss":"\#(Self.jsonEscaped(teamID))","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#
+        let header = #"{"alg":"ES256","kid":\#(JSONText.quoted(keyID))}"#
+        let claims = #"{"iss":\#(JSONText.quoted(teamID)),"iat":\#(Int(issuedAt.timeIntervalSince1970))}"#
         let signingInput = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Self.base64URL(signature.rawRepresentation)
@@ -64,18 +64,5 @@ final class APNsProviderToken: Sendable {
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

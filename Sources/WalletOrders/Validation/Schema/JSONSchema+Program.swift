@@ -308,7 +308,7 @@ private func writeJSON(_ node: JSONNode, to text: inout String) {
 }
 
 /// `string` as a JSON string literal.
-func writeJSONString(_ string: String, to text: inout String) {
+package func writeJSONString(_ string: String, to text: inout String) {
     text += "\""
     for scalar in string.unicodeScalars {
         switch scalar {
