@@ -113,12 +113,12 @@ struct MerchantRoutes: Sendable {
         switch results.first {
         case .success(let receipt):
             Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
-            if receipt.result == .added { pushWorker?.wake() }
+            if receipt.storeChanged { pushWorker?.wake() }
             return try Self.json(
                 SaveAnswer(
                     result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
                     orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
-                    sha256: archive.version.sha256))
+                    sha256: archive.version.sha256, storeChanged: receipt.storeChanged))
         case .failure(let error):
             throw ServiceError.from(error)
         case nil:
@@ -224,6 +224,8 @@ struct MerchantRoutes: Sendable {
         var orderIdentifier: String
         var updatedAt: String
         var sha256: String
+        /// `false` when the store kept what it had: newerExisting, or the same files again.
+        var storeChanged: Bool
     }
 
     struct ListAnswer: Encodable {

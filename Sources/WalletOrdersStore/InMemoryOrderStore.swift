@@ -72,13 +72,13 @@ public actor InMemoryOrderStore: OrderStoring {
         verifiedArchives.map { incoming in
             switch OrderStoreDecision.save(stored: entries[incoming.identifier]?.version, incoming: incoming.version) {
             case .keep(let result):
-                return .success(incoming.receipt(result))
+                return .success(incoming.receipt(result, storeChanged: false))
             case .conflict(let stored, let incomingVersion):
                 return .failure(
                     OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion))
             case .insert, .replace:
                 write(incoming)
-                return .success(incoming.receipt(.added))
+                return .success(incoming.receipt(.added, storeChanged: true))
             }
         }
     }

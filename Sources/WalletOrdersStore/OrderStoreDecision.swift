@@ -2,18 +2,31 @@ public import WalletOrders
 public import Foundation
 import WalletOrdersInterop
 
-/// One version of an order as the decision sees it: its `updatedAt` and the SHA-256 of its
-/// archive bytes.
+/// One version of an order as the decision sees it: its `updatedAt`, the SHA-256 of its archive
+/// bytes and the digest of its content.
 public struct OrderVersion: Sendable, Hashable, Codable {
     /// The order's `updatedAt`, compared as an instant.
     public var updatedAt: Timestamp
     /// The lowercase hexadecimal SHA-256 of the archive's bytes.
     public var sha256: String
+    /// The archive's ``Manifest/contentDigest``: equal for two builds of the same files, whatever
+    /// their signing times. `nil` where it is unknown (a version stored before stores kept it
+    /// whose archive could not be read again).
+    public var contentDigest: String?
 
     /// Creates a version.
-    public init(updatedAt: Timestamp, sha256: String) {
+    public init(updatedAt: Timestamp, sha256: String, contentDigest: String? = nil) {
         self.updatedAt = updatedAt
         self.sha256 = sha256
+        self.contentDigest = contentDigest
+    }
+
+    /// Whether `other` holds the same content: the same archive bytes, or the same files (equal
+    /// content digests) signed at another time.
+    public func hasSameContent(as other: OrderVersion) -> Bool {
+        if sha256 == other.sha256 { return true }
+        guard let contentDigest, let otherDigest = other.contentDigest else { return false }
+        return contentDigest == otherDigest
     }
 
     /// The first twelve hex digits of ``sha256``, for messages.
@@ -29,9 +42,10 @@ public enum OrderStoreDecision: Sendable, Hashable {
     /// The stored version is older: replace it (after confirmation) → ``SaveOrderResult/added``.
     case replace
     /// Leave the store as it is and answer `result`: ``SaveOrderResult/newerExisting`` for a newer
-    /// stored version, ``SaveOrderResult/added`` for a byte-identical re-save.
+    /// stored version, ``SaveOrderResult/added`` for a re-save of the same content (the same bytes,
+    /// or the same files signed at another time: a rebuild).
     case keep(SaveOrderResult)
-    /// Same `updatedAt`, different bytes: keep the stored version and throw
+    /// Same `updatedAt`, different content: keep the stored version and throw
     /// ``WalletOrdersError/Code/updatedAtConflict``.
     case conflict(stored: OrderVersion, incoming: OrderVersion)
 
@@ -40,7 +54,7 @@ public enum OrderStoreDecision: Sendable, Hashable {
         guard let stored else { return .insert }
         if stored.updatedAt < incoming.updatedAt { return .replace }
         if incoming.updatedAt < stored.updatedAt { return .keep(.newerExisting) }
-        return stored.sha256 == incoming.sha256 ? .keep(.added) : .conflict(stored: stored, incoming: incoming)
+        return stored.hasSameContent(as: incoming) ? .keep(.added) : .conflict(stored: stored, incoming: incoming)
     }
 
     /// Whether the decision writes to the store (and so needs confirmation).
@@ -66,8 +80,9 @@ public enum OrderStoreDecision: Sendable, Hashable {
             .updatedAtConflict,
             "The store already holds \(identifier) at updatedAt \(stored.updatedAt) (sha256 \(stored.shortHash)…), "
                 + "and the incoming archive (sha256 \(incoming.shortHash)…) has the same updatedAt "
-                + "\(incoming.updatedAt) but different content; the stored version was kept.",
-            hint: "updatedAt must increase with every new version of an order; rebuild the new version with a later updatedAt.")
+                + "\(incoming.updatedAt) but different files; the stored version was kept.",
+            hint: "updatedAt must increase with every new version of an order: give the new version a later "
+                + "updatedAt. (A rebuild of the same files is accepted at the same updatedAt, whatever its signing time.)")
     }
 }
 
@@ -123,13 +138,15 @@ public struct VerifiedOrderArchive: Sendable {
             )
         }
         do {
-            return (.success(try VerifiedOrderArchive(bytes: bytes, order: root)), report)
+            // The manifest verified, so it parses; its digest tells a rebuild from a new version.
+            let contentDigest = try archive?.manifest().contentDigest
+            return (.success(try VerifiedOrderArchive(bytes: bytes, order: root, contentDigest: contentDigest)), report)
         } catch {
             return (.failure(error as? WalletOrdersError ?? WalletOrdersError(.archiveRejected, "\(error)")), report)
         }
     }
 
-    private init(bytes: [UInt8], order root: JSONNode) throws {
+    private init(bytes: [UInt8], order root: JSONNode, contentDigest: String?) throws {
         // Validation found no error, so the schema's required strings are there and updatedAt is
         // RFC 3339; a failure here would be a disagreement between schema and store: say so.
         func string(_ key: String) throws -> String {
@@ -146,14 +163,14 @@ public struct VerifiedOrderArchive: Sendable {
         } catch {
             throw WalletOrdersError(.archiveRejected, "The archive's updatedAt could not be read: \(error)", underlying: error)
         }
-        version = OrderVersion(updatedAt: updatedAt, sha256: SHA256.hexHash(bytes))
+        version = OrderVersion(updatedAt: updatedAt, sha256: SHA256.hexHash(bytes), contentDigest: contentDigest)
         status = try string("status")
         authenticationToken = root["authenticationToken"]?.stringValue
         self.bytes = bytes
     }
 
-    func receipt(_ result: SaveOrderResult) -> OrderSaveReceipt {
-        OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result)
+    func receipt(_ result: SaveOrderResult, storeChanged: Bool) -> OrderSaveReceipt {
+        OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result, storeChanged: storeChanged)
     }
 
     /// Validates many archives in parallel (at most `maximumConcurrency` at a time), keeping

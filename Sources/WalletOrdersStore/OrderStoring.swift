@@ -31,12 +31,17 @@ public struct OrderSaveReceipt: Sendable, Hashable, Codable {
     public var updatedAt: Timestamp
     /// What the save did.
     public var result: SaveOrderResult
+    /// Whether the save wrote to the store. `false` for ``SaveOrderResult/newerExisting`` and for
+    /// an ``SaveOrderResult/added`` that found the same content already stored (a re-save, or a
+    /// rebuild of the same files at the same `updatedAt`): the stored archive was kept.
+    public var storeChanged: Bool
 
     /// Creates a receipt.
-    public init(identifier: FullyQualifiedOrderIdentifier, updatedAt: Timestamp, result: SaveOrderResult) {
+    public init(identifier: FullyQualifiedOrderIdentifier, updatedAt: Timestamp, result: SaveOrderResult, storeChanged: Bool) {
         self.identifier = identifier
         self.updatedAt = updatedAt
         self.result = result
+        self.storeChanged = storeChanged
     }
 }
 

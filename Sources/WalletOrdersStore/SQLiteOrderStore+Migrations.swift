@@ -54,6 +54,19 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v4-web-service") { db in
             try migrateToWebService(db)
         }
+        migrator.registerMigration("v5-content-digest") { db in
+            // The manifest's content digest tells a rebuild (same files, another signing time) from
+            // a new version at the same updatedAt. Stored archives verified when they were saved,
+            // so their manifests parse; one that doesn't keeps NULL (its re-saves compare bytes).
+            try db.execute(sql: "ALTER TABLE orders ADD COLUMN contentDigest TEXT")
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, archive FROM orders")
+            let update = try db.makeStatement(sql: "UPDATE orders SET contentDigest = ? WHERE rowid = ?")
+            while let row = try rows.next() {
+                let bytes: Data = row[1]
+                guard let digest = try? OrderArchive(bytes: [UInt8](bytes)).manifest().contentDigest else { continue }
+                try update.execute(arguments: [digest, row[0] as Int64])
+            }
+        }
         return migrator
     }
 

@@ -257,7 +257,7 @@ public final class SQLiteOrderStore: OrderStoring {
                         let stored = try Self.storedVersion(db, incoming.identifier)
                         switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
                         case .keep(let result):
-                            results.append(.success(incoming.receipt(result)))
+                            results.append(.success(incoming.receipt(result, storeChanged: false)))
                         case .conflict(let stored, let incomingVersion):
                             results.append(
                                 .failure(
@@ -265,7 +265,7 @@ public final class SQLiteOrderStore: OrderStoring {
                                         incoming.identifier, stored: stored, incoming: incomingVersion)))
                         case .insert, .replace:
                             try Self.write(db, incoming, replacing: stored != nil)
-                            results.append(.success(incoming.receipt(.added)))
+                            results.append(.success(incoming.receipt(.added, storeChanged: true)))
                         }
                     }
                     return .commit
@@ -504,12 +504,12 @@ public final class SQLiteOrderStore: OrderStoring {
         -> OrderVersion?
     {
         let statement = try db.cachedStatement(
-            sql: "SELECT updatedAtText, sha256 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
+            sql: "SELECT updatedAtText, sha256, contentDigest FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
         guard let row = try Row.fetchOne(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
         else { return nil }
         let text: String = row[0]
         do {
-            return OrderVersion(updatedAt: try Timestamp(rfc3339: text), sha256: row[1])
+            return OrderVersion(updatedAt: try Timestamp(rfc3339: text), sha256: row[1], contentDigest: row[2])
         } catch {
             throw WalletOrdersError(
                 .storeCorrupt, "The stored updatedAt of \(identifier) is not an RFC 3339 date-time: \(text)",
@@ -523,14 +523,15 @@ public final class SQLiteOrderStore: OrderStoring {
             sql: """
                 INSERT OR REPLACE INTO orders
                     (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, updatedAtText,
-                     status, archive, sha256, savedAt, authenticationToken, changeSequence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     status, archive, sha256, savedAt, authenticationToken, changeSequence, contentDigest)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let sequence = try logChange(db, archive.identifier, replacing ? .updated : .inserted)
         try statement.execute(arguments: [
             archive.identifier.orderTypeIdentifier, archive.identifier.orderIdentifier,
             updatedAt.secondsSince1970, Int64(updatedAt.nanoseconds), updatedAt.text, archive.status,
             Data(archive.bytes), archive.version.sha256, Timestamp(Date()).text, archive.authenticationToken, sequence,
+            archive.version.contentDigest,
         ])
         try enqueuePushes(db, for: archive.identifier)
     }

@@ -11,8 +11,11 @@ struct StoreEndToEndTests {
         var stored: String?
         var incoming: String
         var incomingVariant = 0
+        var incomingStatus: String?
         var result: String
         var status: Int32
+        /// What the text output says besides the result (the rebuild's note, the conflict's hint).
+        var note: String?
         var testDescription: String { name }
     }
 
@@ -21,7 +24,8 @@ struct StoreEndToEndTests {
         SaveRow(name: "stored older → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-22T00:00:00Z", result: "added", status: 0),
         SaveRow(name: "stored newer → newerExisting (exit 0)", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "newerExisting", status: 0),
         SaveRow(name: "same archive again → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "added", status: 0),
-        SaveRow(name: "same updatedAt, other bytes → updated-at-conflict (exit 1)", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingVariant: 1, result: "updated-at-conflict", status: 1),
+        SaveRow(name: "same updatedAt, same files signed again → added, store unchanged", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingVariant: 1, result: "added", status: 0, note: "(store unchanged: the same files are stored)"),
+        SaveRow(name: "same updatedAt, other files → updated-at-conflict (exit 1)", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingStatus: "completed", result: "updated-at-conflict", status: 1, note: "--signing-time or SOURCE_DATE_EPOCH"),
     ]
 
     @Test("store save prints each row of the save table, and the store keeps the right version", arguments: saveRows)
@@ -34,7 +38,16 @@ struct StoreEndToEndTests {
             let first = try store.save([try #require(storedURL)])
             #expect(first.result.status == 0, "\(first.result)")
         }
-        let incoming = try StoreFixtures.archive(updatedAt: row.incoming, variant: row.incomingVariant)
+        let incoming = try StoreFixtures.archive(updatedAt: row.incoming, variant: row.incomingVariant, status: row.incomingStatus)
+        if let note = row.note {
+            // The text output, on a copy of the store (the JSON run below saves into the original).
+            let copy = try StoreUnderTest()
+            defer { copy.remove() }
+            if let storedURL { #expect(try copy.save([storedURL]).result.status == 0) }
+            let text = try copy.run("save", [incoming.path] + (try StoreFixtures.trustArguments()))
+            #expect(text.status == row.status, "\(text)")
+            #expect((text.output + text.errorOutput).contains(note), "\(text)")
+        }
         let (result, lines) = try store.save([incoming])
         #expect(result.status == row.status, "\(result)")
         let line = try #require(lines.first)
@@ -46,7 +59,10 @@ struct StoreEndToEndTests {
             #expect(line["result"] as? String == row.result)
             #expect(line["orderIdentifier"] as? String == Repository.shippedOrderIdentifier)
         }
-        let kept = row.result == "added" ? incoming : try #require(storedURL)
+        if row.result == "added" {
+            #expect(line["storeChanged"] as? Bool == (row.stored == nil || row.stored != row.incoming))
+        }
+        let kept = row.result == "added" && line["storeChanged"] as? Bool == true ? incoming : try #require(storedURL)
         let out = store.folder.file("fetched.order")
         let get = try store.run("get", Self.order + ["--out", out.path])
         #expect(get.status == 0, "\(get)")

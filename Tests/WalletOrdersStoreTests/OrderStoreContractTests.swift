@@ -65,19 +65,20 @@ struct OrderStoreContractTests {
         }
     }
 
-    static let conflictVersions: [(String, String, Date)] = [
-        ("different signing time", "2025-11-21T00:00:00Z", TestPKI.signingTime.addingTimeInterval(1)),
-        ("same instant written with another offset", "2025-11-21T01:00:00+01:00", TestPKI.signingTime),
+    /// Versions with the stored `updatedAt` instant and other files: (name, updatedAt text, status).
+    static let conflictVersions: [(String, String, String?)] = [
+        ("another status", "2025-11-21T00:00:00Z", "completed"),
+        ("same instant written with another offset", "2025-11-21T01:00:00+01:00", nil),
     ]
 
     @Test(
-        "Same updatedAt with different bytes throws updatedAtConflict naming both hashes and keeps the stored version",
+        "Same updatedAt with different files throws updatedAtConflict naming both hashes and keeps the stored version",
         arguments: StoreKind.allCases, [0, 1])
     func conflict(kind: StoreKind, variant: Int) async throws {
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             let stored = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            let (_, text, signingTime) = Self.conflictVersions[variant]
-            let incoming = try SampleVersions.archive(updatedAt: text, signingTime: signingTime)
+            let (_, text, status) = Self.conflictVersions[variant]
+            let incoming = try SampleVersions.archive(updatedAt: text, status: status)
             #expect(stored != incoming)
             #expect(try await store.save(signedArchive: stored) == .added)
             let error = try await #require(throws: WalletOrdersError.self) {
@@ -87,6 +88,31 @@ struct OrderStoreContractTests {
             #expect(error.message.contains(String(Self.hex(sha256Of: stored).prefix(12))))
             #expect(error.message.contains(String(Self.hex(sha256Of: incoming).prefix(12))))
             #expect(try await store.archive(for: SampleVersions.identifier) == stored)
+        }
+    }
+
+    @Test(
+        "A rebuild of the same files (another signing time) at the stored updatedAt is added and leaves the store unchanged",
+        arguments: StoreKind.allCases)
+    func rebuild(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any OrderStoring) async throws -> Void in
+            let stored = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+            let rebuilt = try SampleVersions.archive(
+                updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(60))
+            #expect(stored != rebuilt)
+            #expect(try await store.save(signedArchive: stored) == .added)
+            let history = try await store.history(since: nil)
+            #expect(try await store.save(signedArchive: rebuilt) == .added)
+            let receipts = try await store.save(signedArchives: [rebuilt, stored])
+            #expect(receipts.map { try? $0.get().result } == [.added, .added])
+            #expect(receipts.map { try? $0.get().storeChanged } == [false, false])
+            // The first archive stays, and the history records no change.
+            #expect(try await store.archive(for: SampleVersions.identifier) == stored)
+            #expect(try await store.history(since: history.newToken).isEmpty)
+            // A new version still replaces it and says the store changed.
+            let next = try await store.save(
+                signedArchives: [try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")])
+            #expect(try next.first?.get().storeChanged == true)
         }
     }
 

@@ -148,8 +148,7 @@ struct OrderStoreQueryTests {
     func batchSave(kind: StoreKind) async throws {
         let v1 = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         let v2 = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        let v2Conflicting = try SampleVersions.archive(
-            updatedAt: "2025-11-22T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(5))
+        let v2Conflicting = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", status: "completed")
         let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "G-7")
         var tampered = v2
         tampered[tampered.count / 2] ^= 0x01

@@ -148,7 +148,44 @@ struct SQLiteOrderStoreTests {
         }
         #expect(error.code == .storeTooNew)
         let after = try ExternalProgram.python(script, [url.path, "list"])
-        #expect(after.output.trimmingCharacters(in: .whitespacesAndNewlines) == "v1-orders,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v999-from-the-future")
+        #expect(
+            after.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "v1-orders,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v999-from-the-future")
+    }
+
+    @Test("A store made before content digests gets them on opening, so a rebuild of a stored order is accepted")
+    func contentDigestMigration() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let stored = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        do {
+            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            #expect(try await store.save(signedArchive: stored) == .added)
+            try store.close()
+        }
+        // Back to the v4 schema, as a store written by the previous release is.
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            if sys.argv[2] == 'downgrade':
+                db.execute("ALTER TABLE orders DROP COLUMN contentDigest")
+                db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v5-content-digest'")
+                db.commit()
+            else:
+                print(db.execute('SELECT contentDigest FROM orders').fetchone()[0])
+            """
+        let downgrade = try ExternalProgram.python(script, [url.path, "downgrade"])
+        #expect(downgrade.status == 0, "\(downgrade)")
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let rebuilt = try SampleVersions.archive(
+            updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(30))
+        #expect(try await store.save(signedArchive: rebuilt) == .added)
+        #expect(try await store.archive(for: SampleVersions.identifier) == stored)
+        try store.close()
+        let digest = try ExternalProgram.python(script, [url.path, "read"])
+        let manifest = try OrderArchive(bytes: stored).manifest()
+        #expect(digest.output.trimmingCharacters(in: .whitespacesAndNewlines) == manifest.contentDigest)
     }
 
     @Test("Another process holding the write lock: a save waits for it, and past the busy timeout fails with storeUnavailable, never 'database is locked'")
@@ -292,6 +329,14 @@ struct OrderStoreDecisionTests {
         #expect(OrderStoreDecision.save(stored: later, incoming: a) == .keep(.newerExisting))
         #expect(OrderStoreDecision.save(stored: a, incoming: a) == .keep(.added))
         #expect(OrderStoreDecision.save(stored: a, incoming: b) == .conflict(stored: a, incoming: b))
+        // Other bytes with the same content digest are a rebuild; an unknown digest compares bytes.
+        let signedAgain = OrderVersion(updatedAt: "2025-01-01T00:00:00Z", sha256: "dd", contentDigest: "c1")
+        let stored = OrderVersion(updatedAt: "2025-01-01T00:00:00Z", sha256: "ee", contentDigest: "c1")
+        let otherFiles = OrderVersion(updatedAt: "2025-01-01T00:00:00Z", sha256: "ff", contentDigest: "c2")
+        let legacy = OrderVersion(updatedAt: "2025-01-01T00:00:00Z", sha256: "ee")
+        #expect(OrderStoreDecision.save(stored: stored, incoming: signedAgain) == .keep(.added))
+        #expect(OrderStoreDecision.save(stored: stored, incoming: otherFiles) == .conflict(stored: stored, incoming: otherFiles))
+        #expect(OrderStoreDecision.save(stored: legacy, incoming: signedAgain) == .conflict(stored: legacy, incoming: signedAgain))
     }
 
     @Test("The store's SHA-256 of an archive matches hashlib")
@@ -300,7 +345,7 @@ struct OrderStoreDecisionTests {
         let store = try InMemoryOrderStore(validator: TestPKI.validator)
         #expect(try await store.save(signedArchive: bytes) == .added)
         // The conflict message names the stored hash; it must be the real SHA-256.
-        let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(2))
+        let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", status: "completed")
         let error = try await #require(throws: WalletOrdersError.self) { try await store.save(signedArchive: other) }
         #expect(error.message.contains(String(SHA256Oracle.hex(bytes).prefix(12))))
     }

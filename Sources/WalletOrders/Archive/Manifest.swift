@@ -48,6 +48,15 @@ public struct Manifest: Sendable, Hashable {
         self.hashes = try JSONDecoder().decode([String: String].self, from: Data(jsonBytes))
     }
 
+    /// The SHA-256 (lowercase hexadecimal) of what the manifest says about the archive's content:
+    /// its canonical bytes (``jsonBytes``) with every hash in lowercase.
+    ///
+    /// Two archives with the same content digest hold the same files with the same bytes, whatever
+    /// their signatures, signing times or zip layouts: a store treats them as the same version.
+    public var contentDigest: String {
+        SHA256.hexHash(Manifest(hashes: hashes.mapValues { $0.lowercased() }).jsonBytes)
+    }
+
     /// The canonical `manifest.json` bytes this library writes: one key per line, keys sorted by
     /// their UTF-8 bytes, `/` not escaped, no trailing newline. Deterministic, so equal
     /// manifests give equal bytes (and equal signatures).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import WalletOrders
 import WalletOrdersStore
 
@@ -11,8 +12,10 @@ struct StoreSaveCommand: AsyncParsableCommand {
         discussion: """
             Prints one line per archive once it is committed: added, newerExisting, cancelled, or
             the error (the archive doesn't verify, or it has the stored updatedAt with different
-            content). Archives are saved in transactions of --batch-size, verified in parallel
-            first; a result is printed only after its transaction is durable.
+            files). A rebuild of the same files at the stored updatedAt (another signing time) is
+            added and leaves the store unchanged; the line says so. Archives are saved in
+            transactions of --batch-size, verified in parallel first; a result is printed only
+            after its transaction is durable.
 
             Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
 
@@ -51,6 +54,8 @@ struct StoreSaveCommand: AsyncParsableCommand {
         var orderTypeIdentifier: String?
         var orderIdentifier: String?
         var updatedAt: Timestamp?
+        /// `false` when the store kept what it had (newerExisting, or the same content again).
+        var storeChanged: Bool?
         var error: ErrorLine?
 
         struct ErrorLine: Encodable {
@@ -103,8 +108,11 @@ struct StoreSaveCommand: AsyncParsableCommand {
         } catch {
             return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.archiveRejected, "\(error)"))
         }
+        // The handler is asked before every write: an `added` it was never asked about wrote nothing.
+        let asked = AskedFlag()
         do {
             let result = try await store.save(signedArchive: bytes) { proposal in
+                asked.set()
                 let question: String
                 if let stored = proposal.storedUpdatedAt {
                     question = "Replace \(proposal.identifier) (stored updatedAt \(stored)) with the version of \(proposal.incomingUpdatedAt)? [y/N] "
@@ -117,7 +125,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
                 OrderSaveReceipt(
                     identifier: FullyQualifiedOrderIdentifier(
                         orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
-                    updatedAt: order.updatedAt, result: result))
+                    updatedAt: order.updatedAt, result: result, storeChanged: result == .added && asked.value))
         } catch {
             return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.storeUnavailable, "\(error)"))
         }
@@ -132,8 +140,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
                 line.orderTypeIdentifier = receipt.identifier.orderTypeIdentifier
                 line.orderIdentifier = receipt.identifier.orderIdentifier
                 line.updatedAt = receipt.updatedAt
+                line.storeChanged = receipt.storeChanged
             case .failure(let error):
-                line.error = .init(code: error.code.rawValue, message: error.message, hint: error.hint)
+                line.error = .init(code: error.code.rawValue, message: error.message, hint: Self.hint(for: error))
             }
             JSONOutput.printLine(line)
             return
@@ -141,10 +150,26 @@ struct StoreSaveCommand: AsyncParsableCommand {
         switch result {
         case .success(let receipt):
             let style: Terminal.Style = receipt.result == .added ? .green : .yellow
+            let unchanged =
+                receipt.result == .added && !receipt.storeChanged ? "  (store unchanged: the same files are stored)" : ""
             Terminal.write(
-                "\(Terminal.styled(receipt.result.rawValue, style))  \(receipt.identifier) (updatedAt \(receipt.updatedAt))  \(path)")
+                "\(Terminal.styled(receipt.result.rawValue, style))  \(receipt.identifier) (updatedAt \(receipt.updatedAt))  \(path)\(unchanged)")
         case .failure(let error):
-            Terminal.reportError("\(path): \(error.message)", hint: error.hint)
+            Terminal.reportError("\(path): \(error.message)", hint: Self.hint(for: error))
         }
     }
+
+    /// The library's hint, plus what this tool offers: reproducible rebuilds for a conflict.
+    static func hint(for error: WalletOrdersError) -> String? {
+        guard error.code == .updatedAtConflict else { return error.hint }
+        return (error.hint.map { $0 + " " } ?? "")
+            + "To rebuild byte for byte, build with a fixed signing time: --signing-time or SOURCE_DATE_EPOCH."
+    }
+}
+
+/// Set once a confirmation handler has been asked.
+private final class AskedFlag: Sendable {
+    private let state = Mutex(false)
+    func set() { state.withLock { $0 = true } }
+    var value: Bool { state.withLock { $0 } }
 }

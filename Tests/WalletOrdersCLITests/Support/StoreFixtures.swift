@@ -10,13 +10,16 @@ enum StoreFixtures {
     nonisolated(unsafe) private static var written: [String: URL] = [:]
     nonisolated(unsafe) private static var identity: SigningIdentity?
 
-    /// The archive of the sample with `orderIdentifier` and `updatedAt` (RFC 3339 text, written as given).
-    static func archive(updatedAt: String, orderIdentifier: String = Repository.shippedOrderIdentifier, variant: Int = 0)
-        throws -> URL
-    {
+    /// The archive of the sample with `orderIdentifier` and `updatedAt` (RFC 3339 text, written as
+    /// given), signed `variant` seconds after the shared signing time (the same files signed again),
+    /// optionally with another `status` (other files).
+    static func archive(
+        updatedAt: String, orderIdentifier: String = Repository.shippedOrderIdentifier, variant: Int = 0,
+        status: String? = nil
+    ) throws -> URL {
         lock.lock()
         defer { lock.unlock() }
-        let key = "\(orderIdentifier)|\(updatedAt)|\(variant)"
+        let key = "\(orderIdentifier)|\(updatedAt)|\(variant)|\(status ?? "")"
         if let known = written[key] { return known }
         let certs = try SharedFixtures.certs.get()
         let signer: SigningIdentity
@@ -37,10 +40,14 @@ enum StoreFixtures {
             let range = try #require(json.range(of: old), "the sample changed; update StoreFixtures")
             json.replaceSubrange(range, with: new)
         }
+        if let status {
+            let range = try #require(json.range(of: #""status": "open""#), "the sample changed; update StoreFixtures")
+            json.replaceSubrange(range, with: #""status": "\#(status)""#)
+        }
         files[OrderArchive.orderPath] = Array(json.utf8)
         let built = try OrderArchiveBuilder(identity: signer)
             .build(OrderSource(files: files), signingTime: SharedFixtures.signingTime.addingTimeInterval(Double(variant)))
-        let name = "store-\(orderIdentifier)-\(updatedAt.filter { $0.isNumber })-\(variant).order"
+        let name = "store-\(orderIdentifier)-\(updatedAt.filter { $0.isNumber })-\(variant)\(status.map { "-" + $0 } ?? "").order"
         let url = try SharedFixtures.folder.get().write(built.bytes, to: "store-archives/\(name)")
         written[key] = url
         return url
