@@ -69,6 +69,34 @@ struct StoreEndToEndTests {
         #expect(try Data(contentsOf: out) == (try Data(contentsOf: kept)))
     }
 
+    @Test("The rebuild trap: building an unchanged order twice and saving both answers added, the second leaving the store unchanged")
+    func rebuildTrap() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let certs = try SharedFixtures.certs.get()
+        let formatter = ISO8601DateFormatter()
+        var archives: [URL] = []
+        for (index, time) in [SharedFixtures.signingTime, SharedFixtures.signingTime.addingTimeInterval(60)].enumerated() {
+            let out = store.folder.file("build-\(index).order")
+            let build = try CLI.run(
+                ["build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time", formatter.string(from: time)]
+                    + certs.signingArguments)
+            #expect(build.status == 0, "\(build)")
+            archives.append(out)
+        }
+        #expect(try Data(contentsOf: archives[0]) != (try Data(contentsOf: archives[1])))
+        let first = try store.run("save", [archives[0].path] + (try StoreFixtures.trustArguments()))
+        #expect(first.status == 0, "\(first)")
+        #expect(!first.output.contains("store unchanged"))
+        let second = try store.run("save", [archives[1].path] + (try StoreFixtures.trustArguments()))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.output.hasPrefix("added"), "\(second)")
+        #expect(second.output.contains("(store unchanged: the same files are stored)"), "\(second)")
+        let out = store.folder.file("fetched.order")
+        #expect(try store.run("get", Self.order + ["--out", out.path]).status == 0)
+        #expect(try Data(contentsOf: out) == (try Data(contentsOf: archives[0])))
+    }
+
     struct ContainsRow: Sendable, CustomTestStringConvertible {
         var name: String
         var arguments: [String]
