@@ -204,6 +204,21 @@ import WalletOrdersTestSupport
         #expect(!report.isValid)
     }
 
+    @Test("The wrong WWDR generation in the signature: the finding names the one there and the one needed")
+    func wrongIntermediateGeneration() throws {
+        let (certificate, key) = try Self.leaf()
+        let report = TestPKI.verifier.verify(
+            archiveBytes: try Self.resigned(with: certificate, key: key, chain: [TestPKI.otherAuthority.intermediate]),
+            subject: "wrong-generation")
+        let findings = report.diagnostics(ruleID: "signature.intermediate-missing")
+        #expect(findings.count == 1, "\(report.diagnostics)")
+        let message = findings.first?.message ?? ""
+        #expect(message.contains("G1"), "names the intermediate that is there: \(message)")
+        #expect(message.contains("G4"), "names the one that issued the signer: \(message)")
+        #expect(findings.first?.hint?.contains("G4") == true, "\(String(describing: findings.first?.hint))")
+        #expect(!report.isValid)
+    }
+
     @Test("Apple's and the development WWDR intermediates are not accepted as signers")
     func intermediateAsSigner() throws {
         let problems = OrderTypeCertificateProfile.problems(

@@ -49,7 +49,7 @@ import WalletOrdersTestSupport
         for (rule, count) in expectedCounts {
             #expect(rules.filter { $0 == rule }.count == count, "\(rule) in \(rules)")
         }
-        #expect(report.errors.count == 5 && report.warnings.count == 1)
+        #expect(report.errors.count == 4 && report.warnings.count == 2)
         let unknownKey = try #require(report.diagnostics(ruleID: "schema.unknown-key").first)
         #expect(unknownKey.hint == "Did you mean 'merchantIdentifier'?")
         #expect(unknownKey.location.jsonPointer == "/merchant/merchantIdentifer")

@@ -13,6 +13,9 @@ public struct OrderValidator: Sendable {
     public let verifier: OrderArchiveVerifier
     let orderSchema: JSONSchema
     let orderSchemaDocument: JSONNode
+    /// Every key a shipping or a pickup fulfillment may have: what a fulfillment without a valid
+    /// `fulfillmentType` (which the schema can't dispatch on) is checked against.
+    let fulfillmentKeys: [String]
 
     /// Creates a validator.
     ///
@@ -22,6 +25,11 @@ public struct OrderValidator: Sendable {
         self.verifier = try verifier ?? OrderArchiveVerifier()
         let document = try Self.bundledSchema("order.schema")
         self.orderSchemaDocument = document
+        var fulfillmentKeys = Set<String>()
+        for definition in ["ShippingFulfillment", "PickupFulfillment"] {
+            fulfillmentKeys.formUnion(document["$defs"]?[definition]?["properties"]?.members?.map(\.key) ?? [])
+        }
+        self.fulfillmentKeys = fulfillmentKeys.sorted()
         do {
             self.orderSchema = try JSONSchema(document: document)
         } catch {
@@ -124,9 +132,17 @@ public struct OrderValidator: Sendable {
                     hint: Self.hint(for: problem.kind)))
         }
         if let root = parsed.root {
-            for violation in orderSchema.validate(root) {
+            let violations = orderSchema.validate(root)
+            // One finding per problem: a value of the wrong type also fails its enum, const,
+            // format or pattern, which says nothing more.
+            let wronglyTyped = Set(violations.filter { $0.keyword == "type" }.map(\.instancePointer))
+            for violation in violations
+            where violation.keyword == "type" || !wronglyTyped.contains(violation.instancePointer)
+                || ["required", "additionalProperties", "dependentRequired"].contains(violation.keyword)
+            {
                 findings.append(diagnostic(for: violation, context: context))
             }
+            checkUntypedFulfillments(root, context: context, into: &findings)
         }
         DateRules.check(context, into: &findings)
         MoneyRules.check(context, into: &findings)
@@ -161,23 +177,66 @@ public struct OrderValidator: Sendable {
         }
     }
 
+    /// A fulfillment whose `fulfillmentType` is missing or unknown matches neither branch of the
+    /// schema, so its other keys go unchecked there; a misspelt one (`estimatedDeliveryDate`)
+    /// would vanish silently. Each key no fulfillment of any type has is reported here instead.
+    func checkUntypedFulfillments(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        guard let fulfillments = root["fulfillments"]?.elements else { return }
+        for (index, fulfillment) in fulfillments.enumerated() {
+            guard let members = fulfillment.members,
+                !["shipping", "pickup"].contains(fulfillment["fulfillmentType"]?.stringValue ?? "")
+            else { continue }
+            for member in members where member.key != "fulfillmentType" && !fulfillmentKeys.contains(member.key) {
+                findings.append(
+                    unknownKey(member.key, in: "/fulfillments/\(index)", position: member.keyPosition, known: fulfillmentKeys, context: context))
+            }
+        }
+    }
+
+    /// The finding for a key the schema doesn't define, with the nearest known key.
+    func unknownKey(
+        _ name: String, in pointer: String, position: SourcePosition?, known: [String], context: ValidationContext
+    ) -> Diagnostic {
+        let suggestion = NearestName.suggestion(for: name, among: known)
+        return context.diagnostic(
+            "schema.unknown-key", "Unknown key '\(name)' in \(pointer.isEmpty ? "the order" : pointer); Wallet ignores it.",
+            pointer: pointer + "/" + JSONPointer.escape(name), position: position,
+            hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Remove it, or check the spelling against the schema.")
+    }
+
+    /// The first sentence of a schema description (or two short ones), for a hint: descriptions
+    /// run to paragraphs, hints are a line.
+    static func brief(_ description: String) -> String {
+        var sentences: [Substring] = []
+        var rest = description[...]
+        while let end = rest.firstRange(of: ". ") ?? rest.firstRange(of: ".\n") {
+            sentences.append(rest[..<rest.index(after: end.lowerBound)])
+            rest = rest[end.upperBound...].drop { $0 == " " || $0 == "\n" }
+        }
+        if !rest.isEmpty { sentences.append(rest) }
+        var text = String(sentences.first ?? "")
+        if sentences.count > 1, text.count + sentences[1].count < 160 { text += " " + sentences[1] }
+        guard text.count > 200 else { return text }
+        let cut = text.prefix(199)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
+    }
+
     /// Turns a schema violation into a finding with a rule, a location and a fix.
     func diagnostic(for violation: SchemaViolation, context: ValidationContext) -> Diagnostic {
         let pointer = violation.instancePointer
         let field = pointer.isEmpty ? "the order" : pointer
         switch violation.keyword {
         case "additionalProperties":
-            let name = violation.property ?? "?"
-            let known = allowedProperties(atSchemaPointer: violation.schemaPointer)
-            let suggestion = NearestName.suggestion(for: name, among: known)
-            return context.diagnostic(
-                "schema.unknown-key", "Unknown key '\(name)' in \(field); Wallet ignores it.",
-                pointer: pointer + "/" + JSONPointer.escape(name), position: violation.instancePosition,
-                hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Remove it; known keys: \(known.sorted().joined(separator: ", ")).")
+            return unknownKey(
+                violation.property ?? "?", in: pointer, position: violation.instancePosition,
+                known: allowedProperties(atSchemaPointer: violation.schemaPointer), context: context)
         case "required":
+            let name = violation.property ?? "?"
+            // The missing key's own description says what it is; the object's would describe the parent.
+            let description = propertyDescription(name, atSchemaPointer: violation.schemaPointer)
             return context.diagnostic(
-                "schema.required", "\(field) is missing the required key '\(violation.property ?? "?")'.", pointer: pointer,
-                position: violation.instancePosition, hint: violation.schemaDescription.map { "Add it. \($0)" } ?? "Add it.")
+                "schema.required", "\(field) is missing the required key '\(name)'.", pointer: pointer,
+                position: violation.instancePosition, hint: description.map { "Add it. \(Self.brief($0))" } ?? "Add it.")
         case "enum", "const":
             let value = context.root?.resolve(pointer: pointer)?.stringValue
             let allowed = (violation.allowedValues ?? []).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
@@ -202,8 +261,15 @@ public struct OrderValidator: Sendable {
             }
             return context.diagnostic(
                 rule, "\(field): \(violation.message)", pointer: pointer, position: violation.instancePosition,
-                hint: violation.schemaDescription)
+                hint: violation.schemaDescription.map(Self.brief))
         }
+    }
+
+    /// The description of property `name` in the schema object that holds `…/required`.
+    func propertyDescription(_ name: String, atSchemaPointer pointer: String) -> String? {
+        guard let slash = pointer.range(of: "/", options: .backwards) else { return nil }
+        let parent = String(pointer[..<slash.lowerBound])
+        return orderSchemaDocument.resolve(pointer: parent)?["properties"]?[name]?["description"]?.stringValue
     }
 
     /// The property names the schema object that holds `…/additionalProperties` defines.

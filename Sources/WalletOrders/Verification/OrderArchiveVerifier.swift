@@ -356,6 +356,12 @@ public struct OrderArchiveVerifier: Sendable {
         return signer
     }
 
+    /// A certificate name as people say it: its CN with the generation (OU), or the whole name.
+    static func name(of name: DistinguishedName) -> String {
+        guard let common = name["CN"] else { return "'\(name)'" }
+        return "'\(common)'" + (name["OU"].map { " (\($0))" } ?? "")
+    }
+
     private func checkChain(
         signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date, notes: Bool,
         into report: inout ValidationReport
@@ -388,10 +394,16 @@ public struct OrderArchiveVerifier: Sendable {
                 at: file,
                 hint: "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development: wallet-orders dev-certs).")
         } else if issuers.isEmpty {
+            // Name what is there: a WWDR intermediate of another generation (G3 carried, the
+            // signer issued by G4) is the usual mistake, and the fix is to swap it.
+            let carried = others.filter { $0.subject != $0.issuer }.map { Self.name(of: $0.subject) }
+            let needed = Self.name(of: signer.issuer)
             report.add(
                 "signature.intermediate-missing", .error,
-                "The signature does not carry the intermediate that issued the signing certificate ('\(signer.issuer)').",
-                at: file, hint: "Include Apple's WWDR intermediate (for example G4) when signing (openssl -certfile).")
+                carried.isEmpty
+                    ? "The signature does not carry the intermediate that issued the signing certificate (\(needed))."
+                    : "The signature carries \(carried.joined(separator: ", ")), but the signing certificate was issued by \(needed).",
+                at: file, hint: "Include \(needed) when signing, in place of any other intermediate.")
             helpers.append(cache.certificate(BundledCertificates.appleWWDRG4))
         }
         let when = signingTime ?? now

@@ -46,8 +46,8 @@ enum LocalizationRules {
             guard let bytes = context.files["\(folder)/order.strings"] else {
                 findings.append(
                     context.fileDiagnostic(
-                        "localization.missing-strings", "'\(folder)' has no order.strings.", file: folder + "/",
-                        hint: "Every localization folder contains order.strings."))
+                        "localization.missing-strings", "'\(folder)' has no order.strings, so its language shows order.json's text as it is.",
+                        file: folder + "/", hint: "Add an order.strings (it may be empty of keys when the folder only localizes images)."))
                 continue
             }
             let path = "\(folder)/order.strings"
@@ -76,6 +76,7 @@ enum LocalizationRules {
                 }
             }
         }
+        checkTopLevelOverrides(context, into: &findings)
         let parsed = context.strings
         guard parsed.count > 1 || (parsed.count == 1 && context.localizationFolders.count > 1) else {
             checkUsedKeys(context, parsed, into: &findings)
@@ -94,11 +95,59 @@ enum LocalizationRules {
         checkUsedKeys(context, parsed, into: &findings)
     }
 
+    /// Apple: "Adding an image of the same name to the top-level folder of the order file
+    /// overrides any localized versions." One finding per top-level file that hides localized ones.
+    private static func checkTopLevelOverrides(_ context: ValidationContext, into findings: inout [Diagnostic]) {
+        guard !context.localizationFolders.isEmpty else { return }
+        for path in context.files.keys.sorted() where !path.contains("/") && path != OrderArchive.orderPath {
+            let hidden = context.localizationFolders.map { "\($0)/\(path)" }.filter { context.files[$0] != nil }
+            guard !hidden.isEmpty else { continue }
+            let shown = hidden.prefix(3).joined(separator: ", ") + (hidden.count > 3 ? " and \(hidden.count - 3) more" : "")
+            findings.append(
+                context.fileDiagnostic(
+                    "localization.top-level-file-overrides",
+                    "The top-level \(path) replaces the localized \(shown): every language shows the top-level one.",
+                    file: path, hint: "Remove the top-level \(path) to show each language its own, or the localized copies if one image is meant."))
+        }
+    }
+
+    /// A key that differs from one `order.strings` defines only by case or one edit: the string
+    /// `CheesecakeSlice` in order.json shows as it is when the files define `CheeseCakeSlice`.
+    static func nearMiss(_ value: String, among keys: Set<String>) -> String? {
+        guard value.count <= 200 else { return nil }
+        let lowered = value.lowercased()
+        let scalars = Array(value.unicodeScalars)
+        var best: String?
+        for key in keys.sorted() where abs(key.unicodeScalars.count - scalars.count) <= 1 {
+            if key.lowercased() == lowered { return key }
+            if best == nil, Self.isOneEdit(scalars, Array(key.unicodeScalars)) { best = key }
+        }
+        return best
+    }
+
+    /// One insertion, deletion, substitution, or swap of two neighbours (TITEL, TITLE).
+    static func isOneEdit(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
+        if NearestName.levenshtein(a, b) == 1 { return true }
+        guard a.count == b.count else { return false }
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        return differing.count == 2 && differing[1] == differing[0] + 1
+            && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
+    }
+
     private static func checkUsedKeys(_ context: ValidationContext, _ parsed: [String: StringsFile], into findings: inout [Diagnostic]) {
         guard let root = context.root, !parsed.isEmpty else { return }
+        let allKeys = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
         JSONWalk.members(of: root) { member, path, _ in
             guard case .string(let value) = member.value.value, localizableKeys.contains(member.key) else { return }
             let definedIn = parsed.filter { $0.value.keys.contains(value) }.map(\.key)
+            if definedIn.isEmpty, let key = nearMiss(value, among: allKeys) {
+                findings.append(
+                    context.diagnostic(
+                        "localization.key-near-miss",
+                        "'\(value)' is shown as it is: no order.strings defines it, but they define '\(key)'.",
+                        pointer: path.pointer, hint: "Did you mean '\(key)'? Keys are case-sensitive."))
+                return
+            }
             guard !definedIn.isEmpty, definedIn.count < parsed.count else { return }
             let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
             findings.append(
