@@ -248,17 +248,11 @@ public struct OrderArchive: Sendable {
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveEntryMissing`` or ``WalletOrdersError/Code/invalidOrder``.
     public func order() throws -> Order {
-        try order(parsed: nil)
-    }
-
-    /// Decodes `order.json`, reusing `parsed` (from `JSONParser.parse(_:maxDepth:)` with a
-    /// depth of at most ``Order/fastDecodingMaxDepth``) when given.
-    func order(parsed: JSONParseResult?) throws -> Order {
         guard let bytes = files[Self.orderPath] else {
             throw WalletOrdersError(.archiveEntryMissing, "The archive has no order.json at its root.")
         }
         do {
-            return try Order.decodeFast(bytes, parsed: parsed)
+            return try Order.decodeFast(bytes)
         } catch {
             throw WalletOrdersError(
                 .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))", underlying: error)

@@ -81,22 +81,20 @@ public struct OrderValidator: Sendable {
     package func validateKeepingOrder(_ archive: OrderArchive, subject: String, now: Date = Date())
         -> (report: ValidationReport, order: JSONNode?)
     {
-        // order.json is parsed once, for the verifier's signer UID check and the content checks;
-        // the schema and rules judge it, so the verifier does not decode the model again.
-        let parsed = archive.contents(of: OrderArchive.orderPath).map(Self.parseOrder)
-        var report = verifier.verify(
-            archive, subject: subject, now: now, notes: true, parsedOrder: parsed?.result, decodingOrder: false)
+        // One way through: the container stage, then order.json parsed once, then the binding of
+        // order type to certificate and the content stage on that parse. Each stage only adds.
+        var (report, signerUID) = verifier.verifyContainer(archive, subject: subject, now: now)
+        guard let orderBytes = archive.contents(of: OrderArchive.orderPath) else { return (report, nil) }
+        let parsed = JSONParser.parse(orderBytes)
+        if let signerUID, let orderTypeIdentifier = parsed.root?["orderTypeIdentifier"]?.stringValue {
+            report.diagnostics += OrderArchiveVerifier.bindingFindings(signerUID: signerUID, orderTypeIdentifier: orderTypeIdentifier)
+        }
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where !Manifest.excludedPaths.contains(path) {
             files[path] = archive.contents(of: path)
         }
-        let content = validateContent(files: files, parsed: parsed?.result)
-        // The schema findings explain order.json far better than the model's decoding error.
-        if content.contains(where: { $0.location.file == OrderArchive.orderPath && $0.severity == .error }) {
-            report.diagnostics.removeAll { $0.ruleID == "order.invalid" }
-        }
-        report.diagnostics += content
-        return (report, parsed?.result.root)
+        report.diagnostics += validateContent(files: files, parsed: parsed)
+        return (report, parsed.root)
     }
 
     /// Validates an order source before signing: `order.json`, its files and localizations.
@@ -104,24 +102,12 @@ public struct OrderValidator: Sendable {
         ValidationReport(subject: subject, diagnostics: validateContent(files: source.files))
     }
 
-    /// Parses order.json for the content checks: first with the depth fast decoding accepts
-    /// (`decodable`), again with the parser's full depth when that is too shallow.
-    static func parseOrder(_ bytes: [UInt8]) -> (result: JSONParseResult, decodable: Bool) {
-        let shallow = JSONParser.parse(bytes, maxDepth: Order.fastDecodingMaxDepth)
-        if shallow.problems.contains(where: { $0.kind == .tooDeep }) { return (JSONParser.parse(bytes), false) }
-        return (shallow, true)
-    }
-
     /// The content checks: JSON, schema, rules. `parsed` is `files["order.json"]` parsed, when
     /// the caller has it.
     func validateContent(files: [String: [UInt8]], parsed: JSONParseResult? = nil) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         guard let orderBytes = files[OrderArchive.orderPath] else {
-            findings.append(
-                Diagnostic(
-                    "archive.missing-file", .error, "There is no order.json at the top level.", at: .init(file: OrderArchive.orderPath),
-                    hint: "order.json sits at the root of the order."))
-            return findings
+            return [OrderArchiveVerifier.missingRootFile(OrderArchive.orderPath, nestedAt: files.keys.first { $0.hasSuffix("/order.json") })]
         }
         let parsed = parsed ?? JSONParser.parse(orderBytes)
         let context = ValidationContext(files: files, root: parsed.root)

@@ -79,54 +79,51 @@ public struct OrderArchiveVerifier: Sendable {
         }
     }
 
-    /// Verifies an opened archive.
+    /// Verifies an opened archive: the container (``verifyContainer(_:subject:now:)``), then
+    /// that `order.json` decodes as an ``Order`` (`order.invalid`) whose `orderTypeIdentifier`
+    /// is the signing certificate's.
     public func verify(_ archive: OrderArchive, subject: String = "archive", now: Date = Date()) -> ValidationReport {
-        verify(archive, subject: subject, now: now, notes: false)
-    }
-
-    /// Verifies an opened archive; with `notes`, adds informational findings (the WWDR generation)
-    /// that ``OrderValidator`` reports and plain verification leaves out.
-    ///
-    /// `parsedOrder` is `order.json` already parsed with a depth of at most
-    /// ``Order/fastDecodingMaxDepth``, when the caller has it.
-    ///
-    /// With `decodingOrder` (plain verification), `order.json` must decode as an ``Order``
-    /// (`order.invalid`). ``OrderValidator`` passes `false`: it judges `order.json` with the
-    /// schema and the rules, which say more, and decoding the model again cost a seventh of a
-    /// full validation; the signer UID is then compared with the parsed `orderTypeIdentifier`.
-    func verify(
-        _ archive: OrderArchive, subject: String, now: Date, notes: Bool, parsedOrder: JSONParseResult? = nil,
-        decodingOrder: Bool = true
-    ) -> ValidationReport {
-        var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
-        checkRequiredFiles(archive, into: &report)
-        checkBundleSize(archive, into: &report)
-        checkManifest(archive, into: &report)
-        let signer = checkSignature(archive, now: now, notes: notes, into: &report)
-        if decodingOrder {
-            checkOrder(archive, signerUID: signer?.uid, parsed: parsedOrder, into: &report)
-        } else if let signerUID = signer?.uid,
-            let orderTypeIdentifier = parsedOrder?.root?["orderTypeIdentifier"]?.stringValue
-        {
-            checkSignerUID(signerUID, orderTypeIdentifier: orderTypeIdentifier, into: &report)
+        var (report, signer) = verifyContainer(archive, subject: subject, now: now)
+        guard archive.contents(of: OrderArchive.orderPath) != nil else { return report }
+        do {
+            let order = try archive.order()
+            if let signer {
+                report.diagnostics += Self.bindingFindings(signerUID: signer, orderTypeIdentifier: order.orderTypeIdentifier)
+            }
+        } catch {
+            report.add(
+                "order.invalid", .error, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
+                hint: "Fix order.json: validating the archive shows each problem in place.")
         }
         return report
     }
 
-    // MARK: - Files
-
-    private func checkRequiredFiles(_ archive: OrderArchive, into report: inout ValidationReport) {
+    /// The container stage, which every verification and validation starts with: the zip's
+    /// findings, the three required files, the bundle size, the manifest against every file, and
+    /// the signature with its certificate profile and chain. Gives the report and the signing
+    /// certificate's subject UID (the order type it may sign), when the signature names one.
+    package func verifyContainer(_ archive: OrderArchive, subject: String, now: Date) -> (ValidationReport, signerUID: String?) {
+        var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
         let entryPaths = Set(archive.entries.map(\.path))
         for required in [OrderArchive.orderPath, OrderArchive.manifestPath, OrderArchive.signaturePath]
         where archive.contents(of: required) == nil && !entryPaths.contains(required) {
-            let nested = archive.entries.first { $0.path.hasSuffix("/" + required) }
-            report.add(
-                "archive.missing-file", .error, "The archive has no '\(required)' at its root.",
-                at: .init(file: required),
-                hint: nested.map {
-                    "Found '\($0.path)': zip the folder's contents, not the folder itself, so '\(required)' sits at the root."
-                } ?? "Build the archive with wallet-orders build, which writes order.json, manifest.json and signature.")
+            report.diagnostics.append(
+                Self.missingRootFile(required, nestedAt: archive.entries.first { $0.path.hasSuffix("/" + required) }?.path))
         }
+        checkBundleSize(archive, into: &report)
+        checkManifest(archive, into: &report)
+        let signer = checkSignature(archive, now: now, into: &report)
+        return (report, signer?.uid)
+    }
+
+    /// The one `archive.missing-file` finding: `path` is not at the root (and was found at
+    /// `nested`, when a wrapper folder holds it).
+    static func missingRootFile(_ path: String, nestedAt nested: String?) -> Diagnostic {
+        Diagnostic(
+            "archive.missing-file", .error, "There is no '\(path)' at the root of the order.", at: .init(file: path),
+            hint: nested.map {
+                "Found '\($0)': zip the folder's contents, not the folder itself, so '\(path)' sits at the root."
+            } ?? "order.json, manifest.json and signature sit at the top level; building the order writes all three.")
     }
 
     private func checkBundleSize(_ archive: OrderArchive, into report: inout ValidationReport) {
@@ -219,10 +216,10 @@ public struct OrderArchiveVerifier: Sendable {
     // MARK: - Signature and chain
 
     /// Checks the signature and chain; returns the signer certificate when it was found.
-    private func checkSignature(_ archive: OrderArchive, now: Date, notes: Bool, into report: inout ValidationReport) -> KnownCertificate? {
+    private func checkSignature(_ archive: OrderArchive, now: Date, into report: inout ValidationReport) -> KnownCertificate? {
         guard let bytes = archive.contents(of: OrderArchive.signaturePath) else { return nil }
         if let manifestBytes = archive.contents(of: OrderArchive.manifestPath),
-            let signer = checkWellFormedSignature(bytes, of: manifestBytes, now: now, notes: notes, into: &report)
+            let signer = checkWellFormedSignature(bytes, of: manifestBytes, now: now, into: &report)
         {
             return signer
         }
@@ -320,7 +317,7 @@ public struct OrderArchiveVerifier: Sendable {
         }
         let signer = cache.certificate(parsedSigner)
         let certificates = parsedCertificates.map(cache.certificate)
-        checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, notes: notes, into: &report)
+        checkChain(signer: signer, certificates: certificates, signingTime: signerInfo.signingTime, now: now, into: &report)
         return signer
     }
 
@@ -334,7 +331,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// fails: the general path (OpenSSL's CMS parser) then reports each problem, so findings
     /// are the same whichever path runs.
     private func checkWellFormedSignature(
-        _ bytes: [UInt8], of manifest: [UInt8], now: Date, notes: Bool, into report: inout ValidationReport
+        _ bytes: [UInt8], of manifest: [UInt8], now: Date, into report: inout ValidationReport
     ) -> KnownCertificate? {
         guard let signed = StrictSignedData(bytes),
             signed.bytes[signed.messageDigest].elementsEqual(SHA256.hash(manifest))
@@ -352,7 +349,7 @@ public struct OrderArchiveVerifier: Sendable {
             signer.issuerNameDER?.elementsEqual(bytes[signed.signerIssuer]) ?? false,
             signer.certificate.verifiesRSASHA256(signature: bytes[signed.signature], over: signed.signedAttributesDER) == true
         else { return nil }
-        checkChain(signer: signer, certificates: certificates, signingTime: signed.signingTime, now: now, notes: notes, into: &report)
+        checkChain(signer: signer, certificates: certificates, signingTime: signed.signingTime, now: now, into: &report)
         return signer
     }
 
@@ -363,7 +360,7 @@ public struct OrderArchiveVerifier: Sendable {
     }
 
     private func checkChain(
-        signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date, notes: Bool,
+        signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date,
         into report: inout ValidationReport
     ) {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
@@ -379,7 +376,7 @@ public struct OrderArchiveVerifier: Sendable {
         }
         // Each isIssued is a signature verification: compute the issuers once.
         let issuers = others.filter { cache.isIssued(signer, by: $0) }
-        if notes, let issuer = issuers.first {
+        if let issuer = issuers.first {
             let subject = issuer.subject
             report.add(
                 "certificate.wwdr-generation", .info,
@@ -438,27 +435,15 @@ public struct OrderArchiveVerifier: Sendable {
 
     // MARK: - Order
 
-    private func checkOrder(
-        _ archive: OrderArchive, signerUID: String?, parsed: JSONParseResult?, into report: inout ValidationReport
-    ) {
-        guard archive.contents(of: OrderArchive.orderPath) != nil else { return }
-        do {
-            let order = try archive.order(parsed: parsed)
-            if let signerUID {
-                checkSignerUID(signerUID, orderTypeIdentifier: order.orderTypeIdentifier, into: &report)
-            }
-        } catch {
-            report.add(
-                "order.invalid", .error, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
-                hint: "Fix order.json; `wallet-orders validate` shows each problem.")
-        }
-    }
-
-    private func checkSignerUID(_ signerUID: String, orderTypeIdentifier: String, into report: inout ValidationReport) {
+    /// The binding of order to certificate: `orderTypeIdentifier` must be the one the signing
+    /// certificate's subject UID names (`signature.signer-uid-mismatch`).
+    package static func bindingFindings(signerUID: String, orderTypeIdentifier: String) -> [Diagnostic] {
         guard let problem = OrderTypeCertificateProfile.bindingProblem(signerUID: signerUID, orderTypeIdentifier: orderTypeIdentifier)
-        else { return }
-        report.add(
-            problem.ruleID, .error, problem.message,
-            at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"), hint: problem.hint)
+        else { return [] }
+        return [
+            Diagnostic(
+                problem.ruleID, .error, problem.message,
+                at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"), hint: problem.hint)
+        ]
     }
 }
