@@ -118,14 +118,7 @@ public struct OrderValidator: Sendable {
                     hint: Self.hint(for: problem.kind)))
         }
         if let root = parsed.root {
-            let violations = orderSchema.validate(root)
-            // One finding per problem: a value of the wrong type also fails its enum, const,
-            // format or pattern, which says nothing more.
-            let wronglyTyped = Set(violations.filter { $0.keyword == "type" }.map(\.instancePointer))
-            for violation in violations
-            where violation.keyword == "type" || !wronglyTyped.contains(violation.instancePointer)
-                || ["required", "additionalProperties", "dependentRequired"].contains(violation.keyword)
-            {
+            for violation in Self.onePerValue(orderSchema.validate(root)) {
                 findings.append(diagnostic(for: violation, context: context))
             }
             checkUntypedFulfillments(root, context: context, into: &findings)
@@ -160,6 +153,30 @@ public struct OrderValidator: Sendable {
         case .byteOrderMark: "json.byte-order-mark"
         case .invalidUTF8: "json.invalid-utf8"
         case .invalidUnicodeEscape: "json.invalid-unicode-escape"
+        }
+    }
+
+    /// The keywords that judge a value itself, most telling first: a value that fails several
+    /// (a number where an enum's string belongs; `USA` too long and not two letters) is one
+    /// problem, reported once, by the first of these it fails.
+    static let valueKeywords = [
+        "type", "enum", "const", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+    ]
+
+    /// `violations` with one value finding per instance: see ``valueKeywords``. Findings about
+    /// an object's keys (required, unknown, dependent) are each their own problem and all kept.
+    static func onePerValue(_ violations: [SchemaViolation]) -> [SchemaViolation] {
+        var best: [String: Int] = [:]  // instance pointer → rank of its most telling value keyword
+        for violation in violations {
+            guard let rank = valueKeywords.firstIndex(of: violation.keyword) else { continue }
+            best[violation.instancePointer] = min(rank, best[violation.instancePointer] ?? rank)
+        }
+        guard !best.isEmpty else { return violations }
+        var reported: Set<String> = []
+        return violations.filter { violation in
+            guard let rank = valueKeywords.firstIndex(of: violation.keyword) else { return true }
+            return rank == best[violation.instancePointer] && reported.insert(violation.instancePointer).inserted
         }
     }
 

@@ -38,7 +38,10 @@ enum MoneyRules {
             }
         }
         // One currency per payment: the total's.
-        guard let payment = root["payment"], let total = payment["total"]?["currency"]?.stringValue else { return }
+        // A total that isn't a currency code already has its schema finding; comparing with it says nothing more.
+        guard let payment = root["payment"], let total = payment["total"]?["currency"]?.stringValue,
+            ASCIIText.isUppercaseLetters(total, count: 3)
+        else { return }
         var others: [(String, String)] = []
         for (index, item) in (payment["summaryItems"]?.elements ?? []).enumerated() {
             if let currency = item["value"]?["currency"]?.stringValue { others.append((currency, "/payment/summaryItems/\(index)/value/currency")) }
@@ -48,7 +51,7 @@ enum MoneyRules {
                 others.append((currency, "/payment/transactions/\(index)/amount/currency"))
             }
         }
-        for (currency, pointer) in others where currency != total {
+        for (currency, pointer) in others where currency != total && ASCIIText.isUppercaseLetters(currency, count: 3) {
             findings.append(
                 context.diagnostic(
                     "money.currency-mismatch", "\(currency) differs from the payment total's currency \(total).", pointer: pointer,
