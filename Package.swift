@@ -53,10 +53,16 @@ let package = Package(
             dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip"],
             swiftSettings: swiftSettings
         ),
+        // JSON with positions and pointers, and the JSON Schema engine: `package` API, no product,
+        // imports nothing of ours (the floor every stage that reads JSON stands on).
+        .target(
+            name: "WalletOrdersJSON",
+            swiftSettings: swiftSettings
+        ),
         // The public library: Swift types only.
         .target(
             name: "WalletOrders",
-            dependencies: ["WalletOrdersInterop"],
+            dependencies: ["WalletOrdersInterop", "WalletOrdersJSON"],
             exclude: ["Validation/ReferenceData/Generator"],
             resources: [.copy("Resources/TrustAnchors"), .copy("Resources/Schemas")],
             swiftSettings: swiftSettings
@@ -64,7 +70,7 @@ let package = Package(
         // The order store (FinanceKit's save/contains answers) on embedded SQLite through GRDB.
         .target(
             name: "WalletOrdersStore",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The order web service: Apple's protocol and the merchant API on Hummingbird 2, the APNs
@@ -73,6 +79,7 @@ let package = Package(
             name: "WalletOrdersServer",
             dependencies: [
                 "WalletOrders",
+                "WalletOrdersJSON",
                 "WalletOrdersStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -160,7 +167,7 @@ let package = Package(
         // with `-sanitize=fuzzer,address -DFUZZING` and otherwise replays files through it.
         .target(
             name: "WalletOrdersFuzzTargets",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersStore"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore"],
             path: "Tests/Fuzz/Targets",
             swiftSettings: swiftSettings
         ),
@@ -187,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersTests",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
             exclude: ["Support/make_order_archive.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WalletOrdersJSON
 import HTTPTypes
 import Hummingbird
 import Logging

@@ -1,5 +1,6 @@
 public import WalletOrders
 public import Foundation
+import WalletOrdersJSON
 import WalletOrdersInterop
 
 /// One version of an order as the decision sees it: its `updatedAt`, the SHA-256 of its archive

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersJSON
 import Testing
 import WalletOrders
 import WalletOrdersTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersJSON
 import WalletOrdersInterop
 
 /// The `manifest.json` of an order: the SHA-256 of every file in the archive except

@@ -1,4 +1,5 @@
 public import Foundation
+import WalletOrdersJSON
 import WalletOrdersInterop
 
 /// Packages an ``OrderSource`` into a signed `.order` archive: `manifest.json` (SHA-256 of every

@@ -1,4 +1,5 @@
 public import Foundation
+package import WalletOrdersJSON
 
 /// Judges an order the way Wallet would, and says exactly why: the archive (zip, manifest,
 /// signature, chain, through ``OrderArchiveVerifier``), `order.json` against

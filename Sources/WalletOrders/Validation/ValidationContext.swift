@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersJSON
 
 /// What content rules look at: the parsed `order.json`, every other file, and the parsed
 /// `order.strings` of each localization.

@@ -1,4 +1,5 @@
 public import Foundation
+import WalletOrdersJSON
 import WalletOrdersInterop
 
 /// Checks everything about an archive that makes Wallet accept or refuse it at the container

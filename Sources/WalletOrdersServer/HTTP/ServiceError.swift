@@ -3,6 +3,7 @@ public import HTTPTypes
 public import Hummingbird
 import NIOCore
 public import WalletOrders
+import WalletOrdersJSON
 
 /// An answer other than success, with a JSON body that says why:
 /// `{"error": {"code": "…", "message": "…", "hint": "…"}}`.

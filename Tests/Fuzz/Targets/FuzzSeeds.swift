@@ -1,4 +1,5 @@
 public import Foundation
+import WalletOrdersJSON
 import WalletOrders
 
 /// The seed corpus of every target, written into a folder per target (`make fuzz-seeds`):

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersJSON
 
 /// One input the package reads from outside, as a fuzz target: bytes in, the same entry point the
 /// library or the CLI uses, and the invariants that must hold whatever the bytes.

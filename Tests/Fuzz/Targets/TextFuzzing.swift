@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrdersJSON
 import WalletOrders
 
 /// `JSONParser.parse` and the promises its result type makes.

@@ -1,3 +1,5 @@
+import WalletOrdersJSON
+
 /// Country codes from ISO 3166-1.
 enum AddressRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {

@@ -1,3 +1,5 @@
+import WalletOrdersJSON
+
 /// Fields that older iOS versions don't show.
 enum CompatibilityRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {

@@ -1,3 +1,4 @@
+import WalletOrdersJSON
 /// Dates that contradict each other or their statuses.
 enum DateRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {

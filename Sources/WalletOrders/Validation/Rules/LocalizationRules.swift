@@ -1,3 +1,5 @@
+import WalletOrdersJSON
+
 /// `.lproj` folders: valid names, one parseable `order.strings` each, the same keys everywhere,
 /// and every key order.json uses defined in every one.
 enum LocalizationRules {

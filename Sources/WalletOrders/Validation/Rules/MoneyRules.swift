@@ -1,3 +1,5 @@
+import WalletOrdersJSON
+
 /// Currencies from ISO 4217, amounts with the currency's minor units, one currency per payment.
 enum MoneyRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {

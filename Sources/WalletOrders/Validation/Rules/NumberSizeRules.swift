@@ -1,3 +1,4 @@
+import WalletOrdersJSON
 /// Numbers Wallet's decoder can't hold. JSON puts no limit on a number's size; Wallet decodes
 /// `order.json` into fixed-size types, and a value that doesn't fit makes decoding fail (or,
 /// worse, silently round). The limits, decided here because Apple documents none (spec §3.0:

@@ -1,3 +1,5 @@
+import WalletOrdersJSON
+
 /// Identifiers that must be unique within the order.
 enum UniquenessRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {

@@ -2,9 +2,9 @@
 ///
 /// Made by ``JSONParser``. A fatal problem (``Kind/syntax`` or ``Kind/tooDeep``) means there is
 /// no document; every other kind is reported while parsing goes on.
-public struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
+package struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
     /// What sort of problem it is.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// The text is not JSON (RFC 8259): the first place where the grammar breaks. Fatal.
         case syntax
         /// Arrays and objects are nested deeper than the parser's `maxDepth`. Fatal.
@@ -20,19 +20,19 @@ public struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What sort of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// One line that says what is wrong and what was expected, e.g.
     /// `Expected ',' or '}' after an object member, found ']'`.
-    public var message: String
+    package var message: String
     /// Where the problem is: the offending byte for a syntax error, the second key for a
     /// duplicate key, the bad byte or escape inside a string.
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// The RFC 6901 JSON Pointer of the value concerned, when known (a duplicate key's is
     /// the object's pointer plus the key, e.g. `/merchant/url`).
-    public var pointer: String?
+    package var pointer: String?
 
     /// Creates a problem.
-    public init(kind: Kind, message: String, position: SourcePosition, pointer: String? = nil) {
+    package init(kind: Kind, message: String, position: SourcePosition, pointer: String? = nil) {
         self.kind = kind
         self.message = message
         self.position = position
@@ -40,10 +40,10 @@ public struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the problem leaves no document: a syntax error or nesting that is too deep.
-    public var isFatal: Bool { kind == .syntax || kind == .tooDeep }
+    package var isFatal: Bool { kind == .syntax || kind == .tooDeep }
 
     /// `line:column: kind: message`, then the pointer when there is one.
-    public var description: String {
+    package var description: String {
         var text = "\(position): \(kind.rawValue): \(message)"
         if let pointer { text += " (at \"\(pointer)\")" }
         return text
@@ -51,14 +51,14 @@ public struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What ``JSONParser/parse(_:maxDepth:)`` found: the document, if there is one, and every problem.
-public struct JSONParseResult: Sendable {
+package struct JSONParseResult: Sendable {
     /// The top-level value; `nil` exactly when ``problems`` holds a fatal problem.
-    public var root: JSONNode?
+    package var root: JSONNode?
     /// The problems in the order they were found; at most one is fatal, and it is the last.
-    public var problems: [JSONProblem]
+    package var problems: [JSONProblem]
 
     /// Creates a result.
-    public init(root: JSONNode?, problems: [JSONProblem]) {
+    package init(root: JSONNode?, problems: [JSONProblem]) {
         self.root = root
         self.problems = problems
     }
@@ -78,14 +78,14 @@ public struct JSONParseResult: Sendable {
 ///
 /// The returned tree is as deep as the input's nesting, and Swift releases and compares nested
 /// values recursively, so keep `maxDepth` in the hundreds.
-public enum JSONParser {
+package enum JSONParser {
     /// Parses one JSON text.
     ///
     /// - Parameters:
     ///   - bytes: the UTF-8 text (`order.json`'s bytes).
     ///   - maxDepth: how many arrays and objects may be nested; one more is a ``JSONProblem/Kind/tooDeep`` problem.
     /// - Returns: the document (unless a fatal problem was found) and the problems, in order.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 512) -> JSONParseResult {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 512) -> JSONParseResult {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = ByteParser(buffer, maxDepth: max(0, maxDepth))
             return parser.run()

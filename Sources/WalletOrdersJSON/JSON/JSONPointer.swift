@@ -1,8 +1,8 @@
 /// RFC 6901 JSON Pointer reference tokens: the one place that escapes and unescapes them.
-enum JSONPointer {
+package enum JSONPointer {
     /// `~` → `~0`, `/` → `~1`. Called for every key the validator walks, so the common case
     /// (neither character present) returns the token untouched, without touching Foundation.
-    static func escape(_ token: String) -> String {
+    package static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         var escaped = ""
         for scalar in token.unicodeScalars {
@@ -16,7 +16,7 @@ enum JSONPointer {
     }
 
     /// `~1` → `/`, `~0` → `~` (in that order, as RFC 6901 §4 requires).
-    static func unescape(_ token: some StringProtocol) -> String {
+    package static func unescape(_ token: some StringProtocol) -> String {
         guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
         var unescaped = ""
         var scalars = token.unicodeScalars.makeIterator()

@@ -2,34 +2,34 @@
 ///
 /// Columns count UTF-16 code units, as editors and SARIF (`columnKind: utf16CodeUnits`) do, so a
 /// caret lines up in VS Code and on GitHub.
-public struct SourcePosition: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct SourcePosition: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The 1-based line.
-    public var line: Int
+    package var line: Int
     /// The 1-based column, in UTF-16 code units.
-    public var column: Int
+    package var column: Int
     /// The 0-based byte offset into the UTF-8 text.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a position.
-    public init(line: Int, column: Int, offset: Int) {
+    package init(line: Int, column: Int, offset: Int) {
         self.line = line
         self.column = column
         self.offset = offset
     }
 
     /// Orders by offset.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// A JSON value as written, with where it was written: numbers keep their exact text, object
 /// members keep their order and any duplicate keys, and every value and key knows its position.
 ///
 /// Made by ``JSONParser``; read by the schema evaluator and the validation rules.
-public struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
     /// The value.
-    public indirect enum Value: Sendable, Hashable {
+    package indirect enum Value: Sendable, Hashable {
         case null
         case bool(Bool)
         /// A number, as its exact source text (`28.80`, `1e2`, `-0`).
@@ -41,28 +41,28 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// The value.
-    public var value: Value
+    package var value: Value
     /// Where the value starts.
-    public var position: SourcePosition
+    package var position: SourcePosition
 
     /// Creates a node.
-    public init(_ value: Value, at position: SourcePosition) {
+    package init(_ value: Value, at position: SourcePosition) {
         self.value = value
         self.position = position
     }
 }
 
 /// One `"key": value` member of a JSON object.
-public struct JSONMember: Sendable, Hashable {
+package struct JSONMember: Sendable, Hashable {
     /// The key, unescaped.
-    public var key: String
+    package var key: String
     /// Where the key's opening quote is.
-    public var keyPosition: SourcePosition
+    package var keyPosition: SourcePosition
     /// The value.
-    public var value: JSONNode
+    package var value: JSONNode
 
     /// Creates a member.
-    public init(key: String, keyPosition: SourcePosition, value: JSONNode) {
+    package init(key: String, keyPosition: SourcePosition, value: JSONNode) {
         self.key = key
         self.keyPosition = keyPosition
         self.value = value
@@ -71,36 +71,36 @@ public struct JSONMember: Sendable, Hashable {
 
 extension JSONNode {
     /// The members when this is an object.
-    public var members: [JSONMember]? {
+    package var members: [JSONMember]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The elements when this is an array.
-    public var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = value { return elements }
         return nil
     }
 
     /// The string when this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = value { return string }
         return nil
     }
 
     /// The exact number text when this is a number.
-    public var numberText: String? {
+    package var numberText: String? {
         if case .number(let text) = value { return text }
         return nil
     }
 
     /// The value of the first member named `key`, when this is an object.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         members?.first { $0.key == key }?.value
     }
 
     /// The JSON type name: `null`, `boolean`, `number`, `string`, `array` or `object`.
-    public var typeName: String {
+    package var typeName: String {
         switch value {
         case .null: "null"
         case .bool: "boolean"
@@ -112,7 +112,7 @@ extension JSONNode {
     }
 
     /// The node an RFC 6901 JSON Pointer names (`""` is the node itself), or `nil`.
-    public func resolve(pointer: String) -> JSONNode? {
+    package func resolve(pointer: String) -> JSONNode? {
         guard !pointer.isEmpty else { return self }
         guard pointer.hasPrefix("/") else { return nil }
         var node = self

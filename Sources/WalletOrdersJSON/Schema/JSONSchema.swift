@@ -43,7 +43,7 @@
 ///     print("\(violation.instancePosition) \(violation.instancePointer): \(violation.message)")
 /// }
 /// ```
-public struct JSONSchema: Sendable {
+package struct JSONSchema: Sendable {
     /// The compiled program.
     let program: SchemaProgram
 
@@ -51,7 +51,7 @@ public struct JSONSchema: Sendable {
     /// `$recursiveRef`, `$recursiveAnchor` (draft 2019-09; 2020-12 has `$dynamicRef`),
     /// `dependencies` (draft-07; now `dependentRequired` and `dependentSchemas`) and
     /// `additionalItems` (draft 2019-09; now `items` after `prefixItems`).
-    public static let unsupportedKeywords: [String] = SchemaCompiler.unsupportedKeywords
+    package static let unsupportedKeywords: [String] = SchemaCompiler.unsupportedKeywords
 
     /// Compiles a schema document once: resolves `$id`, `$anchor`, `$dynamicAnchor`, `$ref` and
     /// `$dynamicRef`, checks every keyword's value and precompiles `pattern` and
@@ -66,7 +66,7 @@ public struct JSONSchema: Sendable {
     ///   or `uri#pointer` for a registry document) when a keyword's value is not valid, a
     ///   reference can't be resolved, a regular expression does not compile, or a keyword of
     ///   ``unsupportedKeywords`` is used.
-    public init(document: JSONNode, registry: [String: JSONNode] = [:]) throws {
+    package init(document: JSONNode, registry: [String: JSONNode] = [:]) throws {
         program = try SchemaCompiler.compile(document: document, registry: registry)
     }
 
@@ -76,7 +76,7 @@ public struct JSONSchema: Sendable {
     /// A failed `anyOf` or `oneOf` is one violation that names the closest alternative and its
     /// problem, rather than every problem of every alternative. A failed `then` or `else`
     /// reports that subschema's own violations.
-    public func validate(_ instance: JSONNode) -> [SchemaViolation] {
+    package func validate(_ instance: JSONNode) -> [SchemaViolation] {
         var evaluator = SchemaEvaluator(program: program, collecting: true)
         var annotations = Annotations()
         _ = evaluator.evaluate(program.root, instance, &annotations, inherited: -1)
@@ -91,7 +91,7 @@ public struct JSONSchema: Sendable {
 
     /// Whether `instance` is valid: ``validate(_:)`` without the reports, stopping at the first
     /// violation.
-    public func isValid(_ instance: JSONNode) -> Bool {
+    package func isValid(_ instance: JSONNode) -> Bool {
         var evaluator = SchemaEvaluator(program: program, collecting: false)
         var annotations = Annotations()
         return evaluator.evaluate(program.root, instance, &annotations, inherited: -1)
@@ -100,39 +100,39 @@ public struct JSONSchema: Sendable {
 
 /// One way an instance breaks its schema: which keyword, where in the instance and in the schema,
 /// and a message a merchant can act on.
-public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// The schema keyword that failed: `required`, `type`, `additionalProperties`, `enum`,
     /// `format`, `anyOf`, … For a `false` subschema it is the keyword that holds it
     /// (`properties`, `items`, `allOf`, …), or `false` for a `false` root.
-    public var keyword: String
+    package var keyword: String
     /// The RFC 6901 JSON Pointer of the offending value (`""` is the root). For `required`,
     /// `dependentRequired`, `additionalProperties`, `unevaluatedProperties` and `propertyNames`
     /// it is the object's pointer and ``property`` names the key.
-    public var instancePointer: String
+    package var instancePointer: String
     /// Where the offending value starts. For `required` and `dependentRequired` that is the
     /// object; for `additionalProperties`, `unevaluatedProperties`, `propertyNames` and a `false`
     /// property schema it is the offending key.
-    public var instancePosition: SourcePosition
+    package var instancePosition: SourcePosition
     /// The failing keyword's location in its schema document as a JSON Pointer, such as
     /// `/$defs/Merchant/required`. A keyword of a registry document is `uri#pointer`.
-    public var schemaPointer: String
+    package var schemaPointer: String
     /// One line a merchant understands, such as `missing required key 'merchantIdentifier'`,
     /// `'OnTheWay' is not one of open, processing, onTheWay, …` or
     /// `expected a string, found a number`.
-    public var message: String
+    package var message: String
     /// The missing or unexpected property name, for `required`, `dependentRequired`,
     /// `additionalProperties`, `unevaluatedProperties`, `propertyNames` and `false` property
     /// schemas.
-    public var property: String?
+    package var property: String?
     /// For `enum` and `const`: the allowed values as JSON text (`"\"open\""`, `1`, `null`).
-    public var allowedValues: [String]?
+    package var allowedValues: [String]?
     /// The `description` of the innermost subschema that holds the failing keyword; when that
     /// subschema has none, the description of the nearest one that applied it at the same
     /// instance location (through `$ref`, `allOf`, `then`, …). `nil` when neither exists.
-    public var schemaDescription: String?
+    package var schemaDescription: String?
 
     /// Creates a violation.
-    public init(
+    package init(
         keyword: String, instancePointer: String, instancePosition: SourcePosition, schemaPointer: String,
         message: String, property: String? = nil, allowedValues: [String]? = nil, schemaDescription: String? = nil
     ) {
@@ -147,47 +147,47 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `line:column pointer: message [keyword at schemaPointer]`.
-    public var description: String {
+    package var description: String {
         "\(instancePosition) \(instancePointer.isEmpty ? "(root)" : instancePointer): \(message) [\(keyword) at \(schemaPointer)]"
     }
 }
 
 /// Why a schema document could not be compiled, and where in it.
-public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem this is. Stable; safe to match on.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The stable text form, such as `unresolvable-reference`.
-        public let rawValue: String
+        package let rawValue: String
         private init(_ rawValue: String) { self.rawValue = rawValue }
         /// The stable text form.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// A keyword's value is not what draft 2020-12 allows (`"minLength": -1`,
         /// `"type": "text"`, a pattern that does not compile, a duplicate `$id`, …).
-        public static let invalidSchema = Kind("invalid-schema")
+        package static let invalidSchema = Kind("invalid-schema")
         /// A `$ref` or `$dynamicRef` names a document, anchor or JSON Pointer that is not there.
-        public static let unresolvableReference = Kind("unresolvable-reference")
+        package static let unresolvableReference = Kind("unresolvable-reference")
         /// The schema uses a keyword of ``JSONSchema/unsupportedKeywords``.
-        public static let unsupportedKeyword = Kind("unsupported-keyword")
+        package static let unsupportedKeyword = Kind("unsupported-keyword")
     }
 
     /// What kind of problem this is.
-    public var kind: Kind
+    package var kind: Kind
     /// The JSON Pointer of the offending keyword in the schema document (`uri#pointer` for a
     /// registry document), such as `/$defs/Merchant/properties/url/$ref`.
-    public var schemaPointer: String
+    package var schemaPointer: String
     /// What is wrong, in one sentence.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, at schemaPointer: String, _ message: String) {
+    package init(_ kind: Kind, at schemaPointer: String, _ message: String) {
         self.kind = kind
         self.schemaPointer = schemaPointer
         self.message = message
     }
 
     /// `schema location: message`.
-    public var description: String {
+    package var description: String {
         "\(schemaPointer.isEmpty ? "(schema root)" : schemaPointer): \(message)"
     }
 }

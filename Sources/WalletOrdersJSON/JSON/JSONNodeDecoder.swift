@@ -9,17 +9,17 @@ import Foundation
 /// round correctly), and throws for everything else, including types `JSONDecoder` treats
 /// specially (`Decimal`, `Date`, `Data`, `URL`). Callers then ask `JSONDecoder`, so results and
 /// error messages stay exactly `JSONDecoder`'s. See ``Order/decodeFast(_:)``.
-struct JSONNodeDecoder: Decoder {
+package struct JSONNodeDecoder: Decoder {
     /// Thrown where `JSONDecoder` might decide differently or would fail; never shown to anyone.
     struct Unsupported: Error {}
 
     /// Only the value (one word, so `any Decoder` holds it without allocating); no coding path
     /// is kept, since this decoder's errors are never shown.
     let node: JSONNode.Value
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package var codingPath: [any CodingKey] { [] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ node: JSONNode) {
+    package init(_ node: JSONNode) {
         self.node = node.value
     }
 
@@ -27,17 +27,17 @@ struct JSONNodeDecoder: Decoder {
         self.node = value
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = node else { throw Unsupported() }
         return KeyedDecodingContainer(Keyed<Key>(members: members))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = node else { throw Unsupported() }
         return Unkeyed(elements: elements)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
         Single(node: node)
     }
 
@@ -241,27 +241,5 @@ struct JSONNodeDecoder: Decoder {
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try JSONNodeDecoder.decode(type, from: node)
         }
-    }
-}
-
-extension Order {
-    /// The nesting ``decodeWithoutFoundation(_:parsed:)`` accepts.
-    static let fastDecodingMaxDepth = 256
-
-    /// Decodes `order.json` the way ``decode(from:)`` does, with the same result and the same
-    /// error, faster: through ``JSONParser`` and ``JSONNodeDecoder`` when the text is clean JSON
-    /// that decodes that way, through `JSONDecoder` otherwise.
-    static func decodeFast(_ bytes: [UInt8], parsed: JSONParseResult? = nil) throws -> Order {
-        if let order = decodeWithoutFoundation(bytes, parsed: parsed) { return order }
-        return try decode(from: Data(bytes))
-    }
-
-    /// The order when the parsed text has no problem at all and ``JSONNodeDecoder`` decodes it;
-    /// `nil` otherwise. `parsed` must come from `JSONParser.parse(bytes, maxDepth: 256)` or
-    /// less: documents nested deeper go to `JSONDecoder`, whose own limit (512) then decides.
-    static func decodeWithoutFoundation(_ bytes: [UInt8], parsed: JSONParseResult? = nil) -> Order? {
-        let result = parsed ?? JSONParser.parse(bytes, maxDepth: Order.fastDecodingMaxDepth)
-        guard result.problems.isEmpty, let root = result.root else { return nil }
-        return try? Order(from: JSONNodeDecoder(root))
     }
 }
