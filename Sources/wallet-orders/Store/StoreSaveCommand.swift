@@ -9,9 +9,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
         commandName: "save",
         abstract: "Verify archives and save them into the store.",
         discussion: """
-            Prints one line per archive once it is committed: added, newerExisting, cancelled, or
-            the error (the archive doesn't verify, or it has the stored updatedAt with different
-            content). Archives are saved in transactions of --batch-size, verified in parallel
+            Prints one line per archive once it is committed: added, newerExisting, cancelled, or \
+            the error (the archive doesn't verify, or it has the stored updatedAt with different \
+            content). Archives are saved in transactions of --batch-size, verified in parallel \
             first; a result is printed only after its transaction is durable.
 
             Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
@@ -24,6 +24,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for the archives being saved; repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    var trustRoots: [String] = []
 
     @Argument(help: ArgumentHelp("The archives to save.", valueName: "file.order"))
     var archives: [String]
@@ -61,7 +64,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await reportingFailuresAsync { try store.open() }
+        let opened = try await reportingFailuresAsync { try store.open(trustRoots: trustRoots) }
         var failed = false
         let chunkSize = confirm ? 1 : batchSize
         for start in stride(from: 0, to: archives.count, by: chunkSize) {
