@@ -33,6 +33,18 @@ extension OrderValidator {
 }
 
 extension OrderArchiveVerifier {
+    /// A verifier that trusts `additionalTrustAnchors` (PEM or DER, each in any collection of
+    /// bytes) besides Apple's root, when `trustAppleRootCA`.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidTrustAnchor`` when one isn't a certificate.
+    public init(
+        additionalTrustAnchors: [some Collection<UInt8>], trustAppleRootCA: Bool = true, limits: ArchiveLimits = .init()
+    ) throws {
+        try self.init(
+            additionalTrustAnchors: additionalTrustAnchors.map { [UInt8]($0) }, trustAppleRootCA: trustAppleRootCA,
+            limits: limits)
+    }
+
     /// Verifies archive bytes held in any collection (`Data`, `ByteBufferView`, …).
     public func verify(archiveBytes bytes: some Collection<UInt8>, subject: String, now: Date = Date()) -> ValidationReport {
         verify(archiveBytes: [UInt8](bytes), subject: subject, now: now)
@@ -47,9 +59,21 @@ extension SigningIdentity {
         try self.init(pkcs12: [UInt8](pkcs12), passphrase: passphrase, intermediate: intermediate.map { [UInt8]($0) }, validAt: date)
     }
 
+    /// A detached CMS signature of `manifest` (the bytes of `manifest.json`, in any collection).
+    public func detachedSignature(of manifest: some Collection<UInt8>, signingTime: Date = Date()) throws -> [UInt8] {
+        try detachedSignature(of: [UInt8](manifest), signingTime: signingTime)
+    }
+
     /// Whether PEM bytes held in any collection are an encrypted private key.
     public static func isEncryptedPrivateKey(_ bytes: some Collection<UInt8>) -> Bool {
         isEncryptedPrivateKey([UInt8](bytes))
+    }
+}
+
+extension OrderSource {
+    /// A source from files held in memory in any collection of bytes (`["order.json": data, …]`).
+    public init(files: [String: some Collection<UInt8>]) {
+        self.init(files: files.mapValues { [UInt8]($0) })
     }
 }
 

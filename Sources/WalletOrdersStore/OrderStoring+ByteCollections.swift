@@ -12,6 +12,13 @@ extension OrderStoring {
     public func save(signedArchive: some Collection<UInt8>) async throws -> SaveOrderResult {
         try await save(signedArchive: [UInt8](signedArchive), confirm: nil)
     }
+
+    /// Verifies and saves many archives held in any collections of bytes, in one transaction.
+    ///
+    /// - Returns: As ``save(signedArchives:)``: one result per archive, in the order given.
+    public func save(signedArchives: [some Collection<UInt8>]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
+        try await save(signedArchives: signedArchives.map { [UInt8]($0) })
+    }
 }
 
 extension VerifiedOrderArchive {
