@@ -22,7 +22,8 @@ enum PathArguments {
     }
 
     /// The one hint for a path that names nothing to check.
-    static let missingHint = "Pass a .order archive, an order source folder, a folder of archives, or a quoted glob ('out/*.order')."
+    static let missingHint =
+        "Pass a .order archive, a folder of archives, or a quoted glob ('out/*.order'); validate also takes an order source folder."
 
     /// Expands globs and folders; keeps the order given.
     static func expand(_ paths: [String]) -> [Target] {

@@ -11,11 +11,6 @@ enum UsageErrors {
             "A passphrase is never taken as an argument (the process list is public): use --passphrase-env NAME or --passphrase-file FILE.",
         "--password": "Use --passphrase-env NAME or --passphrase-file FILE (a passphrase is never an argument).",
         "--p12-passphrase": "Use --passphrase-env NAME or --passphrase-file FILE (a passphrase is never an argument).",
-        "--output": "The option is --out.",
-        "-o": "The option is --out.",
-        "--certificate": "The option is --cert.",
-        "--private-key": "The option is --key.",
-        "--trust-anchor": "The option is --trust-root.",
     ]
 
     /// The subcommand path in `arguments` (`store save`), for `wallet-orders store save --help`.
