@@ -4,8 +4,10 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup build release demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve \
-	schemas reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke
+PREFIX ?= /usr/local
+
+.PHONY: setup build release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve \
+	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke
 
 setup:
 	@bash .ci/setup
@@ -15,6 +17,29 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+## The release binary with the Swift runtime linked in (`--static-swift-stdlib`): it still needs
+## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, zlib; see README,
+## "Installing"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
+release-static: setup
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders $(SWIFT_BUILD_FLAGS)
+
+## `make install PREFIX=/usr/local`: the release binary, its man page and bash/zsh/fish completions.
+## BINARY=path installs another build (install-files alone installs without building).
+BINARY ?= $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/wallet-orders
+install: release
+	$(MAKE) install-files PREFIX="$(PREFIX)" BINARY="$(BINARY)"
+
+install-files:
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 0755 "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
+	python3 Tools/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
+	"$(BINARY)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wallet-orders"
+	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
+	"$(BINARY)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wallet-orders.fish"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/wallet-orders, its man page and bash/zsh/fish completions"
 
 ## Build in release mode and run the whole pipeline on the samples with TEST-ONLY certificates.
 demo: release
@@ -91,10 +116,11 @@ fuzz: fuzz-seeds
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=20
 
-## Refresh the library's bundled copies of Schemas/*.json (a test fails when they differ).
-schemas:
-	rm -f Sources/WalletOrders/Resources/Schemas/*.json
-	cp Schemas/*.schema.json Sources/WalletOrders/Resources/Schemas/
+## Regenerate the files compiled into the library (Schemas/*.schema.json and Apple's certificates,
+## as Swift string literals; a test fails when they are not current). `schemas` is the old name.
+resources schemas:
+	sh Sources/WalletOrders/Resources/generate-embedded-resources.sh > Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift.tmp
+	mv Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift.tmp Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift
 
 ## Regenerate the ISO 4217/3166/639/15924 tables from Debian's iso-codes and ICU.
 reference-data: setup
@@ -115,4 +141,4 @@ bench-smoke: setup
 	python3 Benchmarks/report.py --smoke
 
 clean:
-	rm -rf .build .build-asan .build-tsan $(FUZZ_BUILD) Benchmarks/.build
+	rm -rf .build .build-asan .build-tsan .build-static $(FUZZ_BUILD) Benchmarks/.build

@@ -63,8 +63,12 @@ let package = Package(
         .target(
             name: "WalletOrders",
             dependencies: ["WalletOrdersInterop", "WalletOrdersJSON"],
-            exclude: ["Validation/ReferenceData/Generator"],
-            resources: [.copy("Resources/TrustAnchors"), .copy("Resources/Schemas")],
+            // No resource bundle: the schemas and Apple's certificates are compiled in
+            // (Resources/EmbeddedResources+Generated.swift, `make resources`), so the binary runs alone.
+            exclude: [
+                "Validation/ReferenceData/Generator", "Resources/TrustAnchors",
+                "Resources/generate-embedded-resources.sh",
+            ],
             swiftSettings: swiftSettings
         ),
         // The order store (FinanceKit's save/contains answers) on embedded SQLite through GRDB.
@@ -109,6 +113,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The DocC article "Using wallet-orders in a server": a Hummingbird service that receives,
+        // validates and saves archives and answers contains. Built with the tests so the page compiles.
+        .executableTarget(
+            name: "wallet-orders-server-example",
+            dependencies: [
+                "WalletOrders",
+                "WalletOrdersStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/OrderServer",
             swiftSettings: swiftSettings
         ),
         // A local stand-in for Apple's push service (HTTP/2 over TLS, NIO): checks the client

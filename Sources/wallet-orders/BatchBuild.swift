@@ -79,6 +79,7 @@ struct BatchBuild {
     ) async throws -> Int where Inputs.Element == OrderBatchInput {
         let progress = BatchProgress(mode: mode, total: total)
         var built = 0
+        var skipped = 0
         var failed = 0
         var bytes = 0
         var claims: [String: Claim] = [:]
@@ -94,7 +95,11 @@ struct BatchBuild {
             for try await result in builder.results(for: inputs) {
                 let origin = result.origin.description
                 switch result.outcome {
-                case .failed(let error):
+                case .failed(var error):
+                    // A JSON Lines order's findings are placed in the input file, at its line.
+                    if case .line(let line) = result.origin, let report = result.report, !report.isValid {
+                        error = OrderBatchBuilder.validationFailure(report, jsonLines: (input == "-" ? "<stdin>" : input, line))
+                    }
                     var message = error.message
                     if command.verbose, let underlying = error.underlying { message += " (caused by: \(underlying))" }
                     fail(origin, message)
@@ -103,6 +108,13 @@ struct BatchBuild {
                     if let holder = claims[key], holder.index < result.index {
                         fail(origin, Self.duplicate(name: fileName, winner: holder.origin.description, winnerName: holder.fileName(key: key)))
                         break
+                    }
+                    if command.skipExisting && FileManager.default.fileExists(atPath: writer.directory + fileName) {
+                        claims[key] = Claim(
+                            index: result.index, origin: result.origin, bytes: 0, mixedCaseName: key == fileName ? nil : fileName)
+                        skipped += 1
+                        progress.update(done: built + skipped + failed, failed: failed)
+                        continue
                     }
                     do {
                         try writer.write(archive.bytes, name: fileName)
@@ -127,7 +139,7 @@ struct BatchBuild {
                         warnings[finding.ruleID, default: (origin, finding.message, 0)].count += 1
                     }
                 }
-                progress.update(done: built + failed, failed: failed)
+                progress.update(done: built + skipped + failed, failed: failed)
             }
         } catch {
             // The input itself could not be read further (the orders already started were reported).
@@ -137,7 +149,7 @@ struct BatchBuild {
             throw ExitCode.failure
         }
         progress.finish()
-        if built + failed == 0 {
+        if built + skipped + failed == 0 {
             let (message, hint) = emptyInput()
             Terminal.reportError(message, hint: hint)
             throw ExitCode.failure
@@ -147,11 +159,13 @@ struct BatchBuild {
                 let others = warning.count > 1 ? " (and \(warning.count - 1) other order\(warning.count == 2 ? "" : "s"))" : ""
                 Terminal.reportWarning("\(warning.first): [\(ruleID)] \(warning.message)\(others)")
             }
-            let seconds = max(progress.elapsed, 0.000_001)
-            Terminal.write(
-                "built \(built), failed \(failed) in \(String(format: "%.2f", seconds)) s: "
-                    + "\(String(format: "%.1f", Double(built + failed) / seconds)) orders/s, \(bytes) bytes written to \(out)")
         }
+        // The summary is printed with --quiet too: it is the result, not progress.
+        let seconds = max(progress.elapsed, 0.000_001)
+        let skippedText = command.skipExisting ? ", skipped \(skipped) (already in \(out))" : ""
+        Terminal.write(
+            "built \(built)\(skippedText), failed \(failed) in \(String(format: "%.2f", seconds)) s: "
+                + "\(String(format: "%.1f", Double(built + skipped + failed) / seconds)) orders/s, \(bytes) bytes written to \(out)")
         return failed
     }
 

@@ -9,43 +9,47 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Package and sign an order source folder into a .order archive, or many orders at once.",
         discussion: """
-            SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/,
-            dotfiles, an old manifest.json or signature) is skipped and listed. The source is
-            validated first (as `wallet-orders validate SOURCE` does); errors stop the build unless
+            SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/, \
+            dotfiles, an old manifest.json or signature) is skipped and listed. The source is \
+            validated first (as `wallet-orders validate SOURCE` does); errors stop the build unless \
             --no-validate.
 
-            The output is reproducible: the same files, identity and signing time give a
-            byte-identical archive. The signing time is --signing-time, else SOURCE_DATE_EPOCH,
+            The output is reproducible: the same files, identity and signing time give a \
+            byte-identical archive. The signing time is --signing-time, else SOURCE_DATE_EPOCH, \
             else now.
 
             Examples:
               wallet-orders build Samples/store-pickup --out pickup.order \\
                   --cert order-type.pem --key order-type.key.pem --wwdr AppleWWDRCAG4.cer
               ORDER_P12_PASS=… wallet-orders build my-order --out my.order \\
-                  --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS --wwdr AppleWWDRCAG4.cer
+                  --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS \\
+                  --wwdr AppleWWDRCAG4.cer
 
-            Batch: --batch INPUT builds many orders that share the files of
-            --template DIR (images, .lproj folders; an order.json there is ignored)
-            into the folder --out, on every core (--jobs). INPUT is a JSON Lines
-            file (one order.json document per line; blank lines ignored; '-' reads
-            standard input) or a folder of *.json order files. Each archive is
-            named from its orderIdentifier: letters, digits, '-', '_' and '.' are
-            kept, any other byte becomes %XX, a leading '.' becomes %2E, '.order'
-            is appended ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order').
-            When two orders get the same name (compared without case), the one
-            earlier in INPUT is written and the later one fails. Each archive is
-            written as --out FILE is (below). A bad order is
-            reported with its line number (or file name) and the others still
-            build; the exit code is 1 if any failed. Progress goes to stderr: a
-            bar on a terminal, a line every 5 seconds otherwise, nothing with
-            --quiet.
+            Batch: --batch INPUT builds many orders that share the files of \
+            --template DIR (images, .lproj folders; an order.json there is ignored) \
+            into the folder --out, on every core (--jobs). INPUT is a JSON Lines \
+            file (one order.json document per line; blank lines ignored; '-' reads \
+            standard input) or a folder of *.json order files. Each archive is \
+            named from its orderIdentifier: letters, digits, '-', '_' and '.' are \
+            kept, any other byte becomes %XX, a leading '.' becomes %2E, '.order' \
+            is appended ('../../etc/passwd' -> '%2E.%2F..%2Fetc%2Fpasswd.order'). \
+            When two orders get the same name (compared without case), the one \
+            earlier in INPUT is written and the later one fails. Each archive is \
+            written as --out FILE is (below). A bad order is \
+            reported with its line number (or file name) and the others still \
+            build; the exit code is 1 if any failed. Progress goes to stderr: a \
+            bar on a terminal, a line every 5 seconds otherwise, nothing with \
+            --quiet; the summary line is printed either way. --skip-existing leaves an \
+            archive already in --out untouched (a nightly re-run writes only new orders). A \
+            validation error in a JSON Lines order is placed in INPUT at the order's line \
+            (orders.jsonl:4:247).
 
               wallet-orders build --batch orders.jsonl --out out/ \\
                   --template Samples/shipped-ecommerce \\
                   --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
 
-            \(OutputTarget.policy)
-            --out may not be inside SOURCE (nor, with --batch, inside --template);
+            \(OutputTarget.policy) \
+            --out may not be inside SOURCE (nor, with --batch, inside --template); \
             real paths are compared, so symbolic links and '..' don't get around it.
             """
     )
@@ -65,8 +69,11 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("With --batch: orders built at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: "With --batch: no progress and no summary (failures are still reported).")
+    @Flag(help: "With --batch: no progress, notes or warnings; failures and the summary line are still printed.")
     var quiet = false
+
+    @Flag(name: .customLong("skip-existing"), help: "With --batch: leave an archive already in --out as it is (counted as skipped) instead of replacing it.")
+    var skipExisting = false
 
     @Option(help: .hidden)
     var progressInterval: Double = 5
@@ -94,8 +101,8 @@ struct BuildCommand: AsyncParsableCommand {
         case (nil, nil): throw ValidationError("Give a source folder, or --batch INPUT for many orders.")
         case (.some, .some): throw ValidationError("Give a source folder or --batch INPUT, not both.")
         case (.some, nil):
-            if template != nil || jobs != nil || quiet {
-                throw ValidationError("--template, --jobs and --quiet go with --batch.")
+            if template != nil || jobs != nil || quiet || skipExisting {
+                throw ValidationError("--template, --jobs, --quiet and --skip-existing go with --batch.")
             }
             if json && out == "-" {
                 throw ValidationError("--json and --out - both write to standard output; give --out a file name, or drop --json.")

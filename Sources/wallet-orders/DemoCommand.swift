@@ -9,10 +9,10 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Build, sign and verify every sample with freshly made TEST-ONLY certificates.",
         discussion: """
-            Makes a development certificate chain in the output folder, issues an Order Type ID
-            certificate for each sample's orderTypeIdentifier, builds every sample into a signed
-            archive, verifies each one, and prints a table. Then saves every archive into a fresh
-            order store (orders.sqlite in the output folder) and asks it `contains` each of the
+            Makes a development certificate chain in the output folder, issues an Order Type ID \
+            certificate for each sample's orderTypeIdentifier, builds every sample into a signed \
+            archive, verifies each one, and prints a table. Then saves every archive into a fresh \
+            order store (orders.sqlite in the output folder) and asks it `contains` each of the \
             four ways FinanceKit answers.
 
             Example:

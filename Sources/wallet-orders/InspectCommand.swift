@@ -2,54 +2,94 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 
-/// `wallet-orders inspect FILE.order`
+/// `wallet-orders inspect PATH…`
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what an archive holds: entries, order, manifest and signature facts.",
         discussion: """
-            Inspecting judges nothing (use verify for that); it reads what it can.
+            Inspecting judges nothing (use verify for that); it reads what it can. Paths are read \
+            as validate reads them: archives, folders searched for *.order, quoted globs. \
+            Exit code 1 when a path can't be opened.
 
             Examples:
               wallet-orders inspect order.order
-              wallet-orders inspect order.order --json | jq .signature.signer
+              wallet-orders inspect 'out/*.order' --json | jq '.archives[].signature.signer'
             """
     )
 
-    @Argument(help: ArgumentHelp("The archive to inspect.", valueName: "file.order"))
-    var archive: String
+    @Argument(help: ArgumentHelp("Archives, folders of archives, or quoted globs (as validate takes them).", valueName: "path"))
+    var paths: [String]
 
-    @Flag(help: "Print as JSON.")
+    @Flag(help: "Print as JSON: {version, tool, archives: [one object per archive]}.")
     var json = false
 
     struct Inspection: Encodable {
         var path: String
-        var bytes: Int
-        var entries: [OrderArchive.Entry]
+        var bytes: Int?
+        var entries: [OrderArchive.Entry]?
         var order: Order?
         var orderError: String?
         var manifest: [String: String]?
         var manifestError: String?
         var signature: SignatureInfo?
         var signatureError: String?
+        /// Why the path could not be opened at all (then only `path`, `error` and `hint` are set).
+        var error: String?
+        var hint: String?
+    }
+
+    /// What `--json` prints: the same `version` and `tool` as validate's and verify's reports.
+    struct Document: Encodable {
+        var version = 1
+        var tool = ["name": "wallet-orders", "version": WalletOrdersCommand.configuration.version]
+        var archives: [Inspection]
+    }
+
+    static func inspect(_ target: PathArguments.Target) -> Inspection {
+        switch target {
+        case .missing(let path, let reason):
+            return Inspection(path: path, error: reason, hint: PathArguments.missingHint)
+        case .source(let path):
+            let report = PathArguments.sourceFolderReport(path, command: "inspect")
+            return Inspection(path: path, error: report.diagnostics[0].message, hint: report.diagnostics[0].hint)
+        case .archive(let path):
+            do {
+                let opened = try OrderArchive(contentsOf: URL(fileURLWithPath: path))
+                var inspection = Inspection(path: path, bytes: opened.byteCount, entries: opened.entries)
+                do { inspection.order = try opened.order() } catch { inspection.orderError = "\(error)" }
+                do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
+                do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
+                return inspection
+            } catch {
+                let failure = error as? WalletOrdersError
+                return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
+            }
+        }
     }
 
     func run() throws {
-        let inspection = try reportingFailures {
-            let opened = try OrderArchive(contentsOf: URL(fileURLWithPath: archive))
-            var inspection = Inspection(path: archive, bytes: opened.byteCount, entries: opened.entries)
-            do { inspection.order = try opened.order() } catch { inspection.orderError = "\(error)" }
-            do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
-            do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
-            return inspection
-        }
+        let inspections = PathArguments.expand(paths).map(Self.inspect)
         if json {
-            try JSONOutput.print(inspection)
-            return
+            try JSONOutput.print(Document(archives: inspections))
+        } else {
+            for inspection in inspections {
+                if let error = inspection.error {
+                    Terminal.reportError(error, hint: inspection.hint)
+                } else {
+                    Self.print(inspection)
+                }
+            }
         }
+        if inspections.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+    }
+
+    static func print(_ inspection: Inspection) {
+        let archive = inspection.path
+        let entries = inspection.entries ?? []
         let bold = { (text: String) in Terminal.styled(text, .bold) }
-        Terminal.write("\(bold(archive)): \(inspection.bytes) bytes, \(inspection.entries.count) entries")
-        for entry in inspection.entries {
+        Terminal.write("\(bold(archive)): \(inspection.bytes ?? 0) bytes, \(entries.count) entries")
+        for entry in entries {
             let size = entry.isDirectory ? "dir" : "\(entry.uncompressedSize) B"
             Terminal.write("  \(entry.path.padding(toLength: max(36, entry.path.count), withPad: " ", startingAt: 0)) \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.compression)")
         }

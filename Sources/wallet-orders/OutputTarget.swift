@@ -1,5 +1,11 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import WalletOrders
 
 /// A user-named output (`--out`): `-` for standard output, else a path. Every command writes
@@ -24,11 +30,11 @@ enum OutputTarget: Equatable, CustomStringConvertible {
 
     /// For `--help` and the README: what `--out` does with what is already at the path.
     static let policy = """
-        Output (--out): '-' is standard output. A regular file is replaced
-        atomically (a temporary file, then a rename). A device or a FIFO, or a
-        symbolic link to one, is written through as `cat > PATH` would:
-        /dev/null stays a device. A symbolic link to a regular file stays a
-        link; the file it points to is replaced. A folder, a socket or a link
+        Output (--out): '-' is standard output. A regular file is replaced \
+        atomically (a temporary file, then a rename). A device or a FIFO, or a \
+        symbolic link to one, is written through as `cat > PATH` would: \
+        /dev/null stays a device. A symbolic link to a regular file stays a \
+        link; the file it points to is replaced. A folder, a socket or a link \
         to nothing is refused.
         """
 

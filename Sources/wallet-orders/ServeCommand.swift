@@ -13,20 +13,21 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve orders to Wallet: Apple's order web service, the merchant API and pushes.",
         discussion: """
-            Devices use Apple's protocol under /v1/ (register, changed orders, fetch the newest
-            archive, log). Merchants upload signed archives and ask the store through
-            /merchant/v1/ with an API key (Authorization: Bearer KEY). Every save that changes an
-            order queues a push to each registered device in the same transaction; the push
-            worker sends them to APNs. GET /health answers while the service runs; GET /metrics
+            Devices use Apple's protocol under /v1/ (register, changed orders, fetch the newest \
+            archive, log). Merchants upload signed archives and ask the store through \
+            /merchant/v1/ with an API key (Authorization: Bearer KEY). Every save that changes an \
+            order queues a push to each registered device in the same transaction; the push \
+            worker sends them to APNs. GET /health answers while the service runs; GET /metrics \
             gives Prometheus metrics.
 
-            Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON
-            file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL,
-            push.pollSeconds, push.leaseSeconds, …; see the README). SIGTERM or Ctrl-C stops the
+            Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON \
+            file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL, \
+            push.pollSeconds, push.leaseSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
             service gracefully: requests in flight finish, pushes being sent are completed.
 
             Examples:
-              wallet-orders serve --store orders.sqlite --listen 127.0.0.1:8080 --api-key-file keys.txt
+              wallet-orders serve --store orders.sqlite --listen 127.0.0.1:8080 \\
+                  --api-key-file keys.txt
               WALLET_ORDERS_API_KEYS=KEY1,KEY2 wallet-orders serve --config service.json
             """
     )

@@ -54,6 +54,7 @@ struct SigningOptions: ParsableArguments {
         }
         let certificateURL = URL(fileURLWithPath: certificate ?? "")
         let keyURL = URL(fileURLWithPath: privateKey ?? "")
+        try Self.refuseSwapped(certificate: certificate ?? "", key: privateKey ?? "")
         var passphrase = passphraseSource
         // An encrypted key with no passphrase flag: ask on the terminal, once.
         if passphrase == nil, let keyBytes = try? BoundedFile.read(keyURL, as: .certificate),
@@ -64,6 +65,31 @@ struct SigningOptions: ParsableArguments {
         return try SigningIdentity.load(
             certificateFile: certificateURL, privateKeyFile: keyURL, passphrase: passphrase,
             intermediateFile: wwdr, validAt: date)
+    }
+
+    /// What a PEM file holds, by its first `-----BEGIN …-----` line: `"key"`, `"certificate"` or `nil`.
+    static func pemKind(_ path: String) -> String? {
+        guard let bytes = try? BoundedFile.read(path, as: .certificate) else { return nil }
+        let text = String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+        guard let begin = text.range(of: "-----BEGIN ") else { return nil }
+        let label = text[begin.upperBound...].prefix { $0 != "-" }
+        if label.hasSuffix("PRIVATE KEY") { return "key" }
+        if label == "CERTIFICATE" || label == "TRUSTED CERTIFICATE" { return "certificate" }
+        return nil
+    }
+
+    /// Refuses a private key given to `--cert` (or a certificate to `--key`) with the obvious hint.
+    static func refuseSwapped(certificate: String, key: String) throws {
+        if pemKind(certificate) == "key" {
+            throw WalletOrdersError(
+                .invalidCertificate, "'\(certificate)' (given to --cert) is a private key, not a certificate.",
+                hint: "Did you swap --cert and --key? --cert takes the certificate (order-type.pem), --key its key (order-type.key.pem).")
+        }
+        if pemKind(key) == "certificate" {
+            throw WalletOrdersError(
+                .invalidPrivateKey, "'\(key)' (given to --key) is a certificate, not a private key.",
+                hint: "Did you swap --cert and --key? --cert takes the certificate (order-type.pem), --key its key (order-type.key.pem).")
+        }
     }
 
     private func promptedPassphrase(for what: String) throws -> PassphraseSource {

@@ -1,5 +1,12 @@
 import Foundation
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writing to the terminal: colors only on a TTY and never with `NO_COLOR`; errors on stderr.
 enum Terminal {
@@ -56,10 +63,10 @@ enum Terminal {
         let tty = open("/dev/tty", O_RDWR)
         guard tty >= 0 else { return false }
         defer { close(tty) }
-        _ = question.withCString { Glibc.write(tty, $0, strlen($0)) }
+        _ = question.withCString { POSIX.write(tty, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while Glibc.read(tty, &byte, 1) == 1, byte != 0x0a, byte != 0x0d { bytes.append(byte) }
+        while POSIX.read(tty, &byte, 1) == 1, byte != 0x0a, byte != 0x0d { bytes.append(byte) }
         let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
         return answer == "y" || answer == "yes"
     }
@@ -73,15 +80,15 @@ enum Terminal {
         guard tcgetattr(tty, &original) == 0 else { return nil }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
-        _ = prompt.withCString { Glibc.write(tty, $0, strlen($0)) }
+        _ = prompt.withCString { POSIX.write(tty, $0, strlen($0)) }
         tcsetattr(tty, TCSAFLUSH, &silent)
         defer {
             tcsetattr(tty, TCSAFLUSH, &original)
-            _ = "\n".withCString { Glibc.write(tty, $0, 1) }
+            _ = "\n".withCString { POSIX.write(tty, $0, 1) }
         }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while Glibc.read(tty, &byte, 1) == 1, byte != 0x0a, byte != 0x0d { bytes.append(byte) }
+        while POSIX.read(tty, &byte, 1) == 1, byte != 0x0a, byte != 0x0d { bytes.append(byte) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -14,20 +14,23 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Validate archives or source folders the way Wallet would, and say exactly why.",
         discussion: """
-            PATH is a .order archive, an order source folder (holding order.json), a folder of
-            .order archives (searched recursively), or a glob ('out/*.order'). Archives get the full
-            check: zip, manifest, signature, chain, then order.json against Schemas/order.schema.json
+            PATH is a .order archive, an order source folder (holding order.json), a folder of \
+            .order archives (searched recursively), or a glob ('out/*.order'). Archives get the full \
+            check: zip, manifest, signature, chain, then order.json against Schemas/order.schema.json \
             and every rule (`wallet-orders rules` lists them). Source folders get the content checks.
 
-            Items are checked on every core (--jobs); reports come out in the order the paths
-            were given (folders and globs sorted), and one summary line ends the run: on stdout
+            Items are checked on every core (--jobs); reports come out in the order the paths \
+            were given (folders and globs sorted), and one summary line ends the run: on stdout \
             with --format text, on stderr otherwise.
+
+            --quiet prints only items that fail or have findings at --min-severity (default with \
+            --quiet: warning), then the summary line: 2,000 clean archives print one line.
 
             Exit codes: 0 valid, 1 errors (or warnings with --strict), 64 usage error.
 
             Examples:
               wallet-orders validate Samples/store-pickup
-              wallet-orders validate out/*.order --trust-root certs/root-ca.pem
+              wallet-orders validate 'out/*.order' --trust-root certs/root-ca.pem --quiet
               wallet-orders validate out --format sarif > wallet-orders.sarif
               wallet-orders validate out --format junit --strict > junit.xml
             """
@@ -48,6 +51,20 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Items checked at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
+    @Flag(name: [.customShort("q"), .long], help: "Print only findings and failures (and the summary line); clean items print nothing.")
+    var quiet = false
+
+    @Option(
+        name: .customLong("min-severity"),
+        help: ArgumentHelp("The least severe finding listed: error, warning or info (default: info; warning with --quiet).", valueName: "severity"))
+    var minimumSeverity: Severity?
+
+    /// `--min-severity`: the library's ``Diagnostic/Severity`` as a command-line value.
+    enum Severity: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, info
+        var severity: Diagnostic.Severity { Diagnostic.Severity(rawValue: rawValue) ?? .info }
+    }
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
@@ -57,9 +74,11 @@ struct ValidateCommand: AsyncParsableCommand {
             let anchors = try TrustRoots.read(trustRoots)
             return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         }
-        let targets = Self.expand(paths)
+        let targets = PathArguments.expand(paths)
         if targets.count > 1 { AllocatorTuning.forBatch() }
-        let renderer = ReportRenderer(strict: strict, colors: format == .text && Terminal.colorsEnabled(on: .standardOutput))
+        let renderer = ReportRenderer(
+            strict: strict, colors: format == .text && Terminal.colorsEnabled(on: .standardOutput),
+            minimumSeverity: minimumSeverity?.severity ?? (quiet ? .warning : .info))
         let start = ContinuousClock.now
         // Missing paths get their report at once; the others are checked in parallel, and every
         // report is printed (text) or kept (other formats) in the order of `targets`.
@@ -82,6 +101,8 @@ struct ValidateCommand: AsyncParsableCommand {
                 nextToPrint += 1
                 summary.add(report, failing: renderer.fails(report))
                 if format == .text {
+                    // --quiet: an item that passes with nothing listed prints nothing.
+                    if quiet && !renderer.fails(report) && renderer.listed(report).isEmpty { continue }
                     Terminal.write(renderer.render([report], as: .text).trimmingCharacters(in: .newlines))
                 } else {
                     collected.append(report)
@@ -99,7 +120,7 @@ struct ValidateCommand: AsyncParsableCommand {
         let duration = ContinuousClock.now - start
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         let allArchives = targets.allSatisfy { if case .source = $0 { false } else { true } }
-        Terminal.write(summary.line(noun: allArchives ? "archives" : "items", seconds: seconds), to: format == .text ? .standardOutput : .standardError)
+        Terminal.write(summary.line(noun: allArchives ? "archive" : "item", seconds: seconds), to: format == .text ? .standardOutput : .standardError)
         if summary.failed > 0 { throw ExitCode.failure }
     }
 
@@ -118,65 +139,18 @@ struct ValidateCommand: AsyncParsableCommand {
             if !report.warnings.isEmpty { withWarnings += 1 }
         }
 
-        /// `12 archives, 10 passed, 1 with errors, 2 with warnings, 350.2 archives/s`
+        /// `12 archives, 10 passed, 1 with errors, 2 with warnings, 350.2 archives/s` (`1 archive, …`).
         func line(noun: String, seconds: Double) -> String {
             let rate = Double(checked) / max(seconds, 0.000_001)
-            return "\(checked) \(noun), \(passed) passed, \(withErrors) with errors, \(withWarnings) with warnings, "
-                + "\(String(format: "%.1f", rate)) \(noun)/s"
+            return "\(checked) \(noun)\(checked == 1 ? "" : "s"), \(passed) passed, \(withErrors) with errors, \(withWarnings) with warnings, "
+                + "\(String(format: "%.1f", rate)) \(noun)s/s"
         }
     }
 
-    /// A path to check, and what kind it is.
-    enum Target {
-        case archive(String)
-        case source(String)
-        case missing(String)
-    }
-
-    /// Expands globs and folders of archives; keeps the order given.
-    static func expand(_ paths: [String]) -> [Target] {
-        var targets: [Target] = []
-        for path in paths {
-            let matches = path.contains(where: { "*?[".contains($0) }) ? glob(path) : [path]
-            if matches.isEmpty { targets.append(.missing(path)) }
-            for match in matches {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: match, isDirectory: &isDirectory) else {
-                    targets.append(.missing(match))
-                    continue
-                }
-                if !isDirectory.boolValue {
-                    targets.append(.archive(match))
-                } else if FileManager.default.fileExists(atPath: match + "/order.json") {
-                    targets.append(.source(match))
-                } else {
-                    let found = (FileManager.default.enumerator(atPath: match)?.compactMap { $0 as? String } ?? [])
-                        .filter { $0.hasSuffix(".order") }.sorted()
-                    if found.isEmpty { targets.append(.missing(match)) }
-                    targets += found.map { .archive((match as NSString).appendingPathComponent($0)) }
-                }
-            }
-        }
-        return targets
-    }
-
-    static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
-    }
-
-    static func validate(_ target: Target, with validator: OrderValidator) -> ValidationReport {
+    static func validate(_ target: PathArguments.Target, with validator: OrderValidator) -> ValidationReport {
         switch target {
-        case .missing(let path):
-            return ValidationReport(
-                subject: path,
-                diagnostics: [
-                    Diagnostic(
-                        "file.unreadable", .error, "'\(path)' does not exist (or matches nothing).",
-                        hint: "Pass a .order archive, an order source folder, or a folder of archives.")
-                ])
+        case .missing(let path, let reason):
+            return PathArguments.missingReport(path, reason: reason)
         case .archive(let path):
             return validator.validate(archiveAt: path)
         case .source(let path):
@@ -200,11 +174,19 @@ struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "List every rule validate and verify check: id, severity and what it means.",
         discussion: """
+            With RULE-IDs, explains only those rules; an id ending in '.' (or a group name such as \
+            'schema') names every rule of its group.
+
             Examples:
               wallet-orders rules
+              wallet-orders rules schema.enum
+              wallet-orders rules content --json
               wallet-orders rules --json | jq '.[] | select(.severity == "error") | .id'
             """
     )
+
+    @Argument(help: ArgumentHelp("Rules to explain (as printed in findings, e.g. schema.enum), or groups (schema).", valueName: "rule-id"))
+    var ruleIDs: [String] = []
 
     @Flag(help: "Print as JSON.")
     var json = false
@@ -214,23 +196,43 @@ struct RulesCommand: ParsableCommand {
 
     func validate() throws {
         if json && markdown { throw ValidationError("Choose --json or --markdown, not both.") }
+        if markdown && !ruleIDs.isEmpty { throw ValidationError("--markdown prints every rule; drop the rule ids or --markdown.") }
+    }
+
+    /// The rules `ids` name (every rule when none): exact ids, or groups by prefix.
+    static func select(_ ids: [String]) throws -> [ValidationRule] {
+        guard !ids.isEmpty else { return ValidationRule.all }
+        var selected: [ValidationRule] = []
+        for id in ids {
+            let group = id.hasSuffix(".") ? id : id + "."
+            let matches = ValidationRule.all.filter { $0.id == id || $0.id.hasPrefix(group) }
+            guard !matches.isEmpty else {
+                let suggestion = NearestName.suggestion(for: id, among: ValidationRule.all.map(\.id))
+                throw WalletOrdersError(
+                    .invalidConfiguration, "There is no rule '\(id)'.",
+                    hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "`wallet-orders rules` lists every rule.")
+            }
+            selected += matches.filter { !selected.contains($0) }
+        }
+        return selected
     }
 
     func run() throws {
+        let rules = try reportingFailures { try Self.select(ruleIDs) }
         if json {
-            try JSONOutput.print(ValidationRule.all)
+            try JSONOutput.print(rules)
             return
         }
         if markdown {
             Terminal.write(ValidationRule.markdownArticle)
             return
         }
-        for rule in ValidationRule.all {
+        for rule in rules {
             let style: Terminal.Style = rule.severity == .error ? .red : rule.severity == .warning ? .yellow : .cyan
             Terminal.write("\(Terminal.styled(rule.id, .bold))  \(Terminal.styled(rule.severity.rawValue, style))")
             Terminal.write("  \(rule.summary)")
             Terminal.write("  \(rule.explanation)\n")
         }
-        Terminal.write("\(ValidationRule.all.count) rules.")
+        Terminal.write("\(rules.count) rule\(rules.count == 1 ? "" : "s").")
     }
 }

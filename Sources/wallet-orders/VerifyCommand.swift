@@ -8,22 +8,24 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Verify archives: zip safety, manifest, signature and certificate chain.",
         discussion: """
-            Every finding is listed with its rule id, the file it concerns and a hint.
+            Paths are read as validate reads them: archives, folders searched for *.order, and \
+            quoted globs ('out/*.order'). Every finding is listed with its rule id, the file it \
+            concerns and a hint. --json prints the document validate --format json prints. \
             Exit code 0 when every archive verifies without errors, 1 otherwise.
 
             Examples:
               wallet-orders verify order.order
-              wallet-orders verify out/*.order --trust-root certs/root-ca.pem --json
+              wallet-orders verify 'out/*.order' --trust-root certs/root-ca.pem --json
             """
     )
 
-    @Argument(help: ArgumentHelp("The archives to verify.", valueName: "file.order"))
+    @Argument(help: ArgumentHelp("Archives, folders of archives, or quoted globs (as validate takes them).", valueName: "path"))
     var archives: [String]
 
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable. Apple Root CA is always trusted.", valueName: "file"))
     var trustRoots: [String] = []
 
-    @Flag(help: "Print the reports as JSON.")
+    @Flag(help: "Print the reports as JSON, the document `validate --format json` prints (Schemas/validation-report.schema.json).")
     var json = false
 
     func run() throws {
@@ -31,12 +33,15 @@ struct VerifyCommand: ParsableCommand {
             let anchors = try TrustRoots.read(trustRoots)
             return try OrderArchiveVerifier(additionalTrustAnchors: anchors)
         }
-        var reports: [ValidationReport] = []
-        for path in archives {
-            reports.append(verifier.verify(archiveAt: path))
+        let reports = PathArguments.expand(archives).map { target -> ValidationReport in
+            switch target {
+            case .archive(let path): verifier.verify(archiveAt: path)
+            case .source(let path): PathArguments.sourceFolderReport(path, command: "verify")
+            case .missing(let path, let reason): PathArguments.missingReport(path, reason: reason)
+            }
         }
         if json {
-            try JSONOutput.print(reports)
+            Terminal.write(ReportRenderer().render(reports, as: .json).trimmingCharacters(in: .newlines))
         } else {
             for report in reports { ReportPrinter.print(report) }
         }

@@ -7,14 +7,16 @@ struct WalletOrdersCommand: AsyncParsableCommand {
         commandName: "wallet-orders",
         abstract: "Build, sign, inspect and verify Apple Wallet order archives (.order).",
         discussion: """
-            Exit codes: 0 success, 1 findings or failure, 64 usage error.
+            Exit codes: 0 success, 1 findings or failure, 64 usage error. \
             Colors are used only on a terminal, and never when NO_COLOR is set.
 
             Try it without an Apple account:
               wallet-orders demo
-              wallet-orders dev-certs --order-type-id order.com.example.shop --team-id ABCDE12345 --out certs
+              wallet-orders dev-certs --order-type-id Samples/shipped-ecommerce \\
+                  --team-id ABCDE12345 --out certs
               wallet-orders build Samples/shipped-ecommerce --out order.order \\
-                  --cert certs/order-type.pem --key certs/order-type.key.pem --wwdr certs/wwdr-intermediate.pem
+                  --cert certs/order-type.pem --key certs/order-type.key.pem \\
+                  --wwdr certs/wwdr-intermediate.pem
               wallet-orders verify order.order --trust-root certs/root-ca.pem
               wallet-orders store save order.order --trust-root certs/root-ca.pem
             """,

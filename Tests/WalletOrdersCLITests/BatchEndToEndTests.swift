@@ -49,6 +49,9 @@ import WalletOrdersTestSupport
         #expect(errors.count == 2, "\(result.errorOutput)")
         #expect(errors.contains { $0.hasPrefix("error: line 2: 1 validation error, not signed: [json.syntax]") })
         #expect(errors.contains { $0.hasPrefix("error: line 4: 1 validation error, not signed: [schema.enum] 'OnTheWay'") })
+        // The finding is placed in the input file at the order's line, not in a one-line order.json.
+        #expect(errors.contains { $0.contains("(\(input.path):4:") }, "\(errors)")
+        #expect(!errors.contains { $0.contains("order.json:1:") }, "\(errors)")
         #expect(try Self.names(in: out) == ["%2E.%2F..%2Fetc%2Fpasswd.order", "B-1.order", "B-3.order", "x%2Fy%01z.order"])
         #expect(!FileManager.default.fileExists(atPath: folder.file("etc").path))
         #expect(result.output.hasPrefix("built 4, failed 2 in "), "\(result.output)")
@@ -134,7 +137,7 @@ import WalletOrdersTestSupport
         #expect(try Data(contentsOf: folder.file("out-3/Dup-1.order")) == (try Data(contentsOf: folder.file("reference/Dup-1.order"))))
     }
 
-    @Test("Not a terminal: plain progress lines; --quiet prints nothing on success and only errors on failure")
+    @Test("Not a terminal: plain progress lines; --quiet prints only the summary on success, and errors on failure")
     func progressAndQuiet() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -155,17 +158,39 @@ import WalletOrdersTestSupport
 
         let quiet = try Self.batch(input, out: folder.file("c"), ["--quiet"])
         #expect(quiet.status == 0)
-        #expect(quiet.output.isEmpty)
+        #expect(quiet.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil, "\(quiet.output)")
         #expect(quiet.errorOutput.isEmpty, "\(quiet.errorOutput)")
         #expect(try Self.names(in: folder.file("c")).count == 4)
 
         let broken = try folder.write(Array("\(lines[0])\n[]\n".utf8), to: "broken.jsonl")
         let quietFailure = try Self.batch(broken, out: folder.file("d"), ["--quiet"])
         #expect(quietFailure.status == 1)
-        #expect(quietFailure.output.isEmpty)
-        #expect(quietFailure.errorOutput.split(separator: "\n").map(String.init) == [
-            "error: line 2: 1 validation error, not signed: [schema.type] The order must be an object, found an array (order.json:1:1)"
-        ] || quietFailure.errorOutput.hasPrefix("error: line 2: "), "\(quietFailure.errorOutput)")
+        #expect(quietFailure.output.hasPrefix("built 1, failed 1 in "), "\(quietFailure.output)")
+        let errorLines = quietFailure.errorOutput.split(separator: "\n").map(String.init)
+        #expect(errorLines.count == 1, "\(quietFailure.errorOutput)")
+        #expect(errorLines.first?.hasPrefix("error: line 2: 1 validation error, not signed: [schema.type] ") == true)
+        #expect(errorLines.first?.hasSuffix("(\(broken.path):2:1)") == true, "\(quietFailure.errorOutput)")
+    }
+
+    @Test("--skip-existing leaves archives already in --out untouched and counts them; without it they are replaced")
+    func skipExisting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "S-\($0)"]) }
+        let firstTwo = try folder.write(Array((lines.prefix(2).joined(separator: "\n") + "\n").utf8), to: "two.jsonl")
+        let all = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "three.jsonl")
+        let out = folder.file("out")
+        #expect(try Self.batch(firstTwo, out: out).status == 0)
+        let marker = Array("not replaced".utf8)
+        _ = try folder.write(marker, to: "out/S-1.order")
+        let rerun = try Self.batch(all, out: out, ["--skip-existing", "--quiet"])
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.output.hasPrefix("built 1, skipped 2 (already in \(out.path)), failed 0 in "), "\(rerun.output)")
+        #expect(Array(try Data(contentsOf: out.appendingPathComponent("S-1.order"))) == marker)
+        #expect(try Self.names(in: out) == ["S-1.order", "S-2.order", "S-3.order"])
+        let replace = try Self.batch(all, out: out, ["--quiet"])
+        #expect(replace.output.hasPrefix("built 3, failed 0 in "), "\(replace.output)")
+        #expect(Array(try Data(contentsOf: out.appendingPathComponent("S-1.order"))) != marker)
     }
 
     /// Runs the tool on a pseudo-terminal (Python's pexpect) and prints its output as JSON-escaped text.

@@ -85,10 +85,10 @@ import Testing
     func inspect() throws {
         let inspect = try #require(
             try WalletOrdersCommand.parseAsRoot(["inspect", "x.order", "--json"]) as? InspectCommand)
-        #expect(inspect.archive == "x.order")
+        #expect(inspect.paths == ["x.order"])
         #expect(inspect.json)
         let plain = try #require(try WalletOrdersCommand.parseAsRoot(["inspect", "y.order"]) as? InspectCommand)
-        #expect(plain.archive == "y.order")
+        #expect(plain.paths == ["y.order"])
         #expect(!plain.json)
     }
 
@@ -99,7 +99,7 @@ import Testing
             "--p12-passphrase-env", "P12_PASS", "--force",
         ])
         let devCerts = try #require(parsed as? DevCertsCommand)
-        #expect(devCerts.orderTypeIdentifier == "order.com.example.shop")
+        #expect(devCerts.orderTypeIdentifiers == ["order.com.example.shop"])
         #expect(devCerts.teamIdentifier == "ABCDE12345")
         #expect(devCerts.out == "certs")
         #expect(devCerts.p12PassphraseEnvironmentVariable == "P12_PASS")
@@ -177,10 +177,10 @@ import Testing
             message: "Missing expected argument '--out <file.order>'"),
         UsageError(
             name: "verify without archives", arguments: ["verify"],
-            message: "Missing expected argument '<file.order> ...'"),
+            message: "Missing expected argument '<path> ...'"),
         UsageError(
             name: "verify with only a trust root", arguments: ["verify", "--trust-root", "root.pem"],
-            message: "Missing expected argument '<file.order> ...'"),
+            message: "Missing expected argument '<path> ...'"),
         UsageError(
             name: "dev-certs with an empty order type id",
             arguments: ["dev-certs", "--order-type-id", "", "--team-id", "T", "--out", "d"],
@@ -191,7 +191,11 @@ import Testing
             message: "--team-id must not be empty."),
         UsageError(
             name: "inspect without an archive", arguments: ["inspect"],
-            message: "Missing expected argument '<file.order>'"),
+            message: "Missing expected argument '<path> ...'"),
+        UsageError(
+            name: "dev-certs with two order type ids",
+            arguments: ["dev-certs", "--order-type-id", "order.com.a", "--order-type-id", "order.com.b", "--team-id", "T", "--out", "d"],
+            message: "--order-type-id was given 2 times (order.com.a, order.com.b); one certificate has one order type identifier."),
         UsageError(
             name: "an unknown flag", arguments: ["verify", "a.order", "--frobnicate"],
             message: "Unknown option '--frobnicate'"),

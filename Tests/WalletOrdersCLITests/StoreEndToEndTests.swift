@@ -119,10 +119,15 @@ struct StoreEndToEndTests {
         #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
         let result = try store.run("contains", Self.order + row.arguments)
         #expect(result.status == row.status, "\(result)")
-        #expect(result.output == row.answer + "\n")
+        #expect(result.output == row.answer + " (stored updatedAt 2025-11-21T00:00:00Z)\n")
+        // TYPE_ID/ORDER_ID, the form the tool prints, is the same question.
+        let oneArgument = try store.run("contains", [Self.order.joined(separator: "/")] + row.arguments)
+        #expect(oneArgument.status == row.status && oneArgument.output == result.output, "\(oneArgument)")
         let json = try store.run("contains", Self.order + row.arguments + ["--json"])
         #expect(json.status == row.status)
-        #expect((try parseJSON(json.standardOutput) as? [String: String]) == ["result": row.answer])
+        #expect(
+            (try parseJSON(json.standardOutput) as? [String: String])
+                == ["result": row.answer, "storedUpdatedAt": "2025-11-21T00:00:00Z"])
     }
 
     @Test("notFound is exit 10 for contains, get and delete; a bad date is a usage error")
@@ -172,9 +177,10 @@ struct StoreEndToEndTests {
         let history = try store.run("history")
         #expect(history.status == 0, "\(history)")
         let historyLines = history.output.split(separator: "\n").map(String.init)
-        #expect(historyLines.dropLast() == ["L-1", "L-2", "L-3"].map { "+ \(Repository.shippedOrderTypeIdentifier)/\($0)" })
-        let token = try #require(historyLines.last?.split(separator: " ").last.map(String.init))
-        #expect(historyLines.last == "token \(token)")
+        #expect(historyLines == ["L-1", "L-2", "L-3"].map { "+ \(Repository.shippedOrderTypeIdentifier)/\($0)" })
+        // The token goes to stderr, so stdout is only changes.
+        let token = try #require(history.errorOutput.split(separator: "\n").last?.split(separator: " ").last.map(String.init))
+        #expect(history.errorOutput == "token \(token)\n")
 
         let orderJSON = try store.run("get", [Repository.shippedOrderTypeIdentifier, "L-2", "--order-json"])
         #expect(orderJSON.status == 0)
@@ -195,9 +201,11 @@ struct StoreEndToEndTests {
         #expect(wrongSort.status == 1)
         #expect(wrongSort.errorOutput.contains("sort order -updatedAt"))
 
-        let delete = try store.run("delete", [Repository.shippedOrderTypeIdentifier, "L-1"])
+        let delete = try store.run("delete", ["\(Repository.shippedOrderTypeIdentifier)/L-1", "--json"])
         #expect(delete.status == 0)
-        #expect(delete.output == "deleted  \(Repository.shippedOrderTypeIdentifier)/L-1\n")
+        let deleted = try #require(try parseJSON(delete.standardOutput) as? [String: Any])
+        #expect(deleted["deleted"] as? Bool == true)
+        #expect((deleted["order"] as? [String: String])?["orderIdentifier"] == "L-1")
         let since = try store.run("history", ["--since", token, "--json"])
         #expect(since.status == 0, "\(since)")
         let changes = try #require(try parseJSON(since.standardOutput) as? [String: Any])
@@ -205,9 +213,9 @@ struct StoreEndToEndTests {
         #expect((changes["inserted"] as? [Any])?.isEmpty == true)
         #expect(changes["hasMore"] as? Bool == false)
 
-        let compact = try store.run("compact-history", ["--keep", "0"])
+        let compact = try store.run("compact-history", ["--keep", "0", "--json"])
         #expect(compact.status == 0)
-        #expect(compact.output == "Removed 4 log entries.\n")
+        #expect((try parseJSON(compact.standardOutput) as? [String: Int]) == ["removed": 4])
         let stale = try store.run("history", ["--since", token])
         #expect(stale.status == 1)
         #expect(stale.errorOutput.contains("compacted away"))
@@ -316,7 +324,7 @@ struct StoreEndToEndTests {
             #expect(list.status == 0, "\(list)")
             #expect(list.output.contains(Repository.shippedOrderIdentifier), "\(list)")
             let contains = try Self.runUnprivileged(["store", "contains"] + Self.order + ["--store", store.url.path])
-            #expect(contains.status == 0 && contains.output == "exists\n", "\(contains)")
+            #expect(contains.status == 0 && contains.output.hasPrefix("exists (stored updatedAt "), "\(contains)")
             let get = try Self.runUnprivileged(["store", "get"] + Self.order + ["--store", store.url.path, "--out", "-"])
             let expected = try Data(contentsOf: archive)
             #expect(get.status == 0 && get.standardOutput == expected, "\(get.errorOutput)")

@@ -81,7 +81,7 @@ import WalletOrdersTestSupport
         #expect(subjects.contains(archive.path))
         let missing = try CLI.run(["validate", "/nonexistent/*.order"])
         #expect(missing.status == 1)
-        #expect(missing.output.contains("error[file.unreadable]: '/nonexistent/*.order' does not exist (or matches nothing)."))
+        #expect(missing.output.contains("error[file.unreadable]: '/nonexistent/*.order' matches nothing."))
     }
 
     @Test("An unknown --format is a usage error (64)")

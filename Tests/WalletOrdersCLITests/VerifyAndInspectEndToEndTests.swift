@@ -89,14 +89,18 @@ import WalletOrdersTestSupport
         #expect(!result.output.contains("certificate.untrusted"))
     }
 
-    @Test("verify --json prints one report per archive, with diagnostics")
+    @Test("verify --json prints validate's report document: one report per archive, with diagnostics")
     func verifyJSON() throws {
         let certs = try SharedFixtures.certs.get()
         let archive = try SharedFixtures.archive.get()
         let tampered = try Self.tampered.get()
         let result = try CLI.run(["verify", archive.path, tampered.path, "--trust-root", certs.rootCA.path, "--json"])
         #expect(result.status == 1, "\(result)")
-        let reports = try #require(try parseJSON(result.standardOutput) as? [[String: Any]])
+        let document = try #require(try parseJSON(result.standardOutput) as? [String: Any])
+        #expect(document["version"] as? Int == 1)
+        #expect(document["valid"] as? Bool == false)
+        #expect((document["summary"] as? [String: Any])?["failed"] as? Int == 1)
+        let reports = try #require(document["reports"] as? [[String: Any]])
         #expect(reports.count == 2)
         #expect(reports.map { $0["subject"] as? String } == [archive.path, tampered.path])
         let good = try #require(reports.first?["diagnostics"] as? [[String: Any]])
@@ -104,7 +108,7 @@ import WalletOrdersTestSupport
         let bad = try #require(reports.last?["diagnostics"] as? [[String: Any]])
         let mismatch = try #require(bad.first { $0["ruleID"] as? String == "manifest.hash-mismatch" })
         #expect(mismatch["severity"] as? String == "error")
-        #expect((mismatch["location"] as? [String: Any])?["file"] as? String == "order.json")
+        #expect(mismatch["file"] as? String == "order.json")
         #expect((mismatch["hint"] as? String)?.contains("Rebuild the archive") == true)
     }
 
@@ -126,7 +130,7 @@ import WalletOrdersTestSupport
         let missing = archive.deletingLastPathComponent().appendingPathComponent("no-such.order")
         let result = try CLI.run(["verify", missing.path, archive.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
-        #expect(result.output.contains("error[file.unreadable]: The archive '\(missing.path)' does not exist."), "\(result)")
+        #expect(result.output.contains("error[file.unreadable]: '\(missing.path)' does not exist."), "\(result)")
         #expect(result.output.contains("\(archive.path): OK (0 errors, 0 warnings)"))
     }
 
@@ -170,7 +174,11 @@ import WalletOrdersTestSupport
         let archive = try SharedFixtures.archive.get()
         let result = try CLI.run(["inspect", archive.path, "--json"])
         #expect(result.status == 0, "\(result)")
-        let inspection = try #require(try parseJSON(result.standardOutput) as? [String: Any])
+        let document = try #require(try parseJSON(result.standardOutput) as? [String: Any])
+        #expect(document["version"] as? Int == 1)
+        let archives = try #require(document["archives"] as? [[String: Any]])
+        #expect(archives.count == 1)
+        let inspection = try #require(archives.first)
         let signature = try #require(inspection["signature"] as? [String: Any])
         let signer = try #require(signature["signer"] as? [String: Any])
         #expect(signer["userID"] as? String == Repository.shippedOrderTypeIdentifier)

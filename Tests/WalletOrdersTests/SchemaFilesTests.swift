@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// The JSON Schemas in `Schemas/` checked by a validator we did not write: Python's `jsonschema`
 /// (draft 2020-12). The schemas are valid schemas, every sample is valid, every negative fixture is
-/// invalid for exactly the reason its expectation names, and the library's bundled copies match.
+/// invalid for exactly the reason its expectation names, and the copies compiled into the library match.
 ///
 /// Python's format checker only checks formats whose optional packages are installed. These tests
 /// need `date-time` (package `rfc3339-validator`), which ``pythonChecksDateTimeFormat()`` requires.
@@ -14,9 +14,9 @@ import WalletOrdersTestSupport
     /// `Schemas/`.
     static let schemasFolder = Repository.root.appendingPathComponent("Schemas", isDirectory: true)
 
-    /// `Sources/WalletOrders/Resources/Schemas/`, the copies bundled into the library.
-    static let bundledFolder = Repository.root.appendingPathComponent(
-        "Sources/WalletOrders/Resources/Schemas", isDirectory: true)
+    /// The schemas (and certificates) compiled into the library as Swift string literals.
+    static let embeddedFile = Repository.root.appendingPathComponent(
+        "Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift")
 
     /// `Tests/WalletOrdersTests/Fixtures/invalid-orders/`.
     static let fixturesFolder = Repository.tests.appendingPathComponent(
@@ -194,14 +194,15 @@ import WalletOrdersTestSupport
 
     // MARK: - Bundled copies
 
-    @Test("Sources/WalletOrders/Resources/Schemas holds byte-identical copies of Schemas/*.json (run `make schemas`)")
-    func bundledCopiesAreIdentical() throws {
-        let bundled = Self.jsonFiles(in: Self.bundledFolder)
-        #expect(bundled == Self.schemaNames, "run `make schemas`")
+    @Test("The schemas and certificates compiled into the library are current (run `make resources`)")
+    func embeddedCopiesAreCurrent() throws {
+        let result = try ExternalProgram.run(
+            tool: "sh", ["Sources/WalletOrders/Resources/generate-embedded-resources.sh"], in: Repository.root)
+        try #require(result.status == 0, "\(result)")
+        let committed = try Data(contentsOf: Self.embeddedFile)
+        #expect(result.standardOutput == committed, "EmbeddedResources+Generated.swift is stale; run `make resources`")
         for name in Self.schemaNames {
-            let original = try Data(contentsOf: Self.schemasFolder.appendingPathComponent(name))
-            let copy = try? Data(contentsOf: Self.bundledFolder.appendingPathComponent(name))
-            #expect(copy == original, "\(name) differs from its bundled copy; run `make schemas`")
+            #expect(result.output.contains("\"Schemas/\(name)\": #\"\"\""), "\(name) is not embedded")
         }
     }
 }

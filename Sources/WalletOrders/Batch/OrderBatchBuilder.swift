@@ -221,11 +221,21 @@ public struct OrderBatchBuilder: Sendable {
     }
 
     /// `validation-failed`, naming the first errors so one line says what is wrong.
-    static func validationFailure(_ report: ValidationReport) -> WalletOrdersError {
+    ///
+    /// With `jsonLines` (the input file's name and the order's line in it), a finding in
+    /// `order.json` is placed in that file (`orders.jsonl:4:247`) rather than in `order.json`,
+    /// whose one line is the input's line.
+    package static func validationFailure(
+        _ report: ValidationReport, jsonLines: (file: String, line: Int)? = nil
+    ) -> WalletOrdersError {
         let errors = report.errors
         let shown = errors.prefix(3).map { diagnostic -> String in
             var place = diagnostic.location.file ?? ""
-            if let line = diagnostic.location.line { place += ":\(line)" }
+            if let jsonLines, place == OrderArchive.orderPath, diagnostic.location.line == 1 {
+                place = "\(jsonLines.file):\(jsonLines.line)"
+            } else if let line = diagnostic.location.line {
+                place += ":\(line)"
+            }
             if let column = diagnostic.location.column { place += ":\(column)" }
             if diagnostic.location.line == nil, let pointer = diagnostic.location.jsonPointer, !pointer.isEmpty {
                 place += " at \(pointer)"

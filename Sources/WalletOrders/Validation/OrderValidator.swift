@@ -38,14 +38,12 @@ public struct OrderValidator: Sendable {
         }
     }
 
-    /// Parses a schema shipped in the library's resources (`Resources/Schemas`, copies of `Schemas/`).
+    /// Parses a schema compiled into the library (``EmbeddedResources``, from `Schemas/`).
     static func bundledSchema(_ name: String) throws -> JSONNode {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Schemas"),
-            let data = FileManager.default.contents(atPath: url.path)
-        else {
-            throw WalletOrdersError(.fileAccess, "The bundled schema \(name).json is missing from the WalletOrders resources.")
+        guard let bytes = EmbeddedResources.bytes("Schemas/\(name).json") else {
+            throw WalletOrdersError(.fileAccess, "The schema \(name).json is not embedded in WalletOrders; run `make resources`.")
         }
-        let parsed = JSONParser.parse(Array(data))
+        let parsed = JSONParser.parse(bytes)
         guard let root = parsed.root else {
             throw WalletOrdersError(.invalidOrder, "The bundled schema \(name).json is not valid JSON: \(parsed.problems)")
         }

@@ -175,10 +175,10 @@ enum JSONWalk {
 }
 
 /// "Did you mean …?" suggestions by edit distance.
-enum NearestName {
+package enum NearestName {
     /// The candidate closest to `name` (case-insensitive Levenshtein distance), if close enough;
     /// ties go to the alphabetically first.
-    static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
         let lowered = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         // Sorted, so that a tie (USB: USD or USN?) always resolves the same way.

@@ -9,24 +9,24 @@ struct StoreCommand: AsyncParsableCommand {
         commandName: "store",
         abstract: "Keep signed archives in an order store and answer FinanceKit's questions about them.",
         discussion: """
-            The store is one SQLite file. Its location is the first of: --store PATH, the
-            WALLET_ORDERS_STORE environment variable, $XDG_DATA_HOME/wallet-orders/orders.sqlite
+            The store is one SQLite file. Its location is the first of: --store PATH, the \
+            WALLET_ORDERS_STORE environment variable, $XDG_DATA_HOME/wallet-orders/orders.sqlite \
             (default ~/.local/share/wallet-orders/orders.sqlite, created when missing).
 
-            Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare
-            by updatedAt as an instant. Only archives that verify and validate without errors are
-            stored. Answers are FinanceKit's: save gives added, newerExisting or cancelled;
+            Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare \
+            by updatedAt as an instant. Only archives that verify and validate without errors are \
+            stored. Answers are FinanceKit's: save gives added, newerExisting or cancelled; \
             contains gives exists, newerExists, olderExists or notFound.
 
-            Exit codes: 0 success (contains: exists); 1 failure; 64 usage error;
+            Exit codes: 0 success (contains: exists); 1 failure; 64 usage error; \
             contains: 10 notFound, 11 newerExists, 12 olderExists; get and delete: 10 notFound.
 
             Examples:
               wallet-orders store save out/*.order --trust-root certs/root-ca.pem
-              wallet-orders store contains order.com.example.shop ORDER-1 --updated-date 2025-11-21T00:00:00Z
+              wallet-orders store contains order.com.example.shop/ORDER-1
               wallet-orders store list --status open --sort -updatedAt --limit 20
               wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
-              wallet-orders store history --since "$(cat last-token)"
+              wallet-orders store history --token-file last-token
             """,
         subcommands: [
             StoreSaveCommand.self, StoreContainsCommand.self, StoreGetCommand.self, StoreListCommand.self,
@@ -51,13 +51,23 @@ enum StoreExitCode {
     }
 }
 
-/// `--store` and `--trust-root`, shared by every store command.
+/// `--store`, shared by every store command (`--trust-root` is `save`'s alone: nothing else
+/// verifies an archive).
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp("The store file (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path"))
     var path: String?
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for archives being saved; repeatable. Apple Root CA is always trusted.", valueName: "file"))
-    var trustRoots: [String] = []
+    /// For read-only questions: `nil` when the store is the XDG default and doesn't exist yet, so
+    /// asking creates nothing (the answer is an empty store's); else ``open(_:trustRoots:)``.
+    func openForQuestions() throws -> SQLiteOrderStore? {
+        try defaultStoreIsMissing() ? nil : open(.readOnly)
+    }
+
+    /// Whether the store is the XDG default and its file doesn't exist yet.
+    func defaultStoreIsMissing() throws -> Bool {
+        let location = try OrderStoreLocation.resolve(explicitPath: path)
+        return location.source == .xdgDefault && !FileManager.default.fileExists(atPath: location.url.path)
+    }
 
     /// Opens the store, with a validator that also trusts `--trust-root`.
     ///
@@ -66,7 +76,7 @@ struct StoreOptions: ParsableArguments {
     /// creates, upgrades or writes it. Where it can be written they open it read-write as saves
     /// do, so a store left behind by an older wallet-orders, or by a process killed while it
     /// created the store, is upgraded or finished rather than refused.
-    func open(_ access: SQLiteOrderStore.Access = .readWrite) throws -> SQLiteOrderStore {
+    func open(_ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = []) throws -> SQLiteOrderStore {
         let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         let location = try OrderStoreLocation.resolve(explicitPath: path)
@@ -79,16 +89,29 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// TYPE_ID ORDER_ID, the two halves of a fully qualified order identifier.
+/// TYPE_ID ORDER_ID, the two halves of a fully qualified order identifier, or TYPE_ID/ORDER_ID as
+/// the tool prints it (`order.com.example.shop/ORDER-1`; a `/` or `%` inside ORDER_ID written
+/// `%2F`, `%25`).
 struct OrderIdentifierArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("The order's orderTypeIdentifier.", valueName: "type-id"))
+    @Argument(help: ArgumentHelp("The order's orderTypeIdentifier, or TYPE_ID/ORDER_ID as the tool prints it.", valueName: "type-id"))
     var orderTypeIdentifier: String
 
-    @Argument(help: ArgumentHelp("The order's orderIdentifier.", valueName: "order-id"))
-    var orderIdentifier: String
+    @Argument(help: ArgumentHelp("The order's orderIdentifier (not with TYPE_ID/ORDER_ID).", valueName: "order-id"))
+    var orderIdentifier: String?
+
+    func validate() throws {
+        if orderIdentifier == nil && FullyQualifiedOrderIdentifier(stringForm: orderTypeIdentifier) == nil {
+            throw ValidationError(
+                "Give the order as TYPE_ID ORDER_ID or TYPE_ID/ORDER_ID (e.g. order.com.example.shop/ORDER-1); got '\(orderTypeIdentifier)'.")
+        }
+    }
 
     var identifier: FullyQualifiedOrderIdentifier {
-        FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+        if let orderIdentifier {
+            return FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+        }
+        return FullyQualifiedOrderIdentifier(stringForm: orderTypeIdentifier)
+            ?? FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: "")
     }
 }
 

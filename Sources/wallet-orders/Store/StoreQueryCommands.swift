@@ -9,15 +9,17 @@ struct StoreContainsCommand: AsyncParsableCommand {
         commandName: "contains",
         abstract: "Say whether an order is stored, and how its version compares with a date.",
         discussion: """
-            Prints FinanceKit's answer and exits with a code for it:
+            Prints FinanceKit's answer, with the stored version's updatedAt, and exits with a code for it:
               0  exists       stored (at exactly --updated-date, when given)
               10 notFound     not stored
               11 newerExists  the stored version is newer than --updated-date
               12 olderExists  the stored version is older than --updated-date
             1 is a failure (the store can't be opened), 64 a usage error.
 
-            Example:
-              wallet-orders store contains order.com.example.shop ORDER-1 --updated-date 2025-11-21T00:00:00Z
+            Examples:
+              wallet-orders store contains order.com.example.shop/ORDER-1
+              wallet-orders store contains order.com.example.shop ORDER-1 \\
+                  --updated-date 2025-11-21T00:00:00Z
             """
     )
 
@@ -31,13 +33,17 @@ struct StoreContainsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let result = try await reportingFailuresAsync {
-            try await store.open(.readOnly).contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
+        let (result, stored) = try await reportingFailuresAsync { () async throws -> (ContainsOrderResult, Timestamp?) in
+            guard let opened = try store.openForQuestions() else { return (.notFound, nil) }
+            let result = try await opened.contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
+            return (result, result == .notFound ? nil : try await opened.summary(for: order.identifier)?.updatedAt)
         }
         if json {
-            try JSONOutput.print(["result": result.rawValue])
+            var answer = ["result": result.rawValue]
+            answer["storedUpdatedAt"] = stored?.text
+            try JSONOutput.print(answer)
         } else {
-            Terminal.write(result.rawValue)
+            Terminal.write(result.rawValue + (stored.map { " (stored updatedAt \($0.text))" } ?? ""))
         }
         let code = StoreExitCode.forContains(result)
         if code != .success { throw code }
@@ -50,7 +56,7 @@ struct StoreGetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Fetch a stored order: its archive, its order.json, or a summary.",
         discussion: """
-            Without --out or --order-json, prints what the store knows about the order.
+            Without --out or --order-json, prints what the store knows about the order. \
             Exit code 10 when the order isn't stored.
 
             \(OutputTarget.policy)
@@ -58,7 +64,8 @@ struct StoreGetCommand: AsyncParsableCommand {
             Examples:
               wallet-orders store get order.com.example.shop ORDER-1
               wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
-              wallet-orders store get order.com.example.shop ORDER-1 --order-json | jq .status
+              wallet-orders store get order.com.example.shop/ORDER-1 --order-json \\
+                  | jq .status
             """
     )
 
@@ -85,8 +92,7 @@ struct StoreGetCommand: AsyncParsableCommand {
         try await reportingFailuresAsync { try output?.check() }
         let identifier = order.identifier
         let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
-            let opened = try store.open(.readOnly)
-            guard let summary = try await opened.summary(for: identifier),
+            guard let opened = try store.openForQuestions(), let summary = try await opened.summary(for: identifier),
                 let bytes = try await opened.archive(for: identifier)
             else { return nil }
             return (summary, bytes)
@@ -123,12 +129,13 @@ struct StoreListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List stored orders, filtered, sorted and paged.",
         discussion: """
-            Pages are keyset pages: pass the printed cursor to --after for the next one, or use --all.
+            Pages are keyset pages: pass the printed cursor to --after for the next one, or use --all. \
             Sort orders: -updatedAt (newest first, the default), updatedAt, identifier.
 
             Examples:
               wallet-orders store list
-              wallet-orders store list --type order.com.example.shop --status open --updated-since 2025-11-01T00:00:00Z
+              wallet-orders store list --type order.com.example.shop --status open \\
+                  --updated-since 2025-11-01T00:00:00Z
               wallet-orders store list --sort identifier --limit 50 --after CURSOR --json
             """
     )
@@ -138,7 +145,7 @@ struct StoreListCommand: AsyncParsableCommand {
     @Option(name: .customLong("type"), help: ArgumentHelp("Only orders of this orderTypeIdentifier.", valueName: "type-id"))
     var orderTypeIdentifier: String?
 
-    @Option(help: ArgumentHelp("Only orders with this status (open, completed, cancelled, …).", valueName: "status"))
+    @Option(help: ArgumentHelp("Only orders with this status: open, completed or cancelled.", valueName: "status"))
     var status: String?
 
     @Option(name: .customLong("updated-since"), help: ArgumentHelp("Only orders whose updatedAt is at or after this date (RFC 3339).", valueName: "date"))
@@ -161,6 +168,12 @@ struct StoreListCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
+        let statuses = Order.Status.knownValues.map(\.rawValue)
+        if let status, !statuses.contains(status) {
+            let suggestion = NearestName.suggestion(for: status, among: statuses).map { " Did you mean '\($0)'?" } ?? ""
+            throw ValidationError(
+                "--status '\(status)' is not an order status; the statuses are \(statuses.joined(separator: ", ")).\(suggestion)")
+        }
     }
 
     struct Output: Encodable {
@@ -170,7 +183,7 @@ struct StoreListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await reportingFailuresAsync { () async throws -> OrderListPage in
-            let opened = try store.open(.readOnly)
+            guard let opened = try store.openForQuestions() else { return OrderListPage(orders: [], nextCursor: nil) }
             var query = OrderQuery(
                 orderTypeIdentifier: orderTypeIdentifier, status: status, updatedSince: updatedSince?.timestamp,
                 sort: sort.sort, limit: limit, after: try after.map { try OrderListCursor(encoded: $0) })
@@ -214,20 +227,35 @@ struct StoreDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Remove an order from the store.",
-        discussion: "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop ORDER-1"
+        discussion: "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop/ORDER-1"
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
 
+    @Flag(help: "Print the result as JSON: {\"deleted\": true|false, \"order\": {…}}.")
+    var json = false
+
+    struct Output: Encodable {
+        var deleted: Bool
+        var order: FullyQualifiedOrderIdentifier
+    }
+
     func run() async throws {
         let identifier = order.identifier
-        let deleted = try await reportingFailuresAsync { try await store.open().delete(identifier) }
-        guard deleted else {
-            Terminal.reportError("\(identifier) is not in the store; nothing was deleted.")
-            throw StoreExitCode.notFound
+        let deleted = try await reportingFailuresAsync {
+            // A default store that doesn't exist yet holds nothing to delete: it isn't created.
+            if try store.defaultStoreIsMissing() { return false }
+            return try await store.open().delete(identifier)
         }
-        Terminal.write("deleted  \(identifier)")
+        if json {
+            try JSONOutput.print(Output(deleted: deleted, order: identifier))
+        } else if deleted {
+            Terminal.write("deleted  \(identifier)")
+        } else {
+            Terminal.reportError("\(identifier) is not in the store; nothing was deleted.")
+        }
+        if !deleted { throw StoreExitCode.notFound }
     }
 }
 
@@ -237,14 +265,15 @@ struct StoreHistoryCommand: AsyncParsableCommand {
         commandName: "history",
         abstract: "List what changed since a history token, and print the next token.",
         discussion: """
-            Lines are '+ order' (inserted), '~ order' (updated) and '- order' (deleted), net per
-            order since the token; the last line is the token for next time. Without --since,
-            every stored order is listed as inserted. A token older than a compaction (or from
-            another store) is refused: run again without --since to resynchronize.
+            Lines are '+ order' (inserted), '~ order' (updated) and '- order' (deleted), net per \
+            order since the token, on stdout. The token for next time goes to stderr as \
+            'token TOKEN', or, with --token-file FILE, into FILE, which is also read as --since \
+            when it exists. Without a token every stored order is listed as inserted (--limit \
+            needs a token: use store list to page through the orders). A token older than a \
+            compaction (or from another store) is refused: run again without it to resynchronize.
 
             Examples:
-              wallet-orders store history > changes.txt
-              wallet-orders store history --since "$(tail -1 changes.txt | cut -d' ' -f2)"
+              wallet-orders store history --token-file last-token > changes.txt
               wallet-orders store history --since TOKEN --limit 1000 --json
             """
     )
@@ -254,8 +283,11 @@ struct StoreHistoryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The token printed by the previous call.", valueName: "token"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Read at most this many log entries; run again with the new token for more.", valueName: "n"))
+    @Option(help: ArgumentHelp("Read at most this many log entries (needs a token); run again with the new token for more.", valueName: "n"))
     var limit: Int?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the token from FILE (when it exists and --since isn't given) and write the new one there.", valueName: "file"))
+    var tokenFile: String?
 
     @Flag(help: "Print JSON: {\"inserted\": [...], \"updated\": [...], \"deleted\": [...], \"newToken\": ..., \"hasMore\": ...}.")
     var json = false
@@ -264,10 +296,38 @@ struct StoreHistoryCommand: AsyncParsableCommand {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 
+    /// The token to read from: --since, else the contents of --token-file when it exists.
+    func startToken() throws -> String? {
+        if let since { return since }
+        guard let tokenFile, FileManager.default.fileExists(atPath: tokenFile) else { return nil }
+        let kind = FileKind(name: "token file", maximumBytes: 64 * 1024, reason: "A history token is one short line.")
+        let text = String(decoding: try BoundedFile.read(tokenFile, as: kind), as: UTF8.self)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func run() async throws {
-        let changes = try await reportingFailuresAsync {
-            let token = try since.map { try OrderHistoryToken(encoded: $0) }
-            return try await store.open(.readOnly).history(since: token, limit: limit)
+        let start = try reportingFailures { try startToken() }
+        if limit != nil && start == nil {
+            throw ValidationError(
+                "--limit needs a token (--since, or an existing --token-file): without one every stored order is listed. "
+                    + "Page through the orders with `wallet-orders store list --limit N`.")
+        }
+        let changes = try await reportingFailuresAsync { () async throws -> OrderChanges? in
+            let token = try start.map { try OrderHistoryToken(encoded: $0) }
+            return try await store.openForQuestions()?.history(since: token, limit: limit)
+        }
+        guard let changes else {
+            // No default store yet: nothing has happened, and no token to give (none is needed:
+            // the next call without one lists every order saved by then).
+            if json {
+                Terminal.write(#"{"deleted": [], "hasMore": false, "inserted": [], "newToken": null, "updated": []}"#)
+            } else {
+                Terminal.write("no store yet, so no changes and no token", to: .standardError)
+            }
+            return
+        }
+        if let tokenFile {
+            try reportingFailures { try OutputTarget.path(tokenFile).write(Array((changes.newToken.encoded + "\n").utf8)) }
         }
         if json {
             try JSONOutput.print(changes)
@@ -276,8 +336,8 @@ struct StoreHistoryCommand: AsyncParsableCommand {
         for identifier in changes.inserted { Terminal.write("+ \(identifier)") }
         for identifier in changes.updated { Terminal.write("~ \(identifier)") }
         for identifier in changes.deleted { Terminal.write("- \(identifier)") }
-        if changes.hasMore { Terminal.write("# more changes follow: run again with --since the token below") }
-        Terminal.write("token \(changes.newToken.encoded)")
+        if changes.hasMore { Terminal.write("# more changes follow: run again with the new token", to: .standardError) }
+        if tokenFile == nil { Terminal.write("token \(changes.newToken.encoded)", to: .standardError) }
     }
 }
 
@@ -287,7 +347,7 @@ struct StoreCompactHistoryCommand: AsyncParsableCommand {
         commandName: "compact-history",
         abstract: "Drop old entries of the store's change log.",
         discussion: """
-            Keeps the newest --keep entries. History tokens older than what is kept are refused
+            Keeps the newest --keep entries. History tokens older than what is kept are refused \
             afterwards (their holders resynchronize with `store history` without --since).
 
             Example:
@@ -304,8 +364,15 @@ struct StoreCompactHistoryCommand: AsyncParsableCommand {
         guard keep >= 0 else { throw ValidationError("--keep must be 0 or more.") }
     }
 
+    @Flag(help: "Print the result as JSON: {\"removed\": N}.")
+    var json = false
+
     func run() async throws {
         let removed = try await reportingFailuresAsync { try await store.open().compactHistory(keepingLast: keep) }
-        Terminal.write("Removed \(removed) log entr\(removed == 1 ? "y" : "ies").")
+        if json {
+            try JSONOutput.print(["removed": removed])
+        } else {
+            Terminal.write("Removed \(removed) log entr\(removed == 1 ? "y" : "ies").")
+        }
     }
 }

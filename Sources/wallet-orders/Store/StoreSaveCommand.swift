@@ -10,11 +10,11 @@ struct StoreSaveCommand: AsyncParsableCommand {
         commandName: "save",
         abstract: "Verify archives and save them into the store.",
         discussion: """
-            Prints one line per archive once it is committed: added, newerExisting, cancelled, or
-            the error (the archive doesn't verify, or it has the stored updatedAt with different
-            files). A rebuild of the same files at the stored updatedAt (another signing time) is
-            added and leaves the store unchanged; the line says so. Archives are saved in
-            transactions of --batch-size, verified in parallel first; a result is printed only
+            Prints one line per archive once it is committed: added, newerExisting, cancelled, or \
+            the error (the archive doesn't verify, or it has the stored updatedAt with different \
+            files). A rebuild of the same files at the stored updatedAt (another signing time) is \
+            added and leaves the store unchanged; the line says so. Archives are saved in \
+            transactions of --batch-size, verified in parallel first; a result is printed only \
             after its transaction is durable.
 
             Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
@@ -27,6 +27,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for the archives being saved; repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    var trustRoots: [String] = []
 
     @Argument(help: ArgumentHelp("The archives to save.", valueName: "file.order"))
     var archives: [String]
@@ -66,7 +69,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await reportingFailuresAsync { try store.open() }
+        let opened = try await reportingFailuresAsync { try store.open(trustRoots: trustRoots) }
         var failed = false
         let chunkSize = confirm ? 1 : batchSize
         for start in stride(from: 0, to: archives.count, by: chunkSize) {

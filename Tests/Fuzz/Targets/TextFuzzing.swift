@@ -26,7 +26,7 @@ enum JSONFuzzing {
 /// once): the input parsed as JSON, then judged, both ways the library asks.
 enum SchemaFuzzing {
     static let schema: JSONSchema = {
-        // Resources/Schemas/order.schema.json is a copy of Schemas/order.schema.json (a test checks).
+        // The library compiles in Schemas/order.schema.json (EmbeddedResources; a test checks it is current).
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Schemas/order.schema.json")

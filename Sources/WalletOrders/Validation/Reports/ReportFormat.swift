@@ -20,12 +20,23 @@ public struct ReportRenderer: Sendable {
     public var strict: Bool
     /// Whether to color text output with ANSI escapes.
     public var colors: Bool
+    /// The least severe finding listed (`--min-severity`): `.info` lists every finding, `.error`
+    /// only errors. Counts, verdicts and ``fails(_:)`` still weigh every finding.
+    public var minimumSeverity: Diagnostic.Severity
 
     /// Creates a renderer.
-    public init(toolVersion: String = "0.1.0", strict: Bool = false, colors: Bool = false) {
+    public init(
+        toolVersion: String = "0.1.0", strict: Bool = false, colors: Bool = false, minimumSeverity: Diagnostic.Severity = .info
+    ) {
         self.toolVersion = toolVersion
         self.strict = strict
         self.colors = colors
+        self.minimumSeverity = minimumSeverity
+    }
+
+    /// The findings of `report` that are listed: those at least as severe as ``minimumSeverity``.
+    public func listed(_ report: ValidationReport) -> [Diagnostic] {
+        report.diagnostics.filter { $0.severity >= minimumSeverity }
     }
 
     /// Whether a report fails: it has errors, or warnings when ``strict``.
@@ -56,7 +67,7 @@ public struct ReportRenderer: Sendable {
     func text(_ reports: [ValidationReport]) -> String {
         var out = ""
         for report in reports {
-            for diagnostic in report.diagnostics {
+            for diagnostic in listed(report) {
                 var position = Self.path(of: diagnostic, in: report)
                 if let line = diagnostic.location.line {
                     position += ":\(line)"
@@ -140,7 +151,7 @@ public struct ReportRenderer: Sendable {
             reports: reports.map { report in
                 .init(
                     subject: report.subject, valid: !fails(report), errors: report.errors.count, warnings: report.warnings.count,
-                    diagnostics: report.diagnostics.map {
+                    diagnostics: listed(report).map {
                         .init(
                             ruleID: $0.ruleID, severity: $0.severity.rawValue, message: $0.message, file: $0.location.file,
                             jsonPointer: $0.location.jsonPointer, line: $0.location.line, column: $0.location.column, hint: $0.hint)
@@ -170,7 +181,7 @@ public struct ReportRenderer: Sendable {
         }
         var results: [[String: Any]] = []
         for report in reports {
-            for diagnostic in report.diagnostics {
+            for diagnostic in listed(report) {
                 var region: [String: Any] = [:]
                 if let line = diagnostic.location.line { region["startLine"] = line }
                 if let column = diagnostic.location.column { region["startColumn"] = column }
@@ -242,7 +253,7 @@ public struct ReportRenderer: Sendable {
         out += "  <testsuite name=\"wallet-orders validate\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
         for report in reports {
             out += "    <testcase classname=\"wallet-orders.validate\" name=\"\(escape(report.subject))\""
-            let lines = report.diagnostics.map { diagnostic -> String in
+            let lines = listed(report).map { diagnostic -> String in
                 var position = Self.path(of: diagnostic, in: report)
                 if let line = diagnostic.location.line { position += ":\(line)" + (diagnostic.location.column.map { ":\($0)" } ?? "") }
                 return "\(position): \(diagnostic.severity)[\(diagnostic.ruleID)]: \(diagnostic.message)"

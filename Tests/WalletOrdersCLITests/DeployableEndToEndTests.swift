@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+/// The binary as it is deployed: alone in a folder with no build folder's resources to fall back
+/// on, and installed by `make install-files` with its man page and shell completions.
+@Suite struct DeployableEndToEndTests {
+    /// Resource bundles SwiftPM put next to the built binary (none since the schemas and
+    /// certificates are compiled in; a stale one from an older build may still be there).
+    static func resourceBundles(besides binary: URL) -> [URL] {
+        let folder = binary.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }
+            .map { folder.appendingPathComponent($0) }
+    }
+
+    @Test("The binary copied alone into an empty folder, resource bundles moved away, validates a sample and an archive")
+    func binaryRunsAlone() throws {
+        let original = try WalletOrdersBinary.url()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let alone = folder.file("bin/wallet-orders")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: original, to: alone)
+        var moved: [(URL, URL)] = []
+        defer { for (from, to) in moved { try? FileManager.default.moveItem(at: to, to: from) } }
+        for bundle in Self.resourceBundles(besides: original) {
+            let away = folder.file("moved-" + bundle.lastPathComponent)
+            try FileManager.default.moveItem(at: bundle, to: away)
+            moved.append((bundle, away))
+        }
+        let sample = folder.file("shipped-ecommerce")
+        try FileManager.default.copyItem(at: Repository.shippedEcommerce, to: sample)
+        let archive = try SharedFixtures.archive.get()
+        let certs = try SharedFixtures.certs.get()
+
+        let result = try ExternalProgram.run(
+            alone, ["validate", "shipped-ecommerce", archive.path, "--trust-root", certs.rootCA.path],
+            environment: CLI.environment([:]), in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.contains("shipped-ecommerce: OK (0 errors, 0 warnings)"), "\(result.output)")
+        #expect(result.output.contains("shipped-ecommerce.order: OK (0 errors, 0 warnings)"), "\(result.output)")
+        // Without --trust-root only the built-in Apple Root CA is trusted: the test chain isn't.
+        let untrusted = try ExternalProgram.run(
+            alone, ["verify", archive.path], environment: CLI.environment([:]), in: folder.url)
+        #expect(untrusted.status == 1, "\(untrusted)")
+        #expect(untrusted.errorOutput.contains("Apple") || untrusted.output.contains("Apple"), "\(untrusted)")
+    }
+
+    @Test("make install-files PREFIX=… installs the binary, a man page groff renders, and bash/zsh/fish completions")
+    func installIntoTemporaryPrefix() throws {
+        let binary = try WalletOrdersBinary.url()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let prefix = folder.file("prefix")
+        let make = try ExternalProgram.run(
+            tool: "make", ["--no-print-directory", "install-files", "PREFIX=\(prefix.path)", "BINARY=\(binary.path)"],
+            in: Repository.root)
+        try #require(make.status == 0, "\(make)")
+
+        let installed = prefix.appendingPathComponent("bin/wallet-orders")
+        let help = try ExternalProgram.run(installed, ["--help"], environment: CLI.environment([:]))
+        #expect(help.status == 0 && help.output.contains("SUBCOMMANDS"), "\(help)")
+
+        let manPage = prefix.appendingPathComponent("share/man/man1/wallet-orders.1")
+        let rendered = try ExternalProgram.run(
+            tool: "groff", ["-mandoc", "-Tutf8", "-ww", "-z", manPage.path], environment: CLI.environment([:]))
+        #expect(rendered.status == 0 && rendered.errorOutput.isEmpty, "groff warns: \(rendered)")
+        let text = try ExternalProgram.run(
+            tool: "groff", ["-mandoc", "-Tascii", "-P-cbou", manPage.path], environment: CLI.environment([:]))
+        for expected in ["wallet-orders build", "wallet-orders validate", "wallet-orders store save", "--trust-root"] {
+            #expect(text.output.contains(expected), "the man page lacks '\(expected)'")
+        }
+
+        let bash = prefix.appendingPathComponent("share/bash-completion/completions/wallet-orders")
+        let syntax = try ExternalProgram.run(tool: "bash", ["-n", bash.path])
+        #expect(syntax.status == 0, "\(syntax)")
+        #expect(try String(contentsOf: bash, encoding: .utf8).contains("complete -o filenames -F _wallet-orders wallet-orders")
+            || String(contentsOf: bash, encoding: .utf8).contains("_wallet-orders"))
+        let zsh = try String(contentsOf: prefix.appendingPathComponent("share/zsh/site-functions/_wallet-orders"), encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef wallet-orders"), "\(zsh.prefix(80))")
+        let fish = try String(
+            contentsOf: prefix.appendingPathComponent("share/fish/vendor_completions.d/wallet-orders.fish"), encoding: .utf8)
+        #expect(fish.contains("complete -c 'wallet-orders'") || fish.contains("complete -c wallet-orders"), "\(fish.prefix(200))")
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+
+/// A service hands an upload's body (`Data`, a `ByteBufferView`, …) to the store as it is.
+@Suite struct ByteCollectionSaveTests {
+    @Test("save(signedArchive:) and save(signedArchives:) take Data; VerifiedOrderArchive.checking too")
+    func savesData() async throws {
+        let store = try InMemoryOrderStore(validator: TestPKI.validator)
+        let first = Data(try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        let second = Data(try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+        #expect(try await store.save(signedArchive: first) == .added)
+        let receipts = try await store.save(signedArchives: [second, first])
+        #expect(try receipts.map { try $0.get().result } == [.added, .newerExisting])
+        let (checked, report) = VerifiedOrderArchive.checking(bytes: second[...], validator: TestPKI.validator)
+        #expect(report.isValid)
+        #expect(try checked.get().updatedAt == Timestamp(rfc3339: "2025-11-22T00:00:00Z"))
+        #expect(
+            try await store.contains(matching: SampleVersions.identifier, updatedDate: Timestamp(rfc3339: "2025-11-22T00:00:00Z"))
+                == .exists)
+        #expect(throws: WalletOrdersError.self) { try VerifiedOrderArchive(bytes: Data("not an archive".utf8), validator: TestPKI.validator) }
+    }
+}
