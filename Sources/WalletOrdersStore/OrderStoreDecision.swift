@@ -135,7 +135,7 @@ public struct VerifiedOrderArchive: Sendable {
                         .archiveRejected,
                         "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
                             + errors.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
-                        hint: "Run `wallet-orders validate` on the archive for the full report.")), report
+                        hint: "Validate the archive for the full report.")), report
             )
         }
         do {

@@ -145,7 +145,7 @@ struct BatchBuild {
             // The input itself could not be read further (the orders already started were reported).
             progress.finish()
             let failure = WalletOrdersError.wrappingInput(error)
-            Terminal.reportError(failure.message, hint: failure.hint)
+            Terminal.reportError(failure.message, hint: CLIHints.hint(for: failure))
             throw ExitCode.failure
         }
         progress.finish()

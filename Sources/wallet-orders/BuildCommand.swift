@@ -132,7 +132,7 @@ struct BuildCommand: AsyncParsableCommand {
                     Terminal.write(ReportRenderer(colors: Terminal.colorsEnabled(on: .standardError)).render([report], as: .text), to: .standardError)
                     throw WalletOrdersError(
                         .validationFailed, "'\(source)' has \(report.errors.count) error\(report.errors.count == 1 ? "" : "s"); the order was not signed.",
-                        hint: "Fix them (Wallet would refuse the order), or pass --no-validate to sign anyway.")
+                        hint: "Fix them: Wallet would refuse the order.")
                 }
                 for warning in report.warnings {
                     Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")

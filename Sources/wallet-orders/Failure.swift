@@ -6,7 +6,7 @@ func reportingFailures<T>(verbose: Bool = false, _ body: () throws -> T) throws 
     do {
         return try body()
     } catch let error as WalletOrdersError {
-        Terminal.reportError(error.message, hint: error.hint)
+        Terminal.reportError(error.message, hint: CLIHints.hint(for: error))
         if verbose, let underlying = error.underlying {
             Terminal.write("caused by: \(underlying)", to: .standardError)
         }

@@ -57,7 +57,7 @@ enum PathArguments {
 
     /// The report of a path that names nothing: one `file.unreadable` error.
     static func missingReport(_ path: String, reason: String) -> ValidationReport {
-        ValidationReport(subject: path, diagnostics: [Diagnostic("file.unreadable", .error, reason, hint: missingHint)])
+        ValidationReport(subject: path, diagnostics: [Diagnostic(.fileUnreadable, reason, hint: missingHint)])
     }
 
     /// The report of a source folder given to a command that checks archives only.
@@ -66,7 +66,7 @@ enum PathArguments {
             subject: path,
             diagnostics: [
                 Diagnostic(
-                    "file.unreadable", .error, "'\(path)' is an order source folder, not a signed archive; \(command) reads archives.",
+                    .fileUnreadable, "'\(path)' is an order source folder, not a signed archive; \(command) reads archives.",
                     hint: "Validate a source folder with `wallet-orders validate \(path)`, or build it into an archive first.")
             ])
     }

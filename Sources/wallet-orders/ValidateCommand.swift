@@ -111,7 +111,7 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         flush()
         for try await result in validator.validateBatch(urls, maximumConcurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount) {
-            pending[targetOfURL[result.index]] = result.report
+            pending[targetOfURL[result.index]] = CLIHints.annotated(result.report)
             flush()
         }
         if format != .text {
@@ -152,16 +152,16 @@ struct ValidateCommand: AsyncParsableCommand {
         case .missing(let path, let reason):
             return PathArguments.missingReport(path, reason: reason)
         case .archive(let path):
-            return validator.validate(archiveAt: path)
+            return CLIHints.annotated(validator.validate(archiveAt: path))
         case .source(let path):
             do {
-                return validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path)
+                return CLIHints.annotated(validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path))
             } catch {
                 let failure = error as? WalletOrdersError
                 return ValidationReport(
                     subject: path,
                     diagnostics: [
-                        Diagnostic("file.unreadable", .error, failure?.message ?? "\(error)", hint: failure?.hint)
+                        Diagnostic(.fileUnreadable, failure?.message ?? "\(error)", hint: failure?.hint)
                     ])
             }
         }

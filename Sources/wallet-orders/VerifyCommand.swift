@@ -35,7 +35,7 @@ struct VerifyCommand: ParsableCommand {
         }
         let reports = PathArguments.expand(archives).map { target -> ValidationReport in
             switch target {
-            case .archive(let path): verifier.verify(archiveAt: path)
+            case .archive(let path): CLIHints.annotated(verifier.verify(archiveAt: path))
             case .source(let path): PathArguments.sourceFolderReport(path, command: "verify")
             case .missing(let path, let reason): PathArguments.missingReport(path, reason: reason)
             }

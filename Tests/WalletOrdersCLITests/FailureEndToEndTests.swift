@@ -192,3 +192,18 @@ import WalletOrdersTestSupport
         )
     }
 }
+
+@Suite("The tool adds its flags to the library's hints")
+struct CLIHintEndToEndTests {
+    @Test("verify and validate of a dev-certs archive without --trust-root: the hint says to pass it; the library's part names no flag")
+    func trustRootHint() throws {
+        let archive = try SharedFixtures.archive.get()
+        for command in ["verify", "validate"] {
+            let result = try CLI.run([command, archive.path])
+            #expect(result.status == 1, "\(result)")
+            let text = result.output + result.errorOutput
+            #expect(text.contains("certificate.untrusted"), "\(command): \(text)")
+            #expect(text.contains("trusted explicitly. For development certificates pass --trust-root root-ca.pem."), "\(command): \(text)")
+        }
+    }
+}

@@ -28,6 +28,6 @@ import Testing
     @Test("Entry names get the rule they break, and safe names none", arguments: cases.indices)
     func pathRules(index: Int) {
         let (path, ruleID) = Self.cases[index]
-        #expect(OrderArchive.pathProblem(path)?.ruleID == ruleID, "\(path)")
+        #expect(OrderArchive.pathProblem(path)?.rule.id == ruleID, "\(path)")
     }
 }

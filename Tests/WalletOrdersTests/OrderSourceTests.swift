@@ -91,7 +91,7 @@ import WalletOrdersTestSupport
         }
         #expect(error.code == .invalidOrder, "\(label)")
         #expect(error.message.hasPrefix(message), "\(label): \(error.message)")
-        #expect(error.hint?.contains("wallet-orders validate") == true)
+        #expect(error.hint?.contains("validating the source") == true)
     }
 
     @Test("The builder packages what validation would refuse; order() and the validator then say why")

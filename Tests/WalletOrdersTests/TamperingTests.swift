@@ -84,7 +84,7 @@ import WalletOrdersTestSupport
             .build(source, signingTime: TestPKI.signingTime)
         let report = verify(resigned.bytes)
         #expect(report.errors.map(\.ruleID) == ["certificate.untrusted"], "\(report.diagnostics)")
-        #expect(report.errors.first?.hint?.contains("--trust-root") == true)
+        #expect(report.errors.first?.hint?.contains("trusted explicitly") == true)
     }
 
     @Test("A signature without signed attributes (openssl -noattr) is refused for its missing signing time")

@@ -55,6 +55,8 @@ import WalletOrdersTestSupport
             try Data(text.utf8).write(to: url)
         }
         let golden = try #require(FileManager.default.contents(atPath: url.path), "missing \(url.path); run with WALLET_ORDERS_UPDATE_GOLDEN=1")
+        // The library speaks for every caller, so it names no command-line flag (the CLI adds those).
+        #expect(text.range(of: #" --[a-z]"#, options: .regularExpression) == nil, "a finding names a flag")
         let committed = String(decoding: golden, as: UTF8.self)
         let first = zip(committed.split(separator: "\n"), text.split(separator: "\n")).first { $0.0 != $0.1 }
         #expect(text == committed, "first difference: \(first.map { "committed \($0.0) / now \($0.1)" } ?? "in length")")

@@ -114,7 +114,7 @@ public struct OrderArchive: Sendable {
         if layout.usesZip64 {
             diagnostics.append(
                 Diagnostic(
-                    "zip.zip64", .warning, "The archive uses ZIP64 records or fields, which Wallet orders don't need.",
+                    .zip64, "The archive uses ZIP64 records or fields, which Wallet orders don't need.",
                     hint: "Write the archive without ZIP64 (orders are far below its 4 GB threshold)."))
         }
         // libzip's index is the central directory's when both read the same number of records.
@@ -122,8 +122,7 @@ public struct OrderArchive: Sendable {
         if reader.entries.count > limits.maxEntryCount {
             diagnostics.append(
                 Diagnostic(
-                    "zip.too-many-entries", .error,
-                    "The archive has \(reader.entries.count) entries; at most \(limits.maxEntryCount) are read.",
+                    .zipTooManyEntries, "The archive has \(reader.entries.count) entries; at most \(limits.maxEntryCount) are read.",
                     hint: "An order needs a few dozen files at most; remove what it doesn't reference."))
         }
 
@@ -132,7 +131,7 @@ public struct OrderArchive: Sendable {
             if !seen.insert(info.rawName).inserted {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.duplicate-name", .error, "The archive holds more than one entry named '\(info.name)'.",
+                        .zipDuplicateName, "The archive holds more than one entry named '\(info.name)'.",
                         at: location, hint: "Each path may appear once; rebuild the archive."))
                 continue
             }
@@ -140,16 +139,14 @@ public struct OrderArchive: Sendable {
             if storedName.contains(0) {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.name-contains-nul", .error,
-                        "The entry name '\(ZipLayout.display(storedName))' contains a NUL byte; readers cut the name there, so they disagree about it.",
+                        .zipNameContainsNUL, "The entry name '\(ZipLayout.display(storedName))' contains a NUL byte; readers cut the name there, so they disagree about it.",
                         at: .init(file: ZipLayout.display(storedName)), hint: "Entry names are plain paths; rebuild the archive."))
                 continue
             }
             guard info.hasValidUTF8Name else {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.invalid-name-encoding", .error,
-                        "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
+                        .zipInvalidNameEncoding, "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
                         at: .init(file: ZipLayout.display(info.rawName)), hint: "Use UTF-8 file names."))
                 continue
             }
@@ -158,27 +155,26 @@ public struct OrderArchive: Sendable {
             if let other = foldedNames[folded] {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.case-collision", .error,
-                        "'\(info.name)' and '\(other)' differ only in case or Unicode normalization; on a case-insensitive file system (APFS) one replaces the other.",
+                        .zipCaseCollision, "'\(info.name)' and '\(other)' differ only in case or Unicode normalization; on a case-insensitive file system (APFS) one replaces the other.",
                         at: location, hint: "Give every file a name that differs from the others by more than case."))
                 continue
             }
             foldedNames[folded] = info.name
             if let problem = Self.pathProblem(info.name) {
-                diagnostics.append(Diagnostic(problem.ruleID, .error, problem.message, at: location, hint: problem.hint))
+                diagnostics.append(Diagnostic(problem.rule, problem.message, at: location, hint: problem.hint))
                 continue
             }
             if info.isSymbolicLink {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.symlink-entry", .error, "'\(info.name)' is a symbolic link.", at: location,
+                        .zipSymlinkEntry, "'\(info.name)' is a symbolic link.", at: location,
                         hint: "Store the file itself, not a link to it."))
                 continue
             }
             if info.encryptionMethod != 0 {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.encrypted-entry", .error, "'\(info.name)' is encrypted; Wallet cannot read it.",
+                        .zipEncryptedEntry, "'\(info.name)' is encrypted; Wallet cannot read it.",
                         at: location, hint: "Build the archive without a password."))
                 continue
             }
@@ -187,15 +183,14 @@ public struct OrderArchive: Sendable {
                 let known: [UInt16: String] = [1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 99: "AES encryption"]
                 diagnostics.append(
                     Diagnostic(
-                        "zip.unsupported-compression", .error,
-                        "'\(info.name)' uses compression method \(info.compressionMethod)\(known[info.compressionMethod].map { " (\($0))" } ?? ""); Wallet reads stored (0) and deflated (8) entries only.",
+                        .zipUnsupportedCompression, "'\(info.name)' uses compression method \(info.compressionMethod)\(known[info.compressionMethod].map { " (\($0))" } ?? ""); Wallet reads stored (0) and deflated (8) entries only.",
                         at: location, hint: "Zip the order with deflate or store (zip -Z deflate; wallet-orders build does)."))
                 continue
             }
             if let reason = OrderSource.junkReason(info.name) {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.junk-file", .error, "'\(info.name)' does not belong in an order: \(reason).", at: location,
+                        .zipJunkFile, "'\(info.name)' does not belong in an order: \(reason).", at: location,
                         hint: "Remove it before building (wallet-orders build skips such files)."))
             }
             if info.uncompressedSize > limits.compressionRatioThreshold,
@@ -203,8 +198,7 @@ public struct OrderArchive: Sendable {
             {
                 diagnostics.append(
                     Diagnostic(
-                        "zip.compression-ratio", .error,
-                        "'\(info.name)' expands from \(info.compressedSize) to \(info.uncompressedSize) bytes, more than \(limits.maxCompressionRatio):1; it was not read.",
+                        .zipCompressionRatio, "'\(info.name)' expands from \(info.compressedSize) to \(info.uncompressedSize) bytes, more than \(limits.maxCompressionRatio):1; it was not read.",
                         at: location, hint: "This looks like a zip bomb; real order files don't compress that well."))
                 continue
             }
@@ -213,8 +207,7 @@ public struct OrderArchive: Sendable {
                 if !stoppedForSize {
                     diagnostics.append(
                         Diagnostic(
-                            "zip.too-large", .error,
-                            "The archive's files expand to more than \(limits.maxTotalUncompressedBytes) bytes; reading stopped at '\(info.name)'.",
+                            .zipTooLarge, "The archive's files expand to more than \(limits.maxTotalUncompressedBytes) bytes; reading stopped at '\(info.name)'.",
                             at: location, hint: "Orders must stay below 5 MB."))
                     stoppedForSize = true
                 }
@@ -227,8 +220,7 @@ public struct OrderArchive: Sendable {
             } catch {
                 diagnostics.append(
                     Diagnostic(
-                        error.isChecksumMismatch ? "zip.checksum-mismatch" : "zip.entry-unreadable", .error,
-                        "'\(info.name)' could not be read: \(error.message).", at: location,
+                        error.isChecksumMismatch ? ValidationRule.zipChecksumMismatch : .zipEntryUnreadable, "'\(info.name)' could not be read: \(error.message).", at: location,
                         hint: "The archive is damaged; rebuild it."))
             }
         }
@@ -291,7 +283,7 @@ public struct OrderArchive: Sendable {
     }
 
     /// What is unsafe about an entry path, if anything.
-    static func pathProblem(_ path: String) -> (ruleID: String, message: String, hint: String)? {
+    static func pathProblem(_ path: String) -> (rule: ValidationRule, message: String, hint: String)? {
         // Read as UTF-8 bytes: '/', '\\', ':' and '.' are ASCII and never part of a multi-byte
         // sequence, so byte checks are exact and cost no allocation per entry.
         let bytes = path.utf8
@@ -299,7 +291,7 @@ public struct OrderArchive: Sendable {
         let first = bytes.first
         let second = bytes.dropFirst().first
         if first == slash || first == backslash || (second == UInt8(ascii: ":")) {
-            return ("zip.absolute-path", "'\(path)' is an absolute path.", "Entry paths must be relative to the archive root.")
+            return (ValidationRule.zipAbsolutePath, "'\(path)' is an absolute path.", "Entry paths must be relative to the archive root.")
         }
         var componentLength = 0
         var componentIsDots = true
@@ -307,7 +299,7 @@ public struct OrderArchive: Sendable {
         for byte in bytes {
             if byte == slash || byte == backslash {
                 if componentLength == 2 && componentIsDots {
-                    return ("zip.parent-reference", "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
+                    return (ValidationRule.zipParentReference, "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
                 }
                 hasBackslash = hasBackslash || byte == backslash
                 componentLength = 0
@@ -318,10 +310,10 @@ public struct OrderArchive: Sendable {
             }
         }
         if componentLength == 2 && componentIsDots {
-            return ("zip.parent-reference", "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
+            return (ValidationRule.zipParentReference, "'\(path)' climbs out of the archive with '..'.", "Remove '..' from entry paths.")
         }
         if hasBackslash {
-            return ("zip.backslash-path", "'\(path)' uses '\\' as a separator.", "Zip paths use '/'.")
+            return (ValidationRule.zipBackslashPath, "'\(path)' uses '\\' as a separator.", "Zip paths use '/'.")
         }
         return nil
     }
@@ -334,16 +326,16 @@ extension OrderArchive {
         var diagnostics: [Diagnostic] = []
         let hint = "Rebuild the archive with a standard zip writer (wallet-orders build); every reader must see the same entries."
         for problem in layout.problems {
-            let ruleID =
+            let rule =
                 switch problem.kind {
-                case .trailingData: "zip.trailing-data"
-                case .centralDirectoryInvalid: "zip.central-directory-invalid"
-                case .gap: "zip.layout-gap"
-                case .overlap: "zip.overlapping-entries"
-                case .localHeaderMismatch: "zip.local-header-mismatch"
+                case .trailingData: ValidationRule.zipTrailingData
+                case .centralDirectoryInvalid: ValidationRule.zipCentralDirectoryInvalid
+                case .gap: ValidationRule.zipLayoutGap
+                case .overlap: ValidationRule.zipOverlappingEntries
+                case .localHeaderMismatch: ValidationRule.zipLocalHeaderMismatch
                 }
             let file = problem.recordIndex.map { ZipLayout.display(layout.records[$0].rawName) }
-            diagnostics.append(Diagnostic(ruleID, .error, problem.message, at: file.map { .init(file: $0) } ?? .archive, hint: hint))
+            diagnostics.append(Diagnostic(rule, problem.message, at: file.map { .init(file: $0) } ?? .archive, hint: hint))
         }
         guard !layout.records.isEmpty || libzipEntries.isEmpty else { return diagnostics }
         let differs =
@@ -355,8 +347,7 @@ extension OrderArchive {
         if differs && layout.problems.isEmpty {
             diagnostics.append(
                 Diagnostic(
-                    "zip.parser-differential", .error,
-                    "libzip reads \(libzipEntries.count) entries where the central directory holds \(layout.records.count) records, or reads them differently.",
+                    .zipParserDifferential, "libzip reads \(libzipEntries.count) entries where the central directory holds \(layout.records.count) records, or reads them differently.",
                     hint: hint))
         }
         return diagnostics

@@ -79,7 +79,7 @@ public struct OrderArchiveBuilder: Sendable {
         var diagnostics: [Diagnostic] = []
         for skipped in source.skippedFiles {
             diagnostics.append(
-                Diagnostic("build.skipped-file", .info, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))
+                Diagnostic(.buildSkippedFile, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))
         }
         return BuiltOrderArchive(
             bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, orderJSON: orderJSON, orderIdentifier: identifier,
@@ -95,7 +95,7 @@ public struct OrderArchiveBuilder: Sendable {
     /// ``OrderBatchBuilder`` run first (``OrderValidator``).
     static func identifier(of orderJSON: [UInt8]) throws -> FullyQualifiedOrderIdentifier {
         let parsed = JSONParser.parse(orderJSON, maxDepth: Order.fastDecodingMaxDepth)
-        let hint = "Fix order.json; `wallet-orders validate SOURCE` lists every problem."
+        let hint = "Fix order.json; validating the source lists every problem."
         if let problem = parsed.problems.first {
             throw WalletOrdersError(.invalidOrder, "order.json is not valid JSON: \(problem.message) at \(problem.position).", hint: hint)
         }
@@ -172,7 +172,7 @@ public struct BuiltOrderArchive: Sendable {
         } catch {
             throw WalletOrdersError(
                 .invalidOrder, "order.json is not a valid order: \(OrderDecoding.describe(error))",
-                hint: "Fix order.json; `wallet-orders validate SOURCE` lists every problem.", underlying: error)
+                hint: "Fix order.json; validating the source lists every problem.", underlying: error)
         }
     }
 

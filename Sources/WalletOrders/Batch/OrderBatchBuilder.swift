@@ -246,6 +246,6 @@ public struct OrderBatchBuilder: Sendable {
         return WalletOrdersError(
             .validationFailed,
             "\(errors.count) validation error\(errors.count == 1 ? "" : "s"), not signed: \(shown.joined(separator: "; "))\(more)",
-            hint: "Fix the order (`wallet-orders validate` shows each error in place), or build with --no-validate.")
+            hint: "Fix the order: validating its source shows each error in place.")
     }
 }

@@ -49,7 +49,7 @@ extension OrderValidator {
                 subject: subject,
                 diagnostics: [
                     Diagnostic(
-                        "file.unreadable", .error, "'\(subject)' does not exist.",
+                        .fileUnreadable, "'\(subject)' does not exist.",
                         hint: "Pass a .order archive, an order source folder, or a folder of archives.")
                 ])
         }
@@ -60,7 +60,7 @@ extension OrderValidator {
                 let failure = error as? WalletOrdersError
                 return ValidationReport(
                     subject: subject,
-                    diagnostics: [Diagnostic("file.unreadable", .error, failure?.message ?? "\(error)", hint: failure?.hint)])
+                    diagnostics: [Diagnostic(.fileUnreadable, failure?.message ?? "\(error)", hint: failure?.hint)])
             }
         }
         return validate(archiveAt: url.path, subject: subject, now: now)

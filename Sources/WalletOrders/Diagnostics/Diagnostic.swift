@@ -78,7 +78,12 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The most bytes of a source line a finding keeps.
     public static let sourceExcerptLimit = 160
 
-    /// Creates a finding.
+    /// Creates a finding of `rule`, with the rule's severity.
+    public init(_ rule: ValidationRule, _ message: String, at location: Location = .archive, hint: String? = nil) {
+        self.init(rule.id, rule.severity, message, at: location, hint: hint)
+    }
+
+    /// Creates a finding of a rule of your own (`ruleID` need not be in ``ValidationRule/all``).
     public init(_ ruleID: String, _ severity: Severity, _ message: String, at location: Location = .archive, hint: String? = nil) {
         self.ruleID = ruleID
         self.severity = severity

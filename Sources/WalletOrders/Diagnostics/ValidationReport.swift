@@ -15,7 +15,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
             subject: subject,
             diagnostics: [
                 Diagnostic(
-                    failure.code == .fileTooLarge ? "file.too-large" : "file.unreadable", .error, failure.message,
+                    failure.code == .fileTooLarge ? ValidationRule.fileTooLarge : .fileUnreadable, failure.message,
                     hint: failure.hint ?? "Check the path and permissions.")
             ])
     }
@@ -38,10 +38,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     /// The findings with the given rule identifier.
     public func diagnostics(ruleID: String) -> [Diagnostic] { diagnostics.filter { $0.ruleID == ruleID } }
 
-    mutating func add(
-        _ ruleID: String, _ severity: Diagnostic.Severity, _ message: String, at location: Diagnostic.Location = .archive,
-        hint: String? = nil
-    ) {
-        diagnostics.append(Diagnostic(ruleID, severity, message, at: location, hint: hint))
+    mutating func add(_ rule: ValidationRule, _ message: String, at location: Diagnostic.Location = .archive, hint: String? = nil) {
+        diagnostics.append(Diagnostic(rule, message, at: location, hint: hint))
     }
 }

@@ -29,7 +29,8 @@ enum OrderTypeCertificateProfile {
 
     /// One way a certificate misses the profile.
     struct Problem: Sendable, Hashable {
-        var ruleID: String
+        var rule: ValidationRule
+        var ruleID: String { rule.id }
         var message: String
         var hint: String
     }
@@ -41,7 +42,7 @@ enum OrderTypeCertificateProfile {
         if subject["UID"] == nil {
             problems.append(
                 Problem(
-                    ruleID: "signature.signer-uid-missing",
+                    rule: .signatureSignerUIDMissing,
                     message: "The signing certificate \(name) has no subject UID, so no order type can be bound to it.",
                     hint: "Sign with the Order Type ID certificate Apple issued for the order's orderTypeIdentifier."))
         }
@@ -49,21 +50,21 @@ enum OrderTypeCertificateProfile {
             let present = facts.extendedKeyUsages.isEmpty ? "none" : facts.extendedKeyUsages.joined(separator: ", ")
             problems.append(
                 Problem(
-                    ruleID: "certificate.leaf-extended-key-usage",
+                    rule: .certificateLeafExtendedKeyUsage,
                     message: "The signing certificate \(name) lacks the Order Type ID extended key usage \(extendedKeyUsage) (it has: \(present)).",
                     hint: "Sign with an Order Type ID certificate (Certificates, Identifiers & Profiles); TLS, code-signing and Apple Pay certificates can't sign orders."))
         }
         if facts.isCertificateAuthority {
             problems.append(
                 Problem(
-                    ruleID: "certificate.leaf-is-ca",
+                    rule: .certificateLeafIsCA,
                     message: "The signing certificate \(name) is a certificate authority (basicConstraints cA: TRUE).",
                     hint: "Orders are signed by an end-entity Order Type ID certificate, never by a CA certificate."))
         }
         if !facts.allowsDigitalSignature {
             problems.append(
                 Problem(
-                    ruleID: "certificate.leaf-key-usage",
+                    rule: .certificateLeafKeyUsage,
                     message: "The signing certificate \(name) has a key usage extension without digitalSignature.",
                     hint: "An Order Type ID certificate's key usage allows digitalSignature; sign with one."))
         }
@@ -76,7 +77,7 @@ enum OrderTypeCertificateProfile {
         if let keyProblem {
             problems.append(
                 Problem(
-                    ruleID: "certificate.leaf-key-type",
+                    rule: .certificateLeafKeyType,
                     message: "The signing certificate \(name) has \(keyProblem).",
                     hint: "Apple issues Order Type ID certificates with RSA (2,048 bits or more) or EC (P-256, P-384, P-521) keys."))
         }
@@ -87,7 +88,7 @@ enum OrderTypeCertificateProfile {
     static func bindingProblem(signerUID: String, orderTypeIdentifier: String) -> Problem? {
         guard signerUID != orderTypeIdentifier else { return nil }
         return Problem(
-            ruleID: "signature.signer-uid-mismatch",
+            rule: .signatureSignerUIDMismatch,
             message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, which was issued for '\(signerUID)'.",
             hint: "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'.")
     }

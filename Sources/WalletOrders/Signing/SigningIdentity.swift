@@ -55,7 +55,7 @@ public struct SigningIdentity: Sendable {
             if PrivateKey.isEncryptedPEM(privateKey) && passphrase == nil {
                 throw WalletOrdersError(
                     .passphraseRequired, "The private key is encrypted and no passphrase was given.",
-                    hint: "Give the passphrase with --passphrase-env VAR, --passphrase-file FILE, or type it at the prompt.",
+                    hint: "Give the passphrase that decrypts the key.",
                     underlying: error)
             }
             if error.isWrongPassphrase || PrivateKey.isEncryptedPEM(privateKey) {
@@ -169,7 +169,7 @@ public struct SigningIdentity: Sendable {
         guard let first = intermediateCandidates.first else {
             throw WalletOrdersError(
                 .intermediateMissing, "No WWDR intermediate certificate was given.",
-                hint: "Pass Apple's WWDR intermediate that issued the certificate (issuer: \(certificate.issuer)) with --wwdr, e.g. AppleWWDRCAG4.cer.")
+                hint: "Give Apple's WWDR intermediate that issued the certificate (issuer: \(certificate.issuer)), such as AppleWWDRCAG4.cer.")
         }
         guard let issuer = intermediateCandidates.first(where: { certificate.isIssued(by: $0) }) else {
             let given = first

@@ -113,7 +113,7 @@ public struct OrderValidator: Sendable {
         for problem in parsed.problems {
             findings.append(
                 context.diagnostic(
-                    Self.ruleID(for: problem.kind), problem.message, pointer: problem.pointer ?? "", position: problem.position,
+                    Self.rule(for: problem.kind), problem.message, pointer: problem.pointer ?? "", position: problem.position,
                     hint: Self.hint(for: problem.kind)))
         }
         if let root = parsed.root {
@@ -144,14 +144,14 @@ public struct OrderValidator: Sendable {
         }
     }
 
-    static func ruleID(for kind: JSONProblem.Kind) -> String {
+    static func rule(for kind: JSONProblem.Kind) -> ValidationRule {
         switch kind {
-        case .syntax: "json.syntax"
-        case .tooDeep: "json.too-deep"
-        case .duplicateKey: "json.duplicate-key"
-        case .byteOrderMark: "json.byte-order-mark"
-        case .invalidUTF8: "json.invalid-utf8"
-        case .invalidUnicodeEscape: "json.invalid-unicode-escape"
+        case .syntax: ValidationRule.jsonSyntax
+        case .tooDeep: ValidationRule.jsonTooDeep
+        case .duplicateKey: ValidationRule.jsonDuplicateKey
+        case .byteOrderMark: ValidationRule.jsonByteOrderMark
+        case .invalidUTF8: ValidationRule.jsonInvalidUTF8
+        case .invalidUnicodeEscape: ValidationRule.jsonInvalidUnicodeEscape
         }
     }
 
@@ -201,7 +201,7 @@ public struct OrderValidator: Sendable {
     ) -> Diagnostic {
         let suggestion = NearestName.suggestion(for: name, among: known)
         return context.diagnostic(
-            "schema.unknown-key", "Unknown key '\(name)' in \(pointer.isEmpty ? "the order" : pointer); Wallet ignores it.",
+            .schemaUnknownKey, "Unknown key '\(name)' in \(pointer.isEmpty ? "the order" : pointer); Wallet ignores it.",
             pointer: pointer + "/" + JSONPointer.escape(name), position: position,
             hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Remove it, or check the spelling against the schema.")
     }
@@ -237,29 +237,29 @@ public struct OrderValidator: Sendable {
             // The missing key's own description says what it is; the object's would describe the parent.
             let description = propertyDescription(name, atSchemaPointer: violation.schemaPointer)
             return context.diagnostic(
-                "schema.required", "\(field) is missing the required key '\(name)'.", pointer: pointer,
+                .schemaRequired, "\(field) is missing the required key '\(name)'.", pointer: pointer,
                 position: violation.instancePosition, hint: description.map { "Add it. \(Self.brief($0))" } ?? "Add it.")
         case "enum", "const":
             let value = context.root?.resolve(pointer: pointer)?.stringValue
             let allowed = (violation.allowedValues ?? []).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             let suggestion = value.flatMap { NearestName.suggestion(for: $0, among: allowed) }
-            let rule = pointer.hasSuffix("/fulfillmentType") ? "schema.fulfillment" : violation.keyword == "enum" ? "schema.enum" : "schema.const"
+            let rule = pointer.hasSuffix("/fulfillmentType") ? ValidationRule.schemaFulfillment : violation.keyword == "enum" ? ValidationRule.schemaEnum : ValidationRule.schemaConst
             return context.diagnostic(
                 rule, violation.message, pointer: pointer, position: violation.instancePosition,
                 hint: suggestion.map { violation.message.contains("did you mean") ? "Values are case-sensitive." : "Did you mean '\($0)'? Values are case-sensitive." }
                     ?? "Allowed: \(allowed.joined(separator: ", ")).")
         default:
-            let rule: String
+            let rule: ValidationRule
             switch violation.keyword {
-            case "type": rule = "schema.type"
-            case "format": rule = "schema.format"
-            case "pattern": rule = "schema.pattern"
-            case "minLength", "maxLength", "minItems", "maxItems": rule = "schema.length"
-            case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum": rule = "schema.range"
-            case "dependentRequired": rule = "schema.dependent-required"
+            case "type": rule = ValidationRule.schemaType
+            case "format": rule = ValidationRule.schemaFormat
+            case "pattern": rule = ValidationRule.schemaPattern
+            case "minLength", "maxLength", "minItems", "maxItems": rule = ValidationRule.schemaLength
+            case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum": rule = ValidationRule.schemaRange
+            case "dependentRequired": rule = ValidationRule.schemaDependentRequired
             case "anyOf", "oneOf", "allOf", "if", "then":
-                rule = pointer.hasPrefix("/fulfillments/") ? "schema.fulfillment" : "schema.violation"
-            default: rule = "schema.violation"
+                rule = pointer.hasPrefix("/fulfillments/") ? ValidationRule.schemaFulfillment : ValidationRule.schemaViolation
+            default: rule = ValidationRule.schemaViolation
             }
             return context.diagnostic(
                 rule, "\(field): \(violation.message)", pointer: pointer, position: violation.instancePosition,

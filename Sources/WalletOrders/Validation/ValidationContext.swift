@@ -32,12 +32,12 @@ final class ValidationContext {
 
     /// A finding located in `order.json` at `pointer` (position taken from the parsed document).
     func diagnostic(
-        _ ruleID: String, _ message: String, pointer: String, position: SourcePosition? = nil, hint: String? = nil,
+        _ rule: ValidationRule, _ message: String, pointer: String, position: SourcePosition? = nil, hint: String? = nil,
         severity: Diagnostic.Severity? = nil
     ) -> Diagnostic {
         let at = position ?? root?.resolve(pointer: pointer)?.position
         var diagnostic = Diagnostic(
-            ruleID, severity ?? ValidationRule.named(ruleID)?.severity ?? .error, message,
+            rule.id, severity ?? rule.severity, message,
             at: .init(file: OrderArchive.orderPath, jsonPointer: pointer, line: at?.line, column: at?.column), hint: hint)
         if let at, let excerpt = line(around: at.offset, column: at.column) {
             diagnostic.sourceLine = excerpt.text
@@ -72,9 +72,9 @@ final class ValidationContext {
     }
 
     /// A finding about another file.
-    func fileDiagnostic(_ ruleID: String, _ message: String, file: String, line: Int? = nil, hint: String? = nil) -> Diagnostic {
+    func fileDiagnostic(_ rule: ValidationRule, _ message: String, file: String, line: Int? = nil, hint: String? = nil) -> Diagnostic {
         Diagnostic(
-            ruleID, ValidationRule.named(ruleID)?.severity ?? .error, message, at: .init(file: file, line: line), hint: hint)
+            rule, message, at: .init(file: file, line: line), hint: hint)
     }
 }
 

@@ -64,7 +64,7 @@ public struct OrderArchiveVerifier: Sendable {
         } catch {
             var report = ValidationReport(subject: subject)
             let failure = WalletOrdersError.wrapping(error)
-            report.add("zip.unreadable", .error, failure.message, hint: failure.hint)
+            report.add(.zipUnreadable, failure.message, hint: failure.hint)
             return report
         }
     }
@@ -93,7 +93,7 @@ public struct OrderArchiveVerifier: Sendable {
             }
         } catch {
             report.add(
-                "order.invalid", .error, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
+                .orderInvalid, WalletOrdersError.wrapping(error).message, at: .init(file: OrderArchive.orderPath),
                 hint: "Fix order.json: validating the archive shows each problem in place.")
         }
         return report
@@ -121,7 +121,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// `nested`, when a wrapper folder holds it).
     static func missingRootFile(_ path: String, nestedAt nested: String?) -> Diagnostic {
         Diagnostic(
-            "archive.missing-file", .error, "There is no '\(path)' at the root of the order.", at: .init(file: path),
+            .archiveMissingFile, "There is no '\(path)' at the root of the order.", at: .init(file: path),
             hint: nested.map {
                 "Found '\($0)': zip the folder's contents, not the folder itself, so '\(path)' sits at the root."
             } ?? "order.json, manifest.json and signature sit at the top level; building the order writes all three.")
@@ -133,8 +133,7 @@ public struct OrderArchiveVerifier: Sendable {
         let largest = archive.filePaths.sorted { (archive.contents(of: $0)?.count ?? 0) > (archive.contents(of: $1)?.count ?? 0) }
             .prefix(3).map { "\($0) (\(ByteCountText.format(archive.contents(of: $0)?.count ?? 0)))" }
         report.add(
-            "bundle.too-large", .error,
-            "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
+            .bundleTooLarge, "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
             hint: "Shrink or drop the largest files.")
     }
 
@@ -148,7 +147,7 @@ public struct OrderArchiveVerifier: Sendable {
             manifest = try Manifest(jsonBytes: bytes)
         } catch {
             report.add(
-                "manifest.invalid-json", .error, "manifest.json is not a JSON object of strings: \(OrderDecoding.describe(error)).",
+                .manifestInvalidJSON, "manifest.json is not a JSON object of strings: \(OrderDecoding.describe(error)).",
                 at: .init(file: file), hint: "Write a JSON object mapping each path to its SHA-256 hex digest (no trailing commas).")
             return
         }
@@ -159,23 +158,23 @@ public struct OrderArchiveVerifier: Sendable {
             let location = Diagnostic.Location(file: file, jsonPointer: "/" + JSONPointer.escape(path))
             if Manifest.excludedPaths.contains(path) {
                 report.add(
-                    "manifest.lists-excluded-file", .error, "manifest.json lists '\(path)', which it must not hash.",
+                    .manifestListsExcludedFile, "manifest.json lists '\(path)', which it must not hash.",
                     at: location, hint: "Leave manifest.json and signature out of the manifest.")
                 continue
             }
             guard Self.isLowercaseSHA256Hex(hash) else {
                 if hash.count == 40, hash.allSatisfy(\.isHexDigit) {
                     report.add(
-                        "manifest.sha1-hash", .error, "The hash for '\(path)' has 40 hex digits (SHA-1); orders use SHA-256.",
+                        .manifestSHA1Hash, "The hash for '\(path)' has 40 hex digits (SHA-1); orders use SHA-256.",
                         at: location, hint: "Hash every file with SHA-256 (64 lowercase hex digits); Apple's example manifest is wrong.")
                 } else if hash.count == 64, hash.allSatisfy(\.isHexDigit) {
                     report.add(
-                        "manifest.uppercase-hash", .warning, "The hash for '\(path)' uses uppercase hex digits.",
+                        .manifestUppercaseHash, "The hash for '\(path)' uses uppercase hex digits.",
                         at: location, hint: "Write hashes in lowercase hex, as every known implementation does.")
                     compare(hash.lowercased(), for: path, in: archive, at: location, into: &report)
                 } else {
                     report.add(
-                        "manifest.invalid-hash", .error, "The value for '\(path)' is not a SHA-256 hex digest: '\(hash)'.",
+                        .manifestInvalidHash, "The value for '\(path)' is not a SHA-256 hex digest: '\(hash)'.",
                         at: location, hint: "Each value must be 64 lowercase hex digits.")
                 }
                 continue
@@ -184,13 +183,13 @@ public struct OrderArchiveVerifier: Sendable {
                 compare(hash, for: path, in: archive, at: location, into: &report)
             } else if !present.contains(path) {
                 report.add(
-                    "manifest.extra-entry", .error, "manifest.json lists '\(path)', which is not in the archive.",
-                    at: location, hint: "Add the file or remove it from the manifest; rebuild with wallet-orders build.")
+                    .manifestExtraEntry, "manifest.json lists '\(path)', which is not in the archive.",
+                    at: location, hint: "Add the file or remove it from the manifest, and sign again.")
             }
         }
         for path in readable.sorted() where !Manifest.excludedPaths.contains(path) && manifest.hashes[path] == nil {
             report.add(
-                "manifest.missing-entry", .error, "'\(path)' is in the archive but not in manifest.json.",
+                .manifestMissingEntry, "'\(path)' is in the archive but not in manifest.json.",
                 at: .init(file: path), hint: "Every file except manifest.json and signature must be hashed; rebuild the manifest.")
         }
     }
@@ -203,8 +202,7 @@ public struct OrderArchiveVerifier: Sendable {
         let actual = SHA256.hexHash(bytes)
         if actual != expected {
             report.add(
-                "manifest.hash-mismatch", .error,
-                "'\(path)' does not match its manifest hash (manifest \(expected.prefix(12))…, file \(actual.prefix(12))…).",
+                .manifestHashMismatch, "'\(path)' does not match its manifest hash (manifest \(expected.prefix(12))…, file \(actual.prefix(12))…).",
                 at: .init(file: path),
                 hint: "The file changed after the manifest was written (a common cause: re-serializing order.json after hashing). Rebuild the archive.")
         }
@@ -224,13 +222,22 @@ public struct OrderArchiveVerifier: Sendable {
         {
             return signer
         }
+        return checkSignatureInGeneral(bytes, in: archive, now: now, into: &report)
+    }
+
+    /// The general path: OpenSSL's CMS parser judges any signature, well formed or not, and each
+    /// problem is its own finding. Returns the signer certificate when it was found.
+    /// (`SignaturePathAgreementTests` runs this and the fast path on the same archives.)
+    func checkSignatureInGeneral(
+        _ bytes: [UInt8], in archive: OrderArchive, now: Date, into report: inout ValidationReport
+    ) -> KnownCertificate? {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
         // OpenSSL's parser also takes BER (indefinite lengths) and ignores trailing bytes; the
         // signature Wallet reads is DER, so anything else is refused before OpenSSL sees it.
         // (Data that doesn't start as a SEQUENCE, such as PEM text, is named below.)
         if bytes.first == 0x30, let violation = DERReader.violation(in: bytes) {
             report.add(
-                "signature.not-der", .error, "The signature is not DER: \(violation).", at: file,
+                .signatureNotDER, "The signature is not DER: \(violation).", at: file,
                 hint: "Sign without streaming (openssl cms -sign without -stream) and store the DER output as it is, with nothing appended.")
             return nil
         }
@@ -240,8 +247,7 @@ public struct OrderArchiveVerifier: Sendable {
         } catch {
             let isPEM = PEMText.looksLikePEM(bytes) || String(decoding: bytes.prefix(200), as: UTF8.self).contains("MIME-Version")
             report.add(
-                "signature.invalid-encoding", .error,
-                isPEM ? "The signature is PEM or S/MIME text; Wallet needs DER." : "The signature is not a DER-encoded CMS structure.",
+                .signatureInvalidEncoding, isPEM ? "The signature is PEM or S/MIME text; Wallet needs DER." : "The signature is not a DER-encoded CMS structure.",
                 at: file,
                 hint: isPEM
                     ? "Sign with `-outform DER` (openssl) or convert: openssl cms -in sig.pem -inform PEM -outform DER -out signature."
@@ -250,55 +256,53 @@ public struct OrderArchiveVerifier: Sendable {
         }
         guard cms.isSignedData else {
             report.add(
-                "signature.not-signed-data", .error, "The signature's content type is \(cms.contentType), not signedData.",
+                .signatureNotSignedData, "The signature's content type is \(cms.contentType), not signedData.",
                 at: file, hint: "Produce a CMS SignedData structure (openssl cms -sign).")
             return nil
         }
         if !cms.isDetached {
             report.add(
-                "signature.not-detached", .error, "The signature embeds its content; Wallet expects a detached signature.",
+                .signatureNotDetached, "The signature embeds its content; Wallet expects a detached signature.",
                 at: file, hint: "Sign detached (openssl cms -sign without -nodetach; smime -sign without -nodetach).")
         }
         if !cms.encapsulatesData {
             report.add(
-                "signature.content-type", .error,
-                "The signed content type is \(cms.encapsulatedContentType), not id-data.", at: file)
+                .signatureContentType, "The signed content type is \(cms.encapsulatedContentType), not id-data.", at: file)
         }
         let signerInfos = cms.signerInfos
         guard signerInfos.count == 1, let signerInfo = signerInfos.first else {
             report.add(
-                "signature.signer-count", .error, "The signature has \(signerInfos.count) signers; Wallet expects exactly one.",
+                .signatureSignerCount, "The signature has \(signerInfos.count) signers; Wallet expects exactly one.",
                 at: file, hint: "Sign once, with the Order Type ID certificate.")
             return nil
         }
         let digest = signerInfo.digestAlgorithm
         if digest != "SHA256" && digest != "sha256" {
             report.add(
-                "signature.digest-algorithm", .error, "The signature uses \(digest); orders are signed with SHA-256.",
+                .signatureDigestAlgorithm, "The signature uses \(digest); orders are signed with SHA-256.",
                 at: file, hint: "Sign with -md sha256.")
         }
         let attributes = signerInfo.signedAttributeOIDs
         if attributes.isEmpty {
             report.add(
-                "signature.missing-signed-attributes", .error, "The signature has no signed attributes (no signing time).",
+                .signatureMissingSignedAttributes, "The signature has no signed attributes (no signing time).",
                 at: file, hint: "Don't sign with -noattr; Wallet rejects signatures without a signing date.")
         } else {
             if signerInfo.signingTime == nil {
                 report.add(
-                    "signature.missing-signing-time", .error, "The signature has no signingTime attribute.",
+                    .signatureMissingSigningTime, "The signature has no signingTime attribute.",
                     at: file, hint: "Wallet rejects signatures without a signing date; sign with openssl cms/smime without -noattr.")
             }
             if !signerInfo.contentTypeAttributeIsData {
                 report.add(
-                    "signature.content-type-attribute", .error, "The contentType signed attribute is missing or not id-data.",
+                    .signatureContentTypeAttribute, "The contentType signed attribute is missing or not id-data.",
                     at: file)
             }
             if let manifestBytes = archive.contents(of: OrderArchive.manifestPath) {
                 let actual = signerInfo.digest(of: manifestBytes)
                 if signerInfo.messageDigest == nil || actual == nil || signerInfo.messageDigest != actual {
                     report.add(
-                        "signature.digest-mismatch", .error,
-                        "The signature covers different bytes than the stored manifest.json.", at: file,
+                        .signatureDigestMismatch, "The signature covers different bytes than the stored manifest.json.", at: file,
                         hint: "Sign the exact manifest.json bytes that go into the archive (no re-encoding, line-ending or BOM change).")
                 }
             }
@@ -307,13 +311,13 @@ public struct OrderArchiveVerifier: Sendable {
         let parsedCertificates = cms.certificates
         guard let parsedSigner = parsedCertificates.first(where: signerInfo.identifies) else {
             report.add(
-                "signature.signer-certificate-missing", .error, "The signature does not carry the signing certificate.",
+                .signatureSignerCertificateMissing, "The signature does not carry the signing certificate.",
                 at: file, hint: "Include the Order Type ID certificate in the signature (don't sign with -nocerts).")
             return nil
         }
         if !attributes.isEmpty && !signerInfo.verifySignature(with: parsedSigner) {
             report.add(
-                "signature.invalid", .error, "The signature does not verify with the signing certificate's key.",
+                .signatureInvalid, "The signature does not verify with the signing certificate's key.",
                 at: file, hint: "The signature was made with another key or altered; sign again.")
         }
         let signer = cache.certificate(parsedSigner)
@@ -331,7 +335,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// Returns `nil`, having reported nothing, for any other signature, or when any check
     /// fails: the general path (OpenSSL's CMS parser) then reports each problem, so findings
     /// are the same whichever path runs.
-    private func checkWellFormedSignature(
+    func checkWellFormedSignature(
         _ bytes: [UInt8], of manifest: [UInt8], now: Date, into report: inout ValidationReport
     ) -> KnownCertificate? {
         guard let signed = StrictSignedData(bytes),
@@ -366,13 +370,12 @@ public struct OrderArchiveVerifier: Sendable {
     ) {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
         for problem in signer.profileProblems {
-            report.add(problem.ruleID, .error, problem.message, at: file, hint: problem.hint)
+            report.add(problem.rule, problem.message, at: file, hint: problem.hint)
         }
         let others = certificates.filter { $0 != signer }
         for certificate in others where certificate.subject == certificate.issuer {
             report.add(
-                "signature.root-included", .warning,
-                "The signature carries the self-signed certificate '\(certificate.subject)'.", at: file,
+                .signatureRootIncluded, "The signature carries the self-signed certificate '\(certificate.subject)'.", at: file,
                 hint: "Include only the Order Type ID certificate and the WWDR intermediate, not the root.")
         }
         // Each isIssued is a signature verification: compute the issuers once.
@@ -380,25 +383,22 @@ public struct OrderArchiveVerifier: Sendable {
         if let issuer = issuers.first {
             let subject = issuer.subject
             report.add(
-                "certificate.wwdr-generation", .info,
-                "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
+                .certificateWWDRGeneration, "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
                 at: file)
         }
         var helpers = others
         if issuers.isEmpty, let root = anchors.first(where: { cache.isIssued(signer, by: $0) }) {
             report.add(
-                "certificate.leaf-issued-by-root", .error,
-                "The signing certificate '\(signer.subject)' is issued directly by the root '\(root.subject)', not by a WWDR intermediate.",
+                .certificateLeafIssuedByRoot, "The signing certificate '\(signer.subject)' is issued directly by the root '\(root.subject)', not by a WWDR intermediate.",
                 at: file,
-                hint: "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development: wallet-orders dev-certs).")
+                hint: "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development, a test CA with an intermediate).")
         } else if issuers.isEmpty {
             // Name what is there: a WWDR intermediate of another generation (G3 carried, the
             // signer issued by G4) is the usual mistake, and the fix is to swap it.
             let carried = others.filter { $0.subject != $0.issuer }.map { Self.name(of: $0.subject) }
             let needed = Self.name(of: signer.issuer)
             report.add(
-                "signature.intermediate-missing", .error,
-                carried.isEmpty
+                .signatureIntermediateMissing, carried.isEmpty
                     ? "The signature does not carry the intermediate that issued the signing certificate (\(needed))."
                     : "The signature carries \(carried.joined(separator: ", ")), but the signing certificate was issued by \(needed).",
                 at: file, hint: "Include \(needed) when signing, in place of any other intermediate.")
@@ -411,25 +411,21 @@ public struct OrderArchiveVerifier: Sendable {
             if chain.isValidityError {
                 let expired = chain.errorCode == 10  // X509_V_ERR_CERT_HAS_EXPIRED
                 report.add(
-                    expired ? "certificate.expired-at-signing" : "certificate.not-yet-valid-at-signing", .error,
-                    "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
+                    expired ? ValidationRule.certificateExpiredAtSigning : .certificateNotYetValidAtSigning, "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
                     at: file, hint: "Sign with a certificate that is valid when signing.")
             } else if chain.isUntrustedError {
                 report.add(
-                    "certificate.untrusted", .error,
-                    "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).",
+                    .certificateUntrusted, "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).",
                     at: file,
-                    hint: "Genuine orders chain to Apple Root CA through a WWDR intermediate; for development certificates pass --trust-root root-ca.pem.")
+                    hint: "Genuine orders chain to Apple Root CA through a WWDR intermediate; development certificates chain to their own test root, which must be trusted explicitly.")
             } else {
                 report.add(
-                    "certificate.chain-invalid", .error,
-                    "The certificate chain is invalid at '\(subject)': \(chain.errorText).", at: file)
+                    .certificateChainInvalid, "The certificate chain is invalid at '\(subject)': \(chain.errorText).", at: file)
             }
         }
         for certificate in [signer] + issuers where now > certificate.notAfter {
             report.add(
-                "certificate.expired-now", .warning,
-                "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new orders need a valid certificate.",
+                .certificateExpiredNow, "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new orders need a valid certificate.",
                 at: file, hint: "Renew the certificate before signing more orders.")
         }
     }
@@ -443,7 +439,7 @@ public struct OrderArchiveVerifier: Sendable {
         else { return [] }
         return [
             Diagnostic(
-                problem.ruleID, .error, problem.message,
+                problem.rule, problem.message,
                 at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"), hint: problem.hint)
         ]
     }

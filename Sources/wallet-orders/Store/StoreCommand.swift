@@ -132,7 +132,7 @@ func reportingFailuresAsync<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as WalletOrdersError {
-        Terminal.reportError(error.message, hint: error.hint)
+        Terminal.reportError(error.message, hint: CLIHints.hint(for: error))
         throw ExitCode.failure
     }
 }

@@ -145,7 +145,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
                 line.updatedAt = receipt.updatedAt
                 line.storeChanged = receipt.storeChanged
             case .failure(let error):
-                line.error = .init(code: error.code.rawValue, message: error.message, hint: Self.hint(for: error))
+                line.error = .init(code: error.code.rawValue, message: error.message, hint: CLIHints.hint(for: error))
             }
             JSONOutput.printLine(line)
             return
@@ -158,15 +158,8 @@ struct StoreSaveCommand: AsyncParsableCommand {
             Terminal.write(
                 "\(Terminal.styled(receipt.result.rawValue, style))  \(receipt.identifier) (updatedAt \(receipt.updatedAt))  \(path)\(unchanged)")
         case .failure(let error):
-            Terminal.reportError("\(path): \(error.message)", hint: Self.hint(for: error))
+            Terminal.reportError("\(path): \(error.message)", hint: CLIHints.hint(for: error))
         }
-    }
-
-    /// The library's hint, plus what this tool offers: reproducible rebuilds for a conflict.
-    static func hint(for error: WalletOrdersError) -> String? {
-        guard error.code == .updatedAtConflict else { return error.hint }
-        return (error.hint.map { $0 + " " } ?? "")
-            + "To rebuild byte for byte, build with a fixed signing time: --signing-time or SOURCE_DATE_EPOCH."
     }
 }
 

@@ -10,7 +10,7 @@ enum AddressRules {
             else { return }
             findings.append(
                 context.diagnostic(
-                    "address.unknown-country", "'\(code)' is not an ISO 3166-1 alpha-2 country code.", pointer: path.pointer,
+                    .addressUnknownCountry, "'\(code)' is not an ISO 3166-1 alpha-2 country code.", pointer: path.pointer,
                     hint: "Use the two-letter ISO 3166-1 code, such as US, FR or JP (GB, not UK)."))
         }
     }

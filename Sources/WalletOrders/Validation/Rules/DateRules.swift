@@ -8,14 +8,14 @@ enum DateRules {
         if let created, let updated = time(root["updatedAt"]), updated < created {
             findings.append(
                 context.diagnostic(
-                    "order.updated-before-created", "updatedAt \(updated.text) is earlier than createdAt \(created.text).",
+                    .orderUpdatedBeforeCreated, "updatedAt \(updated.text) is earlier than createdAt \(created.text).",
                     pointer: "/updatedAt", hint: "Set updatedAt ≥ createdAt (equal on the first version) and increase it with every change."))
         }
         func early(_ node: JSONNode?, _ pointer: String, _ what: String) {
             if let created, let date = time(node), date < created {
                 findings.append(
                     context.diagnostic(
-                        "dates.before-order-created", "\(what) \(date.text) is before the order's createdAt \(created.text).",
+                        .datesBeforeOrderCreated, "\(what) \(date.text) is before the order's createdAt \(created.text).",
                         pointer: pointer, hint: "Check the date and its time zone offset; createdAt is when the customer placed the order."))
             }
         }
@@ -29,7 +29,7 @@ enum DateRules {
             if let shipped, let delivered, delivered < shipped {
                 findings.append(
                     context.diagnostic(
-                        "dates.out-of-order", "deliveredAt \(delivered.text) is before shippedAt \(shipped.text).",
+                        .datesOutOfOrder, "deliveredAt \(delivered.text) is before shippedAt \(shipped.text).",
                         pointer: base + "/deliveredAt", hint: "A parcel is delivered after it ships; check both dates and their offsets."))
             }
             switch fulfillment["fulfillmentType"]?.stringValue {
@@ -37,18 +37,18 @@ enum DateRules {
                 if status == "delivered" && delivered == nil {
                     findings.append(
                         context.diagnostic(
-                            "dates.status-mismatch", "The shipment's status is delivered but it has no deliveredAt.",
+                            .datesStatusMismatch, "The shipment's status is delivered but it has no deliveredAt.",
                             pointer: base + "/status", hint: "Add deliveredAt with the delivery time."))
                 } else if delivered != nil && status != "delivered" {
                     findings.append(
                         context.diagnostic(
-                            "dates.status-mismatch", "deliveredAt is set but the status is \(status ?? "missing"), not delivered.",
+                            .datesStatusMismatch, "deliveredAt is set but the status is \(status ?? "missing"), not delivered.",
                             pointer: base + "/deliveredAt", hint: "Set the status to delivered, or remove deliveredAt."))
                 }
                 if shipped != nil, ["open", "processing"].contains(status ?? "") {
                     findings.append(
                         context.diagnostic(
-                            "dates.status-mismatch", "shippedAt is set but the status is still \(status ?? "")." , pointer: base + "/shippedAt",
+                            .datesStatusMismatch, "shippedAt is set but the status is still \(status ?? "")." , pointer: base + "/shippedAt",
                             hint: "Use shipped, onTheWay, outForDelivery or delivered once the parcel has left."))
                 }
             case "pickup":
@@ -56,12 +56,12 @@ enum DateRules {
                 if status == "pickedUp" && pickedUp == nil {
                     findings.append(
                         context.diagnostic(
-                            "dates.status-mismatch", "The pickup's status is pickedUp but it has no pickedUpAt.",
+                            .datesStatusMismatch, "The pickup's status is pickedUp but it has no pickedUpAt.",
                             pointer: base + "/status", hint: "Add pickedUpAt with the pickup time."))
                 } else if pickedUp != nil && status != "pickedUp" {
                     findings.append(
                         context.diagnostic(
-                            "dates.status-mismatch", "pickedUpAt is set but the status is \(status ?? "missing"), not pickedUp.",
+                            .datesStatusMismatch, "pickedUpAt is set but the status is \(status ?? "missing"), not pickedUp.",
                             pointer: base + "/pickedUpAt", hint: "Set the status to pickedUp, or remove pickedUpAt."))
                 }
             default:
@@ -77,7 +77,7 @@ enum DateRules {
             if let initiated = time(orderReturn["initiatedAt"]), let returned = time(orderReturn["returnedAt"]), returned < initiated {
                 findings.append(
                     context.diagnostic(
-                        "dates.out-of-order", "returnedAt \(returned.text) is before initiatedAt \(initiated.text).",
+                        .datesOutOfOrder, "returnedAt \(returned.text) is before initiatedAt \(initiated.text).",
                         pointer: base + "/returnedAt", hint: "A return is returned after it is initiated; check both dates."))
             }
         }

@@ -57,14 +57,14 @@ enum FileRules {
             if !atTop && (context.localizationFolders.isEmpty || missingIn.count == context.localizationFolders.count) {
                 findings.append(
                     context.diagnostic(
-                        "files.missing-reference", "'\(reference.name)' is not in the order.", pointer: reference.pointer,
+                        .filesMissingReference, "'\(reference.name)' is not in the order.", pointer: reference.pointer,
                         hint: "Add \(reference.name) at the top level (or in every .lproj folder), or fix the name."))
                 continue
             }
             if !atTop && !missingIn.isEmpty {
                 findings.append(
                     context.diagnostic(
-                        "files.missing-reference",
+                        .filesMissingReference,
                         "'\(reference.name)' is missing from \(missingIn.joined(separator: ", ")) and from the top level.",
                         pointer: reference.pointer, hint: "Each localization folder contains all localized image files."))
             }
@@ -85,7 +85,7 @@ enum FileRules {
                     let description = sets.map { "\($0.0): \($0.1.isEmpty ? "1x only" : "@" + $0.1.map { "\($0)x" }.joined(separator: ", @"))" }
                     findings.append(
                         context.diagnostic(
-                            "files.variants-inconsistent",
+                            .filesVariantsInconsistent,
                             "'\(reference.name)' has different resolutions per localization (\(description.joined(separator: "; "))).",
                             pointer: reference.pointer, hint: "Provide the same @2x/@3x variants in every .lproj folder."))
                 }
@@ -96,7 +96,7 @@ enum FileRules {
             if name == "order.strings" || name == "pass.strings" { continue }  // localization rules judge these
             findings.append(
                 context.fileDiagnostic(
-                    "files.unreferenced", "Nothing in order.json references '\(path)'.", file: path,
+                    .filesUnreferenced, "Nothing in order.json references '\(path)'.", file: path,
                     hint: "Remove it to keep the order small, or reference it."))
         }
     }
@@ -110,7 +110,7 @@ enum FileRules {
         guard allowed.contains(content.name) else {
             findings.append(
                 context.fileDiagnostic(
-                    "files.wrong-type",
+                    .filesWrongType,
                     "'\(path)' is \(content == .other ? "not PNG, JPEG or PDF" : content.name) by its content; \(reference.isImage ? "images must be PNG or JPEG" : "receipts and labels must be PDF, PNG or JPEG").",
                     file: path, hint: "Convert the file, whatever its extension says."))
             return
@@ -120,13 +120,13 @@ enum FileRules {
         if size.width != expected || size.height != expected {
             findings.append(
                 context.fileDiagnostic(
-                    "files.image-size", "'\(path)' is \(size.width)×\(size.height) px; the recommended size is \(expected)×\(expected).",
+                    .filesImageSize, "'\(path)' is \(size.width)×\(size.height) px; the recommended size is \(expected)×\(expected).",
                     file: path, hint: "Logos and product images are 300×300 px at 1x (@2x 600, @3x 900)."))
         }
         if case .png(_, _, true) = content {
             findings.append(
                 context.fileDiagnostic(
-                    "files.image-transparency", "'\(path)' has an alpha channel.", file: path,
+                    .filesImageTransparency, "'\(path)' has an alpha channel.", file: path,
                     hint: "Use a nontransparent background (HIG)."))
         }
     }

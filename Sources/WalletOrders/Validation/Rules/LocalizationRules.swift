@@ -36,19 +36,19 @@ enum LocalizationRules {
                     : "Use a language identifier such as en, fr-CA or zh-Hans."
                 findings.append(
                     context.fileDiagnostic(
-                        "localization.invalid-folder-name", "'\(folder)' is not named after a language identifier.", file: folder + "/",
+                        .localizationInvalidFolderName, "'\(folder)' is not named after a language identifier.", file: folder + "/",
                         hint: hint))
             }
             if context.files["\(folder)/pass.strings"] != nil {
                 findings.append(
                     context.fileDiagnostic(
-                        "localization.pass-strings", "'\(folder)/pass.strings' is the Wallet passes file name; orders read order.strings.",
+                        .localizationPassStrings, "'\(folder)/pass.strings' is the Wallet passes file name; orders read order.strings.",
                         file: "\(folder)/pass.strings", hint: "Rename it to order.strings."))
             }
             guard let bytes = context.files["\(folder)/order.strings"] else {
                 findings.append(
                     context.fileDiagnostic(
-                        "localization.missing-strings", "'\(folder)' has no order.strings, so its language shows order.json's text as it is.",
+                        .localizationMissingStrings, "'\(folder)' has no order.strings, so its language shows order.json's text as it is.",
                         file: folder + "/", hint: "Add an order.strings (it may be empty of keys when the folder only localizes images)."))
                 continue
             }
@@ -57,7 +57,7 @@ enum LocalizationRules {
             case .failure(let failure):
                 findings.append(
                     context.fileDiagnostic(
-                        failure.isEncoding ? "localization.strings-encoding" : "localization.strings-syntax",
+                        failure.isEncoding ? ValidationRule.localizationStringsEncoding : ValidationRule.localizationStringsSyntax,
                         "\(path) can't be read: \(failure.message).", file: path, line: failure.line,
                         hint: failure.isEncoding
                             ? "Save it as UTF-16 with a byte-order mark (or UTF-8)." : "Each entry is \"key\" = \"value\"; on its own."))
@@ -66,14 +66,14 @@ enum LocalizationRules {
                 if strings.hasNonASCII && (strings.encoding == .utf8 || strings.encoding == .utf8WithBOM) {
                     findings.append(
                         context.fileDiagnostic(
-                            "localization.non-ascii-utf8", "\(path) has non-ASCII text in UTF-8; Apple asks for UTF-16.", file: path,
+                            .localizationNonASCIIUTF8, "\(path) has non-ASCII text in UTF-8; Apple asks for UTF-16.", file: path,
                             hint: "iconv -f UTF-8 -t UTF-16 \(path) > tmp && mv tmp \(path)"))
                 }
                 var seen: Set<String> = []
                 for entry in strings.entries where !seen.insert(entry.key).inserted {
                     findings.append(
                         context.fileDiagnostic(
-                            "localization.duplicate-key", "\(path) defines '\(entry.key)' more than once.", file: path, line: entry.line,
+                            .localizationDuplicateKey, "\(path) defines '\(entry.key)' more than once.", file: path, line: entry.line,
                             hint: "Keep one definition."))
                 }
             }
@@ -91,7 +91,7 @@ enum LocalizationRules {
             let shown = missing.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
             findings.append(
                 context.fileDiagnostic(
-                    "localization.keys-differ", "\(folder)/order.strings lacks \(shown), which other localizations define.",
+                    .localizationKeysDiffer, "\(folder)/order.strings lacks \(shown), which other localizations define.",
                     file: "\(folder)/order.strings", hint: "Every order.strings has the same keys."))
         }
         checkUsedKeys(context, parsed, into: &findings)
@@ -107,7 +107,7 @@ enum LocalizationRules {
             let shown = hidden.prefix(3).joined(separator: ", ") + (hidden.count > 3 ? " and \(hidden.count - 3) more" : "")
             findings.append(
                 context.fileDiagnostic(
-                    "localization.top-level-file-overrides",
+                    .localizationTopLevelFileOverrides,
                     "The top-level \(path) replaces the localized \(shown): every language shows the top-level one.",
                     file: path, hint: "Remove the top-level \(path) to show each language its own, or the localized copies if one image is meant."))
         }
@@ -145,7 +145,7 @@ enum LocalizationRules {
             if definedIn.isEmpty, let key = nearMiss(value, among: allKeys) {
                 findings.append(
                     context.diagnostic(
-                        "localization.key-near-miss",
+                        .localizationKeyNearMiss,
                         "'\(value)' is shown as it is: no order.strings defines it, but they define '\(key)'.",
                         pointer: path.pointer, hint: "Did you mean '\(key)'? Keys are case-sensitive."))
                 return
@@ -154,7 +154,7 @@ enum LocalizationRules {
             let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
             findings.append(
                 context.diagnostic(
-                    "localization.undefined-key", "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
+                    .localizationUndefinedKey, "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
                     pointer: path.pointer, hint: "Define \"\(value)\" in every order.strings."))
         }
     }

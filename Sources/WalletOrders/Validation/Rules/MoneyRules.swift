@@ -14,7 +14,7 @@ enum MoneyRules {
                 let suggestion = NearestName.suggestion(for: currency, among: ReferenceData.currencyMinorUnits.keys)
                 findings.append(
                     context.diagnostic(
-                        "money.unknown-currency", "'\(currency)' is not an ISO 4217 currency code.", pointer: currencyPointer,
+                        .moneyUnknownCurrency, "'\(currency)' is not an ISO 4217 currency code.", pointer: currencyPointer,
                         hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Use an ISO 4217 code such as USD, EUR or JPY."))
             }
             var amountPointer: String { path.pointer(appending: "amount") }
@@ -23,7 +23,7 @@ enum MoneyRules {
             case .number(let number):
                 findings.append(
                     context.diagnostic(
-                        "money.amount-number", "The amount \(number) is a JSON number; Apple's schema types it as a string.",
+                        .moneyAmountNumber, "The amount \(number) is a JSON number; Apple's schema types it as a string.",
                         pointer: amountPointer, hint: "Write \"\(number)\" (a string) so the decimal stays exact."))
                 text = number
             case .string(let string):
@@ -34,7 +34,7 @@ enum MoneyRules {
             if let text, let minorUnits, let digits = ASCIIText.decimalsWithoutExponent(text), digits > minorUnits {
                 findings.append(
                     context.diagnostic(
-                        "money.minor-units",
+                        .moneyMinorUnits,
                         "\(text) \(currency) has \(digits) decimal\(digits == 1 ? "" : "s"); \(currency) has \(minorUnits).",
                         pointer: amountPointer, hint: "Round to \(minorUnits) decimal\(minorUnits == 1 ? "" : "s")."))
             }
@@ -56,7 +56,7 @@ enum MoneyRules {
         for (currency, pointer) in others where currency != total && ASCIIText.isUppercaseLetters(currency, count: 3) {
             findings.append(
                 context.diagnostic(
-                    "money.currency-mismatch", "\(currency) differs from the payment total's currency \(total).", pointer: pointer,
+                    .moneyCurrencyMismatch, "\(currency) differs from the payment total's currency \(total).", pointer: pointer,
                     hint: "Wallet converts nothing: express every amount of the payment in \(total)."))
         }
     }

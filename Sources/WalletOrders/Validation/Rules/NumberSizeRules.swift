@@ -11,7 +11,7 @@ import WalletOrdersJSON
 /// - an amount (`amount` beside `currency`, a string or a number) must fit Foundation's `Decimal`:
 ///   at most 38 significant digits, exponent within ±127 after normalization.
 enum NumberSizeRules {
-    static let ruleID = "json.number-unrepresentable"
+    static let ruleID = ValidationRule.jsonNumberUnrepresentable
     /// `Decimal`'s mantissa holds 38 decimal digits.
     static let decimalDigits = 38
 

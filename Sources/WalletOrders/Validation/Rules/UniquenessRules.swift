@@ -5,8 +5,8 @@ enum UniquenessRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
         guard let root = context.root else { return }
         for (array, key, rule) in [
-            ("fulfillments", "fulfillmentIdentifier", "uniqueness.fulfillment-identifier"),
-            ("returns", "returnIdentifier", "uniqueness.return-identifier"),
+            ("fulfillments", "fulfillmentIdentifier", ValidationRule.uniquenessFulfillmentIdentifier),
+            ("returns", "returnIdentifier", ValidationRule.uniquenessReturnIdentifier),
         ] {
             var seen: [String: Int] = [:]
             for (index, element) in (root[array]?.elements ?? []).enumerated() {
