@@ -29,7 +29,7 @@ package struct SourcePosition: Sendable, Hashable, Codable, Comparable, CustomSt
 /// Made by ``JSONParser``; read by the schema evaluator and the validation rules.
 package struct JSONNode: Sendable, Hashable {
     /// The value.
-    package indirect enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
         case null
         case bool(Bool)
         /// A number, as its exact source text (`28.80`, `1e2`, `-0`).

@@ -1,3 +1,7 @@
+// Why this file is long (about 600 lines): it is one compiler. `SchemaCompiler` turns every
+// keyword of a schema document into a `SchemaNode`, resolving references as it goes; each
+// keyword's compilation is short, and they share the compiler's registry and error handling.
+
 import Foundation
 
 /// A subschema's place: which document, and the JSON Pointer inside it.
