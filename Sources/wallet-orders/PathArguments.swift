@@ -57,17 +57,15 @@ enum PathArguments {
 
     /// The report of a path that names nothing: one `file.unreadable` error.
     static func missingReport(_ path: String, reason: String) -> ValidationReport {
-        ValidationReport(subject: path, diagnostics: [Diagnostic(.fileUnreadable, reason, hint: missingHint)])
+        .unreadable(path, WalletOrdersError(.fileAccess, reason, hint: missingHint))
     }
 
     /// The report of a source folder given to a command that checks archives only.
     static func sourceFolderReport(_ path: String, command: String) -> ValidationReport {
-        ValidationReport(
-            subject: path,
-            diagnostics: [
-                Diagnostic(
-                    .fileUnreadable, "'\(path)' is an order source folder, not a signed archive; \(command) reads archives.",
-                    hint: "Validate a source folder with `wallet-orders validate \(path)`, or build it into an archive first.")
-            ])
+        .unreadable(
+            path,
+            WalletOrdersError(
+                .fileAccess, "'\(path)' is an order source folder, not a signed archive; \(command) reads archives.",
+                hint: "Validate a source folder with `wallet-orders validate \(path)`, or build it into an archive first."))
     }
 }

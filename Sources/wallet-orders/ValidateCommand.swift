@@ -157,12 +157,7 @@ struct ValidateCommand: AsyncParsableCommand {
             do {
                 return CLIHints.annotated(validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path))
             } catch {
-                let failure = error as? WalletOrdersError
-                return ValidationReport(
-                    subject: path,
-                    diagnostics: [
-                        Diagnostic(.fileUnreadable, failure?.message ?? "\(error)", hint: failure?.hint)
-                    ])
+                return .unreadable(path, error)
             }
         }
     }

@@ -45,22 +45,16 @@ extension OrderValidator {
         let subject = url.relativePath
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            return ValidationReport(
-                subject: subject,
-                diagnostics: [
-                    Diagnostic(
-                        .fileUnreadable, "'\(subject)' does not exist.",
-                        hint: "Pass a .order archive, an order source folder, or a folder of archives.")
-                ])
+            return .unreadable(
+                subject,
+                WalletOrdersError(
+                    .fileAccess, "'\(subject)' does not exist.", hint: "Pass a .order archive, an order source folder, or a folder of archives."))
         }
         if isDirectory.boolValue {
             do {
                 return validate(try OrderSource(directory: url), subject: subject)
             } catch {
-                let failure = error as? WalletOrdersError
-                return ValidationReport(
-                    subject: subject,
-                    diagnostics: [Diagnostic(.fileUnreadable, failure?.message ?? "\(error)", hint: failure?.hint)])
+                return .unreadable(subject, error)
             }
         }
         return validate(archiveAt: url.path, subject: subject, now: now)

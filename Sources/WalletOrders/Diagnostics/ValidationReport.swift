@@ -5,7 +5,6 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     /// The findings, in the order the checks ran.
     public var diagnostics: [Diagnostic]
 
-    /// Creates a report.
     /// The report for a file that could not be read at all: one `file.too-large` finding when
     /// it was refused for its size (``WalletOrdersError/Code/fileTooLarge``), `file.unreadable`
     /// otherwise.
@@ -20,6 +19,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
             ])
     }
 
+    /// Creates a report.
     public init(subject: String, diagnostics: [Diagnostic] = []) {
         self.subject = subject
         self.diagnostics = diagnostics
