@@ -9,6 +9,18 @@ import Darwin
 /// The C library's `read(2)`, `write(2)` and `glob(3)` under one name on Linux (Glibc, Musl) and
 /// macOS (Darwin), for the places where the tool's own `write`/`glob` would hide them.
 enum POSIX {
+    /// Sets `TZ=:/etc/localtime` when `TZ` is unset: the same zone, read once instead of on every
+    /// call. libzip converts each entry's DOS time with `mktime(3)` when it opens an archive, and
+    /// glibc, with `TZ` unset, `stat`s `/etc/localtime` on every such call to see whether it
+    /// changed: seven system calls per archive, 6 % of a validation (`perf record`). Called first
+    /// thing in `main`, before any thread starts (`setenv` is not thread-safe). Local times are
+    /// what they were; only a change of `/etc/localtime` while the process runs goes unseen.
+    static func readLocalTimeZoneOnce() {
+        #if os(Linux)
+        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
+        #endif
+    }
+
     static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(descriptor, bytes, count)

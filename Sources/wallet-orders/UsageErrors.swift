@@ -52,6 +52,7 @@ extension WalletOrdersCommand {
     /// Parses and runs the command; usage errors are printed by ``UsageErrors`` rather than in
     /// argument-parser's own form. Help, `--version`, completions and exit codes are unchanged.
     static func main() async {
+        POSIX.readLocalTimeZoneOnce()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)

@@ -122,13 +122,17 @@ public struct OrderValidator: Sendable {
             }
             checkUntypedFulfillments(root, context: context, into: &findings)
         }
+        // The rules: one walk of the tree hands each rule what it looks at (ContentWalk); the
+        // findings are listed area by area, in this order.
+        let walk = ContentWalk(context: context)
         DateRules.check(context, into: &findings)
-        MoneyRules.check(context, into: &findings)
-        NumberSizeRules.check(context, into: &findings)
-        AddressRules.check(context, into: &findings)
+        findings += walk.money
+        MoneyRules.checkPaymentCurrencies(context, into: &findings)
+        findings += walk.numbers
+        findings += walk.addresses
         UniquenessRules.check(context, into: &findings)
-        LocalizationRules.check(context, into: &findings)
-        FileRules.check(context, into: &findings)
+        LocalizationRules.check(context, used: walk.localizableStrings, into: &findings)
+        FileRules.check(context, references: walk.fileReferences, into: &findings)
         CompatibilityRules.check(context, into: &findings)
         return findings
     }

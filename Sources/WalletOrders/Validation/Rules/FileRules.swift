@@ -22,24 +22,15 @@ enum FileRules {
         var isProductImage: Bool
     }
 
-    static func references(in root: JSONNode) -> [Reference] {
-        var references: [Reference] = []
-        JSONWalk.members(of: root) { member, path, _ in
-            guard case .string(let name) = member.value.value, let kind = referenceKind(of: member.key) else { return }
-            references.append(Reference(name: name, pointer: path.pointer, isImage: kind.isImage, isProductImage: kind.isProductImage))
-        }
-        return references
-    }
-
     /// `logo.png` → `logo@2x.png`.
     static func variant(_ name: String, scale: Int) -> String {
         guard let dot = name.lastIndex(of: ".") else { return name + "@\(scale)x" }
         return name[..<dot] + "@\(scale)x" + name[dot...]
     }
 
-    static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
-        guard let root = context.root else { return }
-        let references = references(in: root)
+    /// Judges `references` (every member naming a file, from ``ContentWalk``) against the files.
+    static func check(_ context: ValidationContext, references: [Reference], into findings: inout [Diagnostic]) {
+        guard context.root != nil else { return }
         var referenced: Set<String> = [OrderArchive.orderPath]
         for folder in context.localizationFolders {
             referenced.insert("\(folder)/order.strings")

@@ -8,6 +8,20 @@ enum LocalizationRules {
         "displayName", "title", "subtitle", "altText", "notes", "statusDescription", "label", "returnPolicyDescription",
     ]
 
+    /// Whether `key` is one of ``localizableKeys`` (a `switch`: it runs for every string member).
+    static func isLocalizable(_ key: String) -> Bool {
+        switch key {
+        case "displayName", "title", "subtitle", "altText", "notes", "statusDescription", "label", "returnPolicyDescription": true
+        default: false
+        }
+    }
+
+    /// A localizable string of order.json and where it is, from ``ContentWalk``.
+    struct UsedString {
+        var value: String
+        var path: JSONPath
+    }
+
     /// Whether `name` (without `.lproj`) is a language identifier: `ll[-Ssss][-RR]`.
     static func isLanguageIdentifier(_ name: String) -> Bool {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
@@ -25,7 +39,8 @@ enum LocalizationRules {
         return rest.isEmpty
     }
 
-    static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
+    /// The folders, their `order.strings`, and `used` (every localizable string of order.json).
+    static func check(_ context: ValidationContext, used: [UsedString], into findings: inout [Diagnostic]) {
         for folder in context.localizationFolders {
             let stem = String(folder.dropLast(".lproj".count))
             if !isLanguageIdentifier(stem) {
@@ -81,7 +96,7 @@ enum LocalizationRules {
         checkTopLevelOverrides(context, into: &findings)
         let parsed = context.strings
         guard parsed.count > 1 || (parsed.count == 1 && context.localizationFolders.count > 1) else {
-            checkUsedKeys(context, parsed, into: &findings)
+            checkUsedKeys(context, parsed, used: used, into: &findings)
             return
         }
         let union = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
@@ -94,7 +109,7 @@ enum LocalizationRules {
                     .localizationKeysDiffer, "\(folder)/order.strings lacks \(shown), which other localizations define.",
                     file: "\(folder)/order.strings", hint: "Every order.strings has the same keys."))
         }
-        checkUsedKeys(context, parsed, into: &findings)
+        checkUsedKeys(context, parsed, used: used, into: &findings)
     }
 
     /// Apple: "Adding an image of the same name to the top-level folder of the order file
@@ -136,11 +151,13 @@ enum LocalizationRules {
             && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
     }
 
-    private static func checkUsedKeys(_ context: ValidationContext, _ parsed: [String: StringsFile], into findings: inout [Diagnostic]) {
-        guard let root = context.root, !parsed.isEmpty else { return }
+    private static func checkUsedKeys(
+        _ context: ValidationContext, _ parsed: [String: StringsFile], used: [UsedString], into findings: inout [Diagnostic]
+    ) {
+        guard !parsed.isEmpty else { return }
         let allKeys = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
-        JSONWalk.members(of: root) { member, path, _ in
-            guard case .string(let value) = member.value.value, localizableKeys.contains(member.key) else { return }
+        for string in used {
+            let (value, path) = (string.value, string.path)
             let definedIn = parsed.filter { $0.value.keys.contains(value) }.map(\.key)
             if definedIn.isEmpty, let key = nearMiss(value, among: allKeys) {
                 findings.append(
@@ -148,9 +165,9 @@ enum LocalizationRules {
                         .localizationKeyNearMiss,
                         "'\(value)' is shown as it is: no order.strings defines it, but they define '\(key)'.",
                         pointer: path.pointer, hint: "Did you mean '\(key)'? Keys are case-sensitive."))
-                return
+                continue
             }
-            guard !definedIn.isEmpty, definedIn.count < parsed.count else { return }
+            guard !definedIn.isEmpty, definedIn.count < parsed.count else { continue }
             let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
             findings.append(
                 context.diagnostic(

@@ -11,48 +11,42 @@ import WalletOrdersJSON
 /// - an amount (`amount` beside `currency`, a string or a number) must fit Foundation's `Decimal`:
 ///   at most 38 significant digits, exponent within ±127 after normalization.
 enum NumberSizeRules {
-    static let ruleID = ValidationRule.jsonNumberUnrepresentable
+    static let rule = ValidationRule.jsonNumberUnrepresentable
     /// `Decimal`'s mantissa holds 38 decimal digits.
     static let decimalDigits = 38
 
-    static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
-        guard let root = context.root else { return }
-        var path = JSONPath()
-        walk(root, path: &path, isAmount: false, context: context, into: &findings)
+    /// A number, as ``ContentWalk`` passes it (`isAmount`: an `amount` beside a `currency`).
+    static func visit(
+        number text: String, isAmount: Bool, at path: JSONPath, position: SourcePosition, context: ValidationContext,
+        into findings: inout [Diagnostic]
+    ) {
+        guard let problem = problem(number: text, isAmount: isAmount) else { return }
+        findings.append(context.diagnostic(rule, problem.message, pointer: path.pointer, position: position, hint: problem.hint))
     }
 
-    private static func walk(
-        _ node: JSONNode, path: inout JSONPath, isAmount: Bool, context: ValidationContext, into findings: inout [Diagnostic]
+    /// An amount written as a string, as ``ContentWalk`` passes it.
+    static func visit(
+        amount text: String, at path: JSONPath, position: SourcePosition, context: ValidationContext, into findings: inout [Diagnostic]
     ) {
-        switch node.value {
-        case .number(let text):
-            if let problem = problem(number: text, isAmount: isAmount) {
-                findings.append(context.diagnostic(ruleID, problem.message, pointer: path.pointer, position: node.position, hint: problem.hint))
-            }
-        case .string(let text) where isAmount:
-            if let problem = decimalProblem(text) {
-                findings.append(context.diagnostic(ruleID, problem.message, pointer: path.pointer, position: node.position, hint: problem.hint))
-            }
-        case .object(let members):
-            let hasCurrency = members.contains { $0.key == "currency" }
-            for member in members {
-                path.tokens.append(.key(member.key))
-                walk(member.value, path: &path, isAmount: hasCurrency && member.key == "amount", context: context, into: &findings)
-                path.tokens.removeLast()
-            }
-        case .array(let elements):
-            for index in elements.indices {
-                path.tokens.append(.index(index))
-                walk(elements[index], path: &path, isAmount: false, context: context, into: &findings)
-                path.tokens.removeLast()
-            }
-        case .null, .bool, .string:
-            break
-        }
+        guard let problem = decimalProblem(text) else { return }
+        findings.append(context.diagnostic(rule, problem.message, pointer: path.pointer, position: position, hint: problem.hint))
+    }
+
+    /// Whether `text` is short and plain enough to fit every limit without looking further: at
+    /// most 15 characters and no exponent is at most 15 digits, a magnitude between 10^-13 and
+    /// 10^15 (a finite, normal `Double`), an integer within `Int64` and a decimal within
+    /// `Decimal` (an amount string that is no number at all is the schema's business). Nearly
+    /// every number of a real order is one of these.
+    static func isPlainlySmall(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count <= 15 else { return false }
+        for byte in utf8 where byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+        return true
     }
 
     /// What can't be represented about a JSON number literal (`text` is valid JSON number syntax).
     static func problem(number text: String, isAmount: Bool) -> (message: String, hint: String)? {
+        if isPlainlySmall(text) { return nil }
         let shown = text.count > 40 ? "\(text.prefix(20))…(\(text.count) characters)" : text
         if isAmount, let problem = decimalProblem(text) { return problem }
         guard let value = Double(text), value.isFinite else {
@@ -73,6 +67,7 @@ enum NumberSizeRules {
 
     /// Why `text` (a decimal written as a string or a number) does not fit `Decimal`, if it doesn't.
     static func decimalProblem(_ text: String) -> (message: String, hint: String)? {
+        if isPlainlySmall(text) { return nil }
         let digits = significantDigits(text)
         let shown = text.count > 40 ? "\(text.prefix(20))…(\(text.count) characters)" : text
         if digits.count > decimalDigits {
@@ -88,7 +83,9 @@ enum NumberSizeRules {
     /// The significant digits of a decimal literal (leading and trailing zeros dropped) and the
     /// power of ten of its last significant digit; zero digits for zero or text that isn't a number.
     static func significantDigits(_ text: String) -> (count: Int, exponent: Int) {
-        var mantissa: [UInt8] = []
+        var count = 0  // digits from the first nonzero one to the last nonzero one
+        var pendingZeros = 0  // zeros after the last nonzero digit so far
+        var started = false
         var fractionDigits = 0
         var exponent = 0
         var inFraction = false
@@ -96,12 +93,14 @@ enum NumberSizeRules {
         while let byte = bytes.next() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if mantissa.isEmpty && byte == UInt8(ascii: "0") {
-                    if inFraction { fractionDigits += 1 }
-                    continue
-                }
-                mantissa.append(byte)
                 if inFraction { fractionDigits += 1 }
+                if byte == UInt8(ascii: "0") {
+                    if started { pendingZeros += 1 }
+                } else {
+                    started = true
+                    count += pendingZeros + 1
+                    pendingZeros = 0
+                }
             case UInt8(ascii: "."):
                 inFraction = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
@@ -115,11 +114,6 @@ enum NumberSizeRules {
                 return (0, 0)
             }
         }
-        var trailingZeros = 0
-        while mantissa.last == UInt8(ascii: "0") {
-            mantissa.removeLast()
-            trailingZeros += 1
-        }
-        return (mantissa.count, exponent - fractionDigits + trailingZeros)
+        return (count, exponent - fractionDigits + pendingZeros)
     }
 }
