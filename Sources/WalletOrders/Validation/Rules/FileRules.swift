@@ -24,8 +24,12 @@ enum FileRules {
 
     /// `logo.png` → `logo@2x.png`.
     static func variant(_ name: String, scale: Int) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return name + "@\(scale)x" }
-        return name[..<dot] + "@\(scale)x" + name[dot...]
+        let suffix = scale == 2 ? "@2x" : scale == 3 ? "@3x" : "@\(scale)x"
+        guard let dot = name.lastIndex(of: ".") else { return name + suffix }
+        var variant = String(name[..<dot])
+        variant += suffix
+        variant += name[dot...]
+        return variant
     }
 
     /// Judges `references` (every member naming a file, from ``ContentWalk``) against the files.
@@ -97,8 +101,13 @@ enum FileRules {
         into findings: inout [Diagnostic]
     ) {
         let content = FileContent.sniff(bytes)
-        let allowed: Set<String> = reference.isImage ? ["PNG", "JPEG"] : ["PNG", "JPEG", "PDF"]
-        guard allowed.contains(content.name) else {
+        let allowed =
+            switch content {
+            case .png, .jpeg: true
+            case .pdf: !reference.isImage
+            case .other: false
+            }
+        guard allowed else {
             findings.append(
                 context.fileDiagnostic(
                     .filesWrongType,
