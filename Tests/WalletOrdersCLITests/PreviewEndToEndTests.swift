@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+/// `wallet-orders preview`, run as a user would run it.
+@Suite struct PreviewEndToEndTests {
+    @Test("preview --lang fr --out writes the French page and lists the order's languages")
+    func frenchPage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = folder.file("page.html")
+        let result = try CLI.run(["preview", Repository.sample("localized").path, "--lang", "fr", "--out", page.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.contains("languages: en, fr, zh-Hans (showing fr)"))
+        #expect(result.output.contains("findings: 0 errors"))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("Maison Lumière"))
+        #expect(html.contains("Gérer la commande"))
+    }
+
+    @Test("preview of a signed archive shows its page with no findings when its root is trusted")
+    func archive() throws {
+        let certs = try SharedFixtures.certs.get()
+        let result = try CLI.run(["preview", try SharedFixtures.archive.get().path, "--trust-root", certs.rootCA.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.hasPrefix("<!doctype html>"))
+        #expect(result.output.contains("Northwind Outfitters"))
+        #expect(result.errorOutput.contains("findings: 0 errors, 0 warnings"))
+    }
+
+    @Test("preview of an archive whose root is not trusted lists validate's chain finding at the top")
+    func untrustedArchive() throws {
+        let result = try CLI.run(["preview", try SharedFixtures.archive.get().path])
+        #expect(result.status == 0, "\(result)")
+        let validate = try CLI.run(["validate", try SharedFixtures.archive.get().path, "--format", "json"])
+        let report = try parseJSON(validate.standardOutput) as? [String: Any]
+        let reports = (report?["reports"] as? [[String: Any]]) ?? []
+        let ruleIDs = reports.flatMap { ($0["diagnostics"] as? [[String: Any]]) ?? [] }.compactMap { $0["ruleID"] as? String }
+        #expect(!ruleIDs.isEmpty, "\(validate.output)")
+        for ruleID in ruleIDs { #expect(result.output.contains("[\(ruleID)]"), "\(ruleID)") }
+    }
+
+    @Test("preview --png without Chromium says how to install it and fails")
+    func pngWithoutChromium() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(
+            ["preview", Repository.sample("store-pickup").path, "--png", folder.file("page.png").path],
+            environment: ["PATH": folder.url.path, "CHROMIUM": ""])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains("error: Chromium is not installed"))
+        #expect(result.errorOutput.contains("hint: Install it (Debian/Ubuntu: sudo apt-get install chromium"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("page.png").path))
+    }
+
+    @Test("preview --png renders the page with Chromium: a PNG 780 px wide (390 at 2x)")
+    func png() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = folder.file("page.png")
+        let result = try CLI.run(
+            ["preview", Repository.sample("shipped-ecommerce").path, "--appearance", "dark", "--png", png.path], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        let bytes = [UInt8](try Data(contentsOf: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 780)
+        #expect(height > 1600, "the whole page, not one screen: \(height) px")
+    }
+
+    @Test("preview of a path that doesn't exist fails with the reason; a bad --appearance is a usage error")
+    func mistakes() throws {
+        let missing = try CLI.run(["preview", "no-such-folder"])
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("error: 'no-such-folder' does not exist."))
+        let usage = try CLI.run(["preview", Repository.sample("localized").path, "--appearance", "sepia"])
+        #expect(usage.status == 64, "\(usage)")
+    }
+}
