@@ -75,7 +75,9 @@ enum PreviewStyle {
         .findings-list .where { color: var(--secondary); }
         .finding { font-size: 13px; border-left: 3px solid var(--orange); padding: 4px 8px; margin: 6px 0; background: var(--fill); border-radius: 4px; text-align: left; }
         .finding.error, .findings-list li.error::marker { border-color: var(--red); color: var(--red); }
+        .finding.info { border-color: var(--accent); }
         .finding .rule { font-weight: 600; }
+        .transaction .label { max-width: 70%; }
         .missing { display: flex; align-items: center; justify-content: center; flex-direction: column; text-align: center;
           font-size: 10px; color: var(--red); border: 1.5px dashed var(--red); background: transparent; }
         .logo.missing { font-size: 12px; }
