@@ -90,6 +90,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersJSON",
                 "WalletOrdersStore",
+                "WalletOrdersPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -15,10 +15,36 @@ public struct PreviewOptions: Sendable, Hashable {
     /// else its first localization.
     public var language: String?
     public var appearance: Appearance
+    /// Whether validation findings are shown (at the top and in place). A page for customers
+    /// (the web service's landing page) leaves them out.
+    public var showsFindings: Bool
+    /// When set, an "Add to Apple Wallet" button at the top links here (the archive's URL).
+    public var addToWalletURL: String?
+    /// When set, the page asks `versionPath` once a second and reloads when the answer is no
+    /// longer `version` (`preview --serve`); the page's policy then allows that one script and
+    /// requests to its own origin.
+    public var liveReload: LiveReload?
 
-    public init(language: String? = nil, appearance: Appearance = .light) {
+    /// What a live page polls.
+    public struct LiveReload: Sendable, Hashable {
+        public var versionPath: String
+        public var version: String
+
+        public init(versionPath: String, version: String) {
+            self.versionPath = versionPath
+            self.version = version
+        }
+    }
+
+    public init(
+        language: String? = nil, appearance: Appearance = .light, showsFindings: Bool = true, addToWalletURL: String? = nil,
+        liveReload: LiveReload? = nil
+    ) {
         self.language = language
         self.appearance = appearance
+        self.showsFindings = showsFindings
+        self.addToWalletURL = addToWalletURL
+        self.liveReload = liveReload
     }
 }
 
@@ -68,7 +94,7 @@ public struct OrderPreviewer: Sendable {
         let localization = Localization(files: files, requested: options.language)
         var page = PreviewPage(
             localization: localization, formats: Formats(language: localization.pageLanguage),
-            findings: FindingIndex(report), appearance: options.appearance)
+            findings: FindingIndex(options.showsFindings ? report : ValidationReport(subject: report.subject)), options: options)
         let order = files[OrderArchive.orderPath].flatMap { try? Order.decode(from: Data($0)) }
         let html = page.render(order)
         return OrderPreview(

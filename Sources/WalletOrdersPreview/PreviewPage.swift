@@ -7,14 +7,14 @@ struct PreviewPage {
     let localization: Localization
     let formats: Formats
     let findings: FindingIndex
-    let appearance: PreviewOptions.Appearance
+    let options: PreviewOptions
     private(set) var barcodeMessages: [String] = []
 
-    init(localization: Localization, formats: Formats, findings: FindingIndex, appearance: PreviewOptions.Appearance) {
+    init(localization: Localization, formats: Formats, findings: FindingIndex, options: PreviewOptions) {
         self.localization = localization
         self.formats = formats
         self.findings = findings
-        self.appearance = appearance
+        self.options = options
     }
 
     private func t(_ value: String) -> String { HTML.escape(localization.text(value)) }
@@ -45,14 +45,35 @@ struct PreviewPage {
         }
         let leftovers = findings.take(under: "")  // findings of order.json not tied to a shown place
         if !leftovers.isEmpty { body += HTML.element("section", "card", leftovers) }
-        let top = findingsSummary() + languageList()
+        var top = options.showsFindings ? findingsSummary() + languageList() : ""
+        if let url = options.addToWalletURL {
+            top = HTML.element("a", "add-to-wallet", "Add to Apple Wallet", attributes: [("href", url)]) + top
+        }
+        var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+        var script = ""
+        if let live = options.liveReload {
+            // A nonce made of the version: the page's one script, re-made with every rendering.
+            let nonce = String(live.version.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.prefix(32))
+            policy += "; connect-src 'self'; script-src 'nonce-\(nonce)'"
+            script = """
+                <script nonce="\(nonce)">
+                setInterval(async () => {
+                  try {
+                    const answer = await fetch(\(Self.jsString(live.versionPath)), {cache: "no-store"});
+                    if (answer.ok && (await answer.text()) !== \(Self.jsString(live.version))) location.reload();
+                  } catch (e) {}
+                }, 1000);
+                </script>
+
+                """
+        }
         return """
             <!doctype html>
-            <html lang="\(HTML.escape(localization.pageLanguage))" class="\(appearance.cssClass)">
+            <html lang="\(HTML.escape(localization.pageLanguage))" class="\(options.appearance.cssClass)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+            <meta http-equiv="Content-Security-Policy" content="\(policy)">
             <title>\(HTML.escape(title))</title>
             <style>\(PreviewStyle.css)</style>
             </head>
@@ -60,7 +81,7 @@ struct PreviewPage {
             <main class="order">
             \(top)\(body)
             </main>
-            </body>
+            \(script)</body>
             </html>
 
             """
@@ -428,6 +449,22 @@ struct PreviewPage {
         if !city.isEmpty { lines.append(city) }
         if let country = address.countryCode, let name = formats.locale.localizedString(forRegionCode: country) { lines.append(name) }
         return lines
+    }
+
+    /// A JavaScript string literal (JSON's escaping, `<` escaped so it can't close the script).
+    static func jsString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "<": out += "\\u003c"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     static func imageType(_ bytes: [UInt8]) -> String? {

@@ -68,6 +68,10 @@ enum PreviewStyle {
         .provider-logo { height: 32px; width: auto; }
         html.light .only-dark, html.dark .only-light, html.auto .only-dark { display: none; }
         @media (prefers-color-scheme: dark) { html.auto .only-dark { display: inline; } html.auto .only-light { display: none; } }
+        .add-to-wallet { display: block; text-align: center; background: #000; color: #fff; font-weight: 600; border-radius: 10px;
+          padding: 12px; margin: 0 0 16px; }
+        html.dark .add-to-wallet { background: #fff; color: #000; }
+        @media (prefers-color-scheme: dark) { html.auto .add-to-wallet { background: #fff; color: #000; } }
         .languages { text-align: center; font-size: 13px; color: var(--secondary); margin: 0 0 8px; }
         .findings-none { text-align: center; font-size: 13px; color: var(--green); margin: 0 0 8px; }
         .findings-list ol { margin: 8px 0 0; padding-left: 20px; font-size: 14px; }

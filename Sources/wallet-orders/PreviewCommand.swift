@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersPreview
+import WalletOrdersServer
 
 /// `wallet-orders preview PATH`: the order as the customer will see it, as one HTML page.
-struct PreviewCommand: ParsableCommand {
+struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Show an order as the customer will see it in Wallet: one self-contained HTML page.",
@@ -20,11 +21,15 @@ struct PreviewCommand: ParsableCommand {
             the order's languages are listed. --png also renders the page (390 px wide, at 2×) \
             with headless Chromium. Without --out the HTML goes to standard output.
 
+            --serve shows the page on http://127.0.0.1:PORT/ instead (loopback only) and renders \
+            it again whenever a file of PATH changes; the open page reloads itself. Ctrl-C stops.
+
             Exit codes: 0 page written, 1 failure, 64 usage error.
 
             Examples:
               wallet-orders preview Samples/localized --lang fr --out page.html
               wallet-orders preview order.order --appearance dark --png page.png
+              wallet-orders preview Samples/store-pickup --serve --port 8390
             """
     )
 
@@ -46,12 +51,24 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for archives; repeatable.", valueName: "file"))
     var trustRoots: [String] = []
 
+    @Flag(help: "Serve the page on loopback and render it again when PATH changes (Ctrl-C stops).")
+    var serve = false
+
+    @Option(help: ArgumentHelp("The loopback port for --serve (0 picks a free one).", valueName: "port"))
+    var port: Int = 8080
+
+    func validate() throws {
+        if serve && (out != nil || png != nil) { throw ValidationError("--serve shows the page in a browser; it takes neither --out nor --png.") }
+        if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+    }
+
     enum Appearance: String, ExpressibleByArgument, CaseIterable {
         case light, dark
         var options: PreviewOptions.Appearance { self == .dark ? .dark : .light }
     }
 
-    func run() throws {
+    func run() async throws {
+        if serve { return try await runServer() }
         let htmlTarget: OutputTarget? = out.map(OutputTarget.init) ?? (png == nil ? .standardOutput : nil)
         let messages: Terminal.Stream = htmlTarget == .standardOutput ? .standardError : .standardOutput
         let preview = try reportingFailures {
@@ -111,6 +128,24 @@ struct PreviewCommand: ParsableCommand {
                 Terminal.reportError("Chromium could not render the page: \(error)", hint: "Run `\(chromium.executable.path) --headless --screenshot about:blank` to see what it says.")
                 throw ExitCode.failure
             }
+        }
+    }
+
+    /// `--serve`: the page on loopback until Ctrl-C.
+    private func runServer() async throws {
+        let validator = try reportingFailures {
+            try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: TrustRoots.read(trustRoots)))
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            Terminal.reportError("'\(path)' does not exist.", hint: "Pass an order source folder (holding order.json) or a .order archive.")
+            throw ExitCode.failure
+        }
+        let server = PreviewServer(
+            path: path, previewer: OrderPreviewer(validator: validator),
+            options: PreviewOptions(language: lang, appearance: appearance.options), port: port)
+        let shown = path
+        try await server.run { port in
+            Terminal.write("serving the preview of \(shown) on http://127.0.0.1:\(port)/ (it reloads when \(shown) changes; Ctrl-C stops)")
         }
     }
 }
