@@ -79,3 +79,52 @@ import WalletOrdersTestSupport
         #expect(usage.status == 64, "\(usage)")
     }
 }
+
+/// `wallet-orders preview --serve`: the page on loopback, rendered again when the folder changes.
+@Suite struct PreviewServeEndToEndTests {
+    @Test("preview --serve answers on 127.0.0.1 with the page; editing order.json changes /version and the page")
+    func serve() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = folder.file("src")
+        try FileManager.default.copyItem(at: Repository.sample("store-pickup"), to: source)
+        let child = try ChildProcess(["preview", source.path, "--serve", "--port", "0"], outputIn: folder, name: "preview")
+        defer { if child.process.isRunning { child.kill() } }
+        let deadline = Date().addingTimeInterval(60)
+        var base = ""
+        while base.isEmpty {
+            if let range = child.output.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) {
+                base = String(child.output[range])
+            } else {
+                try #require(child.process.isRunning && Date() < deadline, "preview --serve did not start: \(child.output) \(child.errorOutput)")
+                usleep(20_000)
+            }
+        }
+        let page = try HTTPClient.request("GET", base)
+        #expect(page.status == 200)
+        #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("Komorebi Stationery"))
+        #expect(html.contains("fetch(\"/version\""))
+        let version = String(decoding: try HTTPClient.request("GET", base + "version").body, as: UTF8.self)
+        #expect(html.contains("!== \"\(version)\""))
+
+        let orderJSON = source.appendingPathComponent("order.json")
+        let edited = try String(contentsOf: orderJSON, encoding: .utf8).replacingOccurrences(of: "Komorebi Stationery", with: "Komorebi Paper")
+        try Data(edited.utf8).write(to: orderJSON)
+        let newVersion = String(decoding: try HTTPClient.request("GET", base + "version").body, as: UTF8.self)
+        #expect(newVersion != version)
+        let newPage = String(decoding: try HTTPClient.request("GET", base).body, as: UTF8.self)
+        #expect(newPage.contains("Komorebi Paper"))
+        #expect(!newPage.contains("Komorebi Stationery"))
+        kill(child.process.processIdentifier, SIGTERM)
+        #expect(try child.wait(timeout: 30) == 0)
+    }
+
+    @Test("--serve takes neither --out nor --png")
+    func serveUsage() throws {
+        let result = try CLI.run(["preview", Repository.sample("store-pickup").path, "--serve", "--out", "x.html"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("--serve shows the page in a browser; it takes neither --out nor --png."))
+    }
+}
