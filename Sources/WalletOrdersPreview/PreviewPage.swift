@@ -106,10 +106,11 @@ struct PreviewPage {
             let ruleHTML = entry.shown ? "<a href=\"#finding-\(entry.number)\">\(rule)</a>" : rule
             list += "<li class=\"\(d.severity.rawValue)\">\(ruleHTML) <span class=\"where\">\(HTML.escape(d.location.description))</span> \(HTML.escape(d.message))</li>"
         }
-        return HTML.element(
-            "section", "card findings-list",
-            HTML.element("h2", nil, HTML.escape(w(.findings))) + HTML.element("p", "secondary", counts.joined(separator: ", "))
-                + HTML.element("ol", nil, list))
+        // Open when something is wrong; notes alone stay folded (a click shows them).
+        let open = errors + warnings > 0 ? " open" : ""
+        return "<details class=\"card findings-list\"\(open)><summary><strong>\(HTML.escape(w(.findings)))</strong> "
+            + "<span class=\"secondary\">\(counts.joined(separator: ", "))</span></summary>"
+            + HTML.element("ol", nil, list) + "</details>"
     }
 
     private func languageList() -> String {
@@ -240,7 +241,7 @@ struct PreviewPage {
         if let url = shipping.trackingURL {
             html += HTML.link(url, w(.trackShipment), className: "button") + findings.take(at: pointer + "/trackingURL")
         }
-        if let items = shipping.lineItems, !items.isEmpty { html += lineItemList(items, at: pointer + "/lineItems") }
+        if let items = shipping.lineItems, !items.isEmpty { html += thumbnails(items, at: pointer + "/lineItems") }
         let title = shipping.shippingType == .delivery ? w(.delivery) : w(.shipment)
         return card("fulfillment shipping", pointer, title: title, html)
     }
@@ -287,7 +288,7 @@ struct PreviewPage {
         if let barcode = pickup.barcode {
             html += HTML.element("h3", nil, HTML.escape(w(.pickupCode))) + barcodeHTML(barcode, at: pointer + "/barcode")
         }
-        if let items = pickup.lineItems, !items.isEmpty { html += lineItemList(items, at: pointer + "/lineItems") }
+        if let items = pickup.lineItems, !items.isEmpty { html += thumbnails(items, at: pointer + "/lineItems") }
         return card("fulfillment pickup", pointer, title: w(.pickup), html)
     }
 
@@ -304,6 +305,19 @@ struct PreviewPage {
             html += "<li class=\"item\" data-pointer=\"\(itemPointer)\">\(picture)\(HTML.element("div", "item-text", text + own))\(price)</li>"
         }
         return HTML.element("ul", "items", html)
+    }
+
+    /// A fulfillment's or a return's items as Wallet shows them there: small pictures and a count.
+    private func thumbnails(_ items: [LineItem], at pointer: String) -> String {
+        var html = ""
+        for (index, item) in items.enumerated() {
+            let title = localization.text(item.title)
+            html += item.image.map { image($0, at: "\(pointer)/\(index)/image", className: "thumb", alt: title) }
+                ?? "<span class=\"thumb none\" title=\"\(HTML.escape(title))\"></span>"
+        }
+        let count = items.reduce(0) { $0 + $1.quantity }
+        let label = HTML.escape("\(formats.number(count)) \(w(count == 1 ? .item : .items).lowercased())")
+        return HTML.element("div", "thumbs", html + HTML.element("span", "thumbs-count secondary", label)) + findings.take(under: pointer)
     }
 
     private func paymentCard(_ payment: Payment) -> String {
@@ -369,7 +383,7 @@ struct PreviewPage {
         html += HTML.element("div", "rows", rows)
         if let label = item.returnLabel { html += document(label, at: pointer + "/returnLabel", label: w(.returnLabel)) }
         if let url = item.returnManagementURL { html += HTML.link(url, w(.manageReturn), className: "button secondary-button") }
-        if let items = item.lineItems, !items.isEmpty { html += lineItemList(items, at: pointer + "/lineItems") }
+        if let items = item.lineItems, !items.isEmpty { html += thumbnails(items, at: pointer + "/lineItems") }
         return card("return", pointer, title: w(.returns), html)
     }
 

@@ -57,6 +57,10 @@ enum PreviewStyle {
         .item { display: flex; align-items: flex-start; gap: 12px; padding: 10px 0; border-top: 0.5px solid var(--separator); }
         .card > .items > .item:first-child { border-top: none; }
         .item-image { flex: none; width: 56px; height: 56px; border-radius: 10px; object-fit: cover; background: var(--fill); }
+        .thumbs { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 12px 0 0; }
+        .thumb { width: 40px; height: 40px; border-radius: 8px; object-fit: cover; background: var(--fill); }
+        .thumb.missing { font-size: 0; }
+        .thumbs-count { font-size: 15px; margin-left: 4px; }
         .item-text { flex: 1; min-width: 0; }
         .item-subtitle, .item-quantity { font-size: 15px; }
         .item-price { font-weight: 600; white-space: nowrap; }
@@ -74,6 +78,7 @@ enum PreviewStyle {
         @media (prefers-color-scheme: dark) { html.auto .add-to-wallet { background: #fff; color: #000; } }
         .languages { text-align: center; font-size: 13px; color: var(--secondary); margin: 0 0 8px; }
         .findings-none { text-align: center; font-size: 13px; color: var(--green); margin: 0 0 8px; }
+        .findings-list summary { cursor: pointer; }
         .findings-list ol { margin: 8px 0 0; padding-left: 20px; font-size: 14px; }
         .findings-list li { margin: 4px 0; }
         .findings-list .where { color: var(--secondary); }

@@ -7,7 +7,7 @@ enum Words {
         case shipment, delivery, pickup, carrier, trackingNumber, trackShipment, shippedOn, expected, deliveredOn, shipTo, notes
         case placed, processing, shipped, onTheWay, outForDelivery, delivered, issue, cancelled
         case preparing, readyForPickup, pickedUp, pickupWindow, pickupCode, pickupAt, directions
-        case items, quantity, payment, total, paidWith, transactions, purchase, refund, receipt
+        case item, items, quantity, payment, total, paidWith, transactions, purchase, refund, receipt
         case paymentPending, paymentAuthorized, paymentPaid, paymentRefunded, paymentDeclined, paymentVoided
         case returns, returnNumber, returnLabel, dropOffBy, returnStarted, returnCompleted, manageReturn
         case returnPolicy, returnBy, orderProvider, findings, noFindings, missingImage, barcode, languages
@@ -38,7 +38,7 @@ enum Words {
         .outForDelivery: "Out for delivery", .delivered: "Delivered", .issue: "Issue", .cancelled: "Cancelled",
         .preparing: "Preparing", .readyForPickup: "Ready for pickup", .pickedUp: "Picked up",
         .pickupWindow: "Pickup window", .pickupCode: "Pickup code", .pickupAt: "Pick up at", .directions: "Directions",
-        .items: "Items", .quantity: "Qty", .payment: "Payment", .total: "Total", .paidWith: "Paid with",
+        .item: "Item", .items: "Items", .quantity: "Qty", .payment: "Payment", .total: "Total", .paidWith: "Paid with",
         .transactions: "Transactions", .purchase: "Purchase", .refund: "Refund", .receipt: "Receipt",
         .paymentPending: "Pending", .paymentAuthorized: "Authorized", .paymentPaid: "Paid",
         .paymentRefunded: "Refunded", .paymentDeclined: "Declined", .paymentVoided: "Voided",
@@ -60,7 +60,7 @@ enum Words {
         .outForDelivery: "En cours de livraison", .delivered: "Livré", .issue: "Problème", .cancelled: "Annulé",
         .preparing: "En préparation", .readyForPickup: "Prêt à retirer", .pickedUp: "Retiré",
         .pickupWindow: "Créneau de retrait", .pickupCode: "Code de retrait", .pickupAt: "Retrait à", .directions: "Itinéraire",
-        .items: "Articles", .quantity: "Qté", .payment: "Paiement", .total: "Total", .paidWith: "Payé avec",
+        .item: "Article", .items: "Articles", .quantity: "Qté", .payment: "Paiement", .total: "Total", .paidWith: "Payé avec",
         .transactions: "Transactions", .purchase: "Achat", .refund: "Remboursement", .receipt: "Reçu",
         .paymentPending: "En attente", .paymentAuthorized: "Autorisé", .paymentPaid: "Payé",
         .paymentRefunded: "Remboursé", .paymentDeclined: "Refusé", .paymentVoided: "Annulé",
@@ -82,7 +82,7 @@ enum Words {
         .outForDelivery: "派送中", .delivered: "已送达", .issue: "问题", .cancelled: "已取消",
         .preparing: "备货中", .readyForPickup: "可取货", .pickedUp: "已取货",
         .pickupWindow: "取货时间", .pickupCode: "取货码", .pickupAt: "取货地点", .directions: "路线",
-        .items: "商品", .quantity: "数量", .payment: "付款", .total: "合计", .paidWith: "付款方式",
+        .item: "件商品", .items: "件商品", .quantity: "数量", .payment: "付款", .total: "合计", .paidWith: "付款方式",
         .transactions: "交易", .purchase: "购买", .refund: "退款", .receipt: "收据",
         .paymentPending: "待处理", .paymentAuthorized: "已授权", .paymentPaid: "已付款",
         .paymentRefunded: "已退款", .paymentDeclined: "已拒绝", .paymentVoided: "已作废",
