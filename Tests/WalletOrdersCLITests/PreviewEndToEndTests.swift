@@ -121,6 +121,39 @@ import WalletOrdersTestSupport
         #expect(try child.wait(timeout: 30) == 0)
     }
 
+    @Test("In Chromium, the served page shows no console error, loads nothing from elsewhere, and reloads itself after an edit")
+    func serveInBrowser() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = folder.file("src")
+        try FileManager.default.copyItem(at: Repository.sample("shipped-ecommerce"), to: source)
+        let child = try ChildProcess(["preview", source.path, "--serve", "--port", "0", "--appearance", "dark"], outputIn: folder, name: "preview")
+        defer { if child.process.isRunning { child.kill() } }
+        let deadline = Date().addingTimeInterval(60)
+        var base = ""
+        while base.isEmpty {
+            if let range = child.output.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) {
+                base = String(child.output[range])
+            } else {
+                try #require(child.process.isRunning && Date() < deadline, "preview --serve did not start: \(child.output) \(child.errorOutput)")
+                usleep(20_000)
+            }
+        }
+        let script = Repository.tests.appendingPathComponent("WalletOrdersPreviewTests/Support/browser_check.py")
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [script.path, base, "--edit", source.appendingPathComponent("order.json").path, "Northwind Outfitters", "Northwind Trading"],
+            timeout: 120)
+        try #require(result.status == 0, "\(result)")
+        let report = try #require(try parseJSON(result.standardOutput) as? [String: Any])
+        #expect((report["console"] as? [String]) == [], "\(report["console"] ?? "")")
+        #expect((report["requests"] as? [String]) == [], "\(report["requests"] ?? "")")
+        #expect((report["failed"] as? [String]) == [])
+        #expect((report["text"] as? String)?.contains("Northwind Outfitters") == true)
+        #expect((report["editedText"] as? String)?.contains("Northwind Trading") == true, "the page did not reload with the edit")
+    }
+
     @Test("--serve takes neither --out nor --png")
     func serveUsage() throws {
         let result = try CLI.run(["preview", Repository.sample("store-pickup").path, "--serve", "--out", "x.html"])

@@ -29,7 +29,7 @@ class Browser:
 
         args = [chromium, "--headless", "--remote-debugging-pipe", "--disable-gpu", "--no-first-run",
                 "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
-                "--disable-sync", "--mute-audio", "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND",
+                "--disable-sync", "--mute-audio", "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
                 f"--user-data-dir={self.profile}", f"--window-size={width},900", "about:blank"]
         if os.geteuid() == 0:
             args.append("--no-sandbox")
@@ -109,6 +109,9 @@ def main():
     parser.add_argument("--width", type=int, default=390)
     parser.add_argument("--screenshot")
     parser.add_argument("--barcode-folder")
+    parser.add_argument("--edit", nargs=3, metavar=("FILE", "OLD", "NEW"),
+                        help="after the load, replace OLD with NEW in FILE and wait (15 s at most) for the page "
+                             "to reload itself; report its new text as editedText")
     options = parser.parse_args()
 
     browser = Browser(options.chromium, options.width)
@@ -119,7 +122,9 @@ def main():
             browser.send(f"{domain}.enable", session=session)
         browser.send("Emulation.setDeviceMetricsOverride",
                      {"width": options.width, "height": 844, "deviceScaleFactor": 2, "mobile": True}, session=session)
-        browser.send("Page.navigate", {"url": "file://" + os.path.abspath(options.page)}, session=session)
+        url = options.page if options.page.startswith("http") else "file://" + os.path.abspath(options.page)
+        origin = "/".join(url.split("/")[:3]) if url.startswith("http") else None
+        browser.send("Page.navigate", {"url": url}, session=session)
         browser.wait_for("Page.loadEventFired", session)
         evaluate = lambda expression: browser.send(
             "Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session)["result"].get("value")
@@ -154,6 +159,17 @@ def main():
                 "clip": {"x": 0, "y": 0, "width": options.width, "height": height, "scale": 1}}, session=session)
             with open(options.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
+        if options.edit:
+            path, old, new = options.edit
+            loads = sum(1 for e in browser.events if e.get("method") == "Page.loadEventFired")
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text.replace(old, new))
+            end = time.time() + 15
+            while sum(1 for e in browser.events if e.get("method") == "Page.loadEventFired") == loads and time.time() < end:
+                browser.events.append(browser.receive(15))
+            report["editedText"] = evaluate("document.body.innerText")
         time.sleep(0.2)
         while True:  # drain what arrived after the load
             try:
@@ -179,7 +195,7 @@ def main():
                 console.append(params["entry"].get("text", ""))
             elif method == "Network.requestWillBeSent":
                 url = params.get("request", {}).get("url", "")
-                if not url.startswith("data:") and not url.startswith("file://"):
+                if not url.startswith("data:") and not url.startswith("file://") and not (origin and url.startswith(origin + "/")):
                     requests.append(url)
             elif method == "Network.loadingFailed":
                 failed.append(params.get("errorText", "failed"))
