@@ -158,7 +158,7 @@ struct PreviewPage {
         }
         html += HTML.element("p", "secondary small", "\(HTML.escape(w(.updated))) \(HTML.escape(formats.dateTime(order.updatedAt)))")
         html += findings.take(at: "/updatedAt")
-        html += HTML.element("a", "button", HTML.escape(w(.manageOrder)), attributes: [("href", order.orderManagementURL), ("rel", "noopener noreferrer")])
+        html += HTML.link(order.orderManagementURL, w(.manageOrder), className: "button")
         html += findings.take(at: "/orderManagementURL")
         return card("order-status", "/status", title: nil, html)
     }
@@ -230,7 +230,6 @@ struct PreviewPage {
         var rows = ""
         if let carrier = shipping.carrier { rows += HTML.row(w(.carrier), HTML.escape(carrier)) }
         if let number = shipping.trackingNumber { rows += HTML.row(w(.trackingNumber), HTML.element("span", "mono", HTML.escape(number))) }
-        if let expected, shipping.deliveredAt == nil { rows += HTML.row(w(.expected), HTML.escape(expected)) }
         if let recipient = shipping.recipient {
             let name = [recipient.givenName, recipient.familyName].compactMap { $0 }.joined(separator: " ")
             let lines = ([name, recipient.organizationName ?? ""].filter { !$0.isEmpty }) + addressLines(recipient.address)

@@ -54,12 +54,13 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Serve the page on loopback and render it again when PATH changes (Ctrl-C stops).")
     var serve = false
 
-    @Option(help: ArgumentHelp("The loopback port for --serve (0 picks a free one).", valueName: "port"))
-    var port: Int = 8080
+    @Option(help: ArgumentHelp("The loopback port for --serve (default 8080; 0 picks a free one).", valueName: "port"))
+    var port: Int?
 
     func validate() throws {
         if serve && (out != nil || png != nil) { throw ValidationError("--serve shows the page in a browser; it takes neither --out nor --png.") }
-        if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+        if !serve && port != nil { throw ValidationError("--port applies to --serve only.") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
     }
 
     enum Appearance: String, ExpressibleByArgument, CaseIterable {
@@ -142,7 +143,7 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         let server = PreviewServer(
             path: path, previewer: OrderPreviewer(validator: validator),
-            options: PreviewOptions(language: lang, appearance: appearance.options), port: port)
+            options: PreviewOptions(language: lang, appearance: appearance.options), port: port ?? 8080)
         let shown = path
         try await server.run { port in
             Terminal.write("serving the preview of \(shown) on http://127.0.0.1:\(port)/ (it reloads when \(shown) changes; Ctrl-C stops)")

@@ -154,10 +154,13 @@ import WalletOrdersTestSupport
         #expect((report["editedText"] as? String)?.contains("Northwind Trading") == true, "the page did not reload with the edit")
     }
 
-    @Test("--serve takes neither --out nor --png")
+    @Test("--serve takes neither --out nor --png; --port needs --serve")
     func serveUsage() throws {
         let result = try CLI.run(["preview", Repository.sample("store-pickup").path, "--serve", "--out", "x.html"])
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.contains("--serve shows the page in a browser; it takes neither --out nor --png."))
+        let port = try CLI.run(["preview", Repository.sample("store-pickup").path, "--port", "8081"])
+        #expect(port.status == 64, "\(port)")
+        #expect(port.errorOutput.contains("--port applies to --serve only."))
     }
 }
