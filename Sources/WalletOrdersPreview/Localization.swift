@@ -1,4 +1,4 @@
-public import WalletOrders
+import WalletOrders
 
 /// The order's own localizations (`xx.lproj/order.strings`, localized images) and the page's
 /// words for the chosen language.
@@ -43,13 +43,6 @@ struct Localization {
             }
         }
         return languages.first { $0.lowercased() == "en" } ?? languages.first { $0.lowercased().hasPrefix("en-") } ?? languages[0]
-    }
-
-    /// Whether the order carries the requested language (or one of the same base language).
-    func carries(_ requested: String) -> Bool {
-        guard let language else { return false }
-        let base = { (text: String) in text.split(whereSeparator: { $0 == "-" || $0 == "_" }).first?.lowercased() }
-        return base(language) == base(requested)
     }
 
     /// A displayed value of `order.json`: its translation when it is a key of the chosen strings

@@ -90,8 +90,6 @@ enum PreviewStyle {
         .missing { display: flex; align-items: center; justify-content: center; flex-direction: column; text-align: center;
           font-size: 10px; color: var(--red); border: 1.5px dashed var(--red); background: transparent; }
         .logo.missing { font-size: 12px; }
-        header .missing .finding { margin: 8px 0 0; }
-        .with-finding { display: block; }
 
         """
 }
