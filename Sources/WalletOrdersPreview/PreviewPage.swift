@@ -47,13 +47,13 @@ struct PreviewPage {
         if !leftovers.isEmpty { body += HTML.element("section", "card", leftovers) }
         var top = options.showsFindings ? findingsSummary() + languageList() : ""
         if let url = options.addToWalletURL {
-            top = HTML.element("a", "add-to-wallet", "Add to Apple Wallet", attributes: [("href", url)]) + top
+            top = HTML.element("a", "add-to-wallet", HTML.escape(w(.addToWallet)), attributes: [("href", url)]) + top
         }
         var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
         var script = ""
         if let live = options.liveReload {
-            // A nonce made of the version: the page's one script, re-made with every rendering.
-            let nonce = String(live.version.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.prefix(32))
+            // A fresh random nonce per rendering: the page's one script, and no other, may run.
+            let nonce = UUID().uuidString.filter(\.isHexDigit)
             policy += "; connect-src 'self'; script-src 'nonce-\(nonce)'"
             script = """
                 <script nonce="\(nonce)">

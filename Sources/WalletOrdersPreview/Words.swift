@@ -11,7 +11,7 @@ enum Words {
         case paymentPending, paymentAuthorized, paymentPaid, paymentRefunded, paymentDeclined, paymentVoided
         case returns, returnNumber, returnLabel, dropOffBy, returnStarted, returnCompleted, manageReturn
         case returnPolicy, returnBy, orderProvider, findings, noFindings, missingImage, barcode, languages
-        case notReadable
+        case notReadable, addToWallet
     }
 
     static func text(_ key: Key, language: String) -> String {
@@ -46,7 +46,7 @@ enum Words {
         .returnStarted: "Return started", .returnCompleted: "Return complete", .manageReturn: "Manage return",
         .returnPolicy: "Return policy", .returnBy: "Return by", .orderProvider: "Order info provided by",
         .findings: "Validation findings", .noFindings: "No findings", .missingImage: "Missing image",
-        .barcode: "Barcode", .languages: "Languages", .notReadable: "order.json could not be read as an order",
+        .barcode: "Barcode", .languages: "Languages", .notReadable: "order.json could not be read as an order", .addToWallet: "Add to Apple Wallet",
     ]
 
     static let french: [Key: String] = [
@@ -68,7 +68,7 @@ enum Words {
         .returnStarted: "Retour lancé", .returnCompleted: "Retour terminé", .manageReturn: "Gérer le retour",
         .returnPolicy: "Politique de retour", .returnBy: "Retour possible jusqu’au", .orderProvider: "Informations fournies par",
         .findings: "Résultats de la validation", .noFindings: "Aucun problème", .missingImage: "Image manquante",
-        .barcode: "Code-barres", .languages: "Langues", .notReadable: "order.json ne peut pas être lu comme une commande",
+        .barcode: "Code-barres", .languages: "Langues", .notReadable: "order.json ne peut pas être lu comme une commande", .addToWallet: "Ajouter à Apple Wallet",
     ]
 
     static let chinese: [Key: String] = [
@@ -90,6 +90,6 @@ enum Words {
         .returnStarted: "已申请退货", .returnCompleted: "退货完成", .manageReturn: "管理退货",
         .returnPolicy: "退货政策", .returnBy: "退货截止", .orderProvider: "订单信息提供方",
         .findings: "验证结果", .noFindings: "没有问题", .missingImage: "缺少图片",
-        .barcode: "条码", .languages: "语言", .notReadable: "无法将 order.json 读取为订单",
+        .barcode: "条码", .languages: "语言", .notReadable: "无法将 order.json 读取为订单", .addToWallet: "添加到 Apple 钱包",
     ]
 }

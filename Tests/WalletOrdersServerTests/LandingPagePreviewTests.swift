@@ -34,6 +34,7 @@ struct LandingPagePreviewTests {
             let frenchHTML = String(buffer: french.body)
             #expect(frenchHTML.contains(#"<html lang="fr-FR""#))
             #expect(frenchHTML.contains("Gérer la commande"))
+            #expect(frenchHTML.contains(#"href="\#(path)/order">Ajouter à Apple Wallet</a>"#))
             #expect(frenchHTML.contains("192,93"))
         }
     }
