@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 
 .PHONY: setup build release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve \
-	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke
+	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
 	@bash .ci/setup
@@ -19,7 +19,7 @@ release: setup
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 ## The release binary with the Swift runtime linked in (`--static-swift-stdlib`): it still needs
-## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, zlib; see README,
+## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README,
 ## "Installing"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
 release-static: setup
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders $(SWIFT_BUILD_FLAGS)
@@ -45,6 +45,18 @@ install-files:
 demo: release
 	$(SWIFT) run -c release --skip-build wallet-orders demo --samples Samples
 	bash Tests/Demo/web-service.sh
+
+## Samples/screenshots/: every sample as `wallet-orders preview --png` renders it (headless
+## Chromium, 390 px wide at 2x), light and dark; shown in the README.
+screenshots: setup
+	$(SWIFT) build --product wallet-orders $(SWIFT_BUILD_FLAGS)
+	mkdir -p Samples/screenshots
+	for sample in $$(ls Samples/*/order.json | xargs -n1 dirname | xargs -n1 basename); do \
+		for appearance in light dark; do \
+			"$$($(SWIFT) build --show-bin-path)/wallet-orders" preview "Samples/$$sample" --appearance $$appearance \
+				--png "Samples/screenshots/$$sample-$$appearance.png" || exit 1; \
+		done; \
+	done
 
 ## Build and run every test.
 test: setup

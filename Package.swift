@@ -47,10 +47,15 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
+        // libzint (no pkg-config file on Debian; the module map links it): barcodes for the preview.
+        .systemLibrary(
+            name: "CWalletOrdersBarcode",
+            providers: [.apt(["libzint-dev"]), .brew(["zint"])]
+        ),
         // The only Swift code that imports the C modules. `package` API, no product.
         .target(
             name: "WalletOrdersInterop",
-            dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip"],
+            dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip", "CWalletOrdersBarcode"],
             swiftSettings: swiftSettings
         ),
         // JSON with positions and pointers, and the JSON Schema engine: `package` API, no product,
@@ -85,6 +90,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersJSON",
                 "WalletOrdersStore",
+                "WalletOrdersPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -101,6 +107,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An order as the customer will see it: a self-contained HTML page (`wallet-orders preview`),
+        // barcodes drawn through the interop layer.
+        .target(
+            name: "WalletOrdersPreview",
+            dependencies: ["WalletOrders", "WalletOrdersInterop"],
+            swiftSettings: swiftSettings
+        ),
         // The command-line tool: argument parsing and printing, nothing else.
         .executableTarget(
             name: "wallet-orders",
@@ -108,6 +121,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersStore",
                 "WalletOrdersServer",
+                "WalletOrdersPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -232,6 +246,12 @@ let package = Package(
                 "apns-stand-in",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersPreviewTests",
+            dependencies: ["WalletOrdersPreview", "WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
+            exclude: ["Support/browser_check.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

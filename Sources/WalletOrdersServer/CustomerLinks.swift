@@ -5,10 +5,13 @@ import Hummingbird
 import NIOCore
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersPreview
 
 /// "Add to Apple Wallet" links: one unguessable link per order, for an email or a receipt page.
 ///
-/// `GET /orders/{type}/{order}/{key}` is a small HTML page with an "Add to Apple Wallet" button;
+/// `GET /orders/{type}/{order}/{key}` is the order's preview (``WalletOrdersPreview``, as Wallet
+/// will show it, in the language of `Accept-Language` and the viewer's light or dark setting, no
+/// validation findings) under an "Add to Apple Wallet" button;
 /// `GET /orders/{type}/{order}/{key}/order` is the archive itself, with Apple's media type, so
 /// Safari on iPhone offers to add it to Wallet. The key is an HMAC-SHA256 of the order's identity
 /// and `authenticationToken` under the store's secret: nothing is stored per link, every server on
@@ -16,6 +19,7 @@ import WalletOrdersStore
 /// key and an unknown order get the same 404.
 struct CustomerLinks: Sendable {
     let store: any OrderServiceStore
+    let previewer: OrderPreviewer
 
     /// The key's length in base64url characters (192 bits).
     static let keyLength = 32
@@ -76,44 +80,32 @@ struct CustomerLinks: Sendable {
     }
 
     private func landingPage(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        let (_, bytes) = try await verified(context)
-        let order = try? OrderArchive(bytes: bytes).order()
-        let merchant = HTML.escaped(order?.merchant.displayName ?? "Your order")
-        let number = order?.orderNumber.map { "Order \(HTML.escaped($0))" } ?? ""
-        let status = order.map { HTML.escaped($0.statusDescription ?? $0.status.rawValue) } ?? ""
-        let page = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(merchant): add your order to Apple Wallet</title>
-            <style>
-            body { font: 17px/1.4 -apple-system, system-ui, sans-serif; margin: 0; padding: 2rem 1rem; text-align: center; color: #1d1d1f; }
-            @media (prefers-color-scheme: dark) { body { background: #000; color: #f5f5f7; } }
-            h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
-            p { margin: .25rem 0; color: #6e6e73; }
-            a.add { display: inline-block; margin-top: 1.5rem; padding: .8rem 1.4rem; border-radius: .6rem; background: #000; color: #fff; text-decoration: none; font-weight: 600; }
-            @media (prefers-color-scheme: dark) { a.add { background: #fff; color: #000; } }
-            </style>
-            </head>
-            <body>
-            <h1>\(merchant)</h1>
-            <p>\(number)</p>
-            <p>\(status)</p>
-            <a class="add" href="\(HTML.escaped(request.uri.path))/order">Add to Apple Wallet</a>
-            </body>
-            </html>
-
-            """
+        let (order, bytes) = try await verified(context)
+        let options = PreviewOptions(
+            language: Self.language(request.headers[.acceptLanguage]), appearance: .automatic, showsFindings: false,
+            addToWalletURL: request.uri.path + "/order")
+        let page: String
+        do {
+            page = previewer.preview(try OrderArchive(bytes: bytes), subject: order.description, options: options).html
+        } catch {
+            throw ServiceError(.internalServerError, code: "unreadable-order", "The stored order can't be shown.", hint: "Ask the merchant for a new link.")
+        }
         return Response(
             status: .ok,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "private, no-cache",
-                .init("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'",
+                .init("Content-Security-Policy")!: "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
                 .init("Referrer-Policy")!: "no-referrer", .init("X-Content-Type-Options")!: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// The first language of an `Accept-Language` header (`fr-CH, fr;q=0.9` → `fr-CH`), if any.
+    static func language(_ header: String?) -> String? {
+        guard let first = header?.split(separator: ",").first?.split(separator: ";").first else { return nil }
+        let tag = first.trimmingCharacters(in: .whitespaces)
+        guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return tag
     }
 }
 

@@ -9,6 +9,7 @@ import NIOSSL
 public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersStore
+import WalletOrdersPreview
 
 /// What the web service keeps its orders, registrations and push outbox in: the order store
 /// (``SQLiteOrderStore`` implements all three).
@@ -109,7 +110,7 @@ public struct OrderServer: Sendable {
             store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
             pushWorker: pushWorker
         ).add(to: router)
-        let links = CustomerLinks(store: store)
+        let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))
         links.add(to: router)
         MerchantRoutes(
             store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),

@@ -23,7 +23,7 @@ struct WalletOrdersCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
-            StoreCommand.self, ServeCommand.self, DevCertsCommand.self, DemoCommand.self,
+            StoreCommand.self, ServeCommand.self, PreviewCommand.self, DevCertsCommand.self, DemoCommand.self,
         ]
     )
 }

@@ -1,0 +1,107 @@
+public import Foundation
+
+/// Renders a page to PNG with headless Chromium (Debian's `chromium`), for `preview --png`.
+public struct HeadlessChromium: Sendable {
+    /// Chromium isn't installed (or `CHROMIUM` names nothing runnable).
+    public struct NotInstalled: Error, Sendable, CustomStringConvertible {
+        public var description: String { "Chromium is not installed; --png renders the page with headless Chromium." }
+        /// How to get it.
+        public static let hint =
+            "Install it (Debian/Ubuntu: sudo apt-get install chromium; `make setup` does), or set CHROMIUM to its path."
+    }
+
+    /// Chromium ran but gave no picture.
+    public struct Failed: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The executable.
+    public let executable: URL
+
+    /// `$CHROMIUM`, else the first of `chromium`, `chromium-browser`, `google-chrome` on `PATH`.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws(NotInstalled) -> HeadlessChromium {
+        if let named = environment["CHROMIUM"], !named.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: named) else { throw NotInstalled() }
+            return HeadlessChromium(executable: URL(fileURLWithPath: named))
+        }
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+                return HeadlessChromium(executable: URL(fileURLWithPath: "\(folder)/\(name)"))
+            }
+        }
+        throw NotInstalled()
+    }
+
+    public init(executable: URL) {
+        self.executable = executable
+    }
+
+    /// The flags every run takes: headless, no GPU, no first-run work, nothing from the network,
+    /// and no sandbox when running as root (Chromium refuses to start as root otherwise).
+    func arguments(width: Int, height: Int, profile: URL) -> [String] {
+        var arguments = [
+            "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--no-default-browser-check",
+            "--disable-extensions", "--disable-background-networking", "--disable-sync", "--mute-audio",
+            "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=\(profile.path)",
+            "--window-size=\(width),\(height)", "--force-device-scale-factor=2",
+        ]
+        if geteuid() == 0 { arguments.append("--no-sandbox") }
+        return arguments
+    }
+
+    /// A PNG of the whole page at `width` CSS pixels (twice that in device pixels, as on an
+    /// iPhone). Two runs: one measures the page's height, one takes the picture.
+    public func screenshot(html: String, width: Int = 390) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-preview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let profile = folder.appendingPathComponent("profile")
+        // The measuring copy may run one inline script that writes the height into the title.
+        let measuring = folder.appendingPathComponent("measure.html")
+        let script = "<script>document.title = 'height:' + document.documentElement.scrollHeight;</script>"
+        let measuringHTML = html.replacingOccurrences(of: "style-src 'unsafe-inline'", with: "style-src 'unsafe-inline'; script-src 'unsafe-inline'")
+            .replacingOccurrences(of: "</body>", with: script + "</body>")
+        try Data(measuringHTML.utf8).write(to: measuring)
+        let dump = try run(arguments(width: width, height: 800, profile: profile) + ["--dump-dom", measuring.absoluteString])
+        guard let range = dump.range(of: "<title>height:"), let end = dump[range.upperBound...].firstIndex(of: "<"),
+            let height = Int(dump[range.upperBound..<end])
+        else { throw Failed(description: "Chromium did not measure the page.") }
+        let page = folder.appendingPathComponent("page.html")
+        try Data(html.utf8).write(to: page)
+        let png = folder.appendingPathComponent("page.png")
+        _ = try run(arguments(width: width, height: max(height, 200), profile: profile) + ["--screenshot=\(png.path)", page.absoluteString])
+        guard let bytes = try? Data(contentsOf: png), !bytes.isEmpty else {
+            throw Failed(description: "Chromium wrote no screenshot.")
+        }
+        return Array(bytes)
+    }
+
+    /// Runs Chromium, returns its stdout; fails after 60 seconds or on a non-zero exit.
+    private func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-chromium-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                throw Failed(description: "Chromium did not finish within 60 seconds.")
+            }
+            usleep(20_000)
+        }
+        guard process.terminationStatus == 0 else {
+            throw Failed(description: "Chromium exited with status \(process.terminationStatus).")
+        }
+        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,104 @@
+public import Foundation
+public import WalletOrders
+
+/// How to show an order: which of its localizations, and light or dark.
+public struct PreviewOptions: Sendable, Hashable {
+    /// Light, dark, or the viewer's system setting.
+    public enum Appearance: String, Sendable, Hashable, CaseIterable {
+        case light, dark
+        /// Follows `prefers-color-scheme` (for pages served to customers).
+        case automatic
+    }
+
+    /// A language identifier (`fr`, `zh-Hans`): the localization whose strings and images are
+    /// shown, and the locale of dates, money and numbers. `nil`: English if the order has it,
+    /// else its first localization.
+    public var language: String?
+    public var appearance: Appearance
+    /// Whether validation findings are shown (at the top and in place). A page for customers
+    /// (the web service's landing page) leaves them out.
+    public var showsFindings: Bool
+    /// When set, an "Add to Apple Wallet" button at the top links here (the archive's URL).
+    public var addToWalletURL: String?
+    /// When set, the page asks `versionPath` once a second and reloads when the answer is no
+    /// longer `version` (`preview --serve`); the page's policy then allows that one script and
+    /// requests to its own origin.
+    public var liveReload: LiveReload?
+
+    /// What a live page polls.
+    public struct LiveReload: Sendable, Hashable {
+        public var versionPath: String
+        public var version: String
+
+        public init(versionPath: String, version: String) {
+            self.versionPath = versionPath
+            self.version = version
+        }
+    }
+
+    public init(
+        language: String? = nil, appearance: Appearance = .light, showsFindings: Bool = true, addToWalletURL: String? = nil,
+        liveReload: LiveReload? = nil
+    ) {
+        self.language = language
+        self.appearance = appearance
+        self.showsFindings = showsFindings
+        self.addToWalletURL = addToWalletURL
+        self.liveReload = liveReload
+    }
+}
+
+/// An order rendered as the customer will see it in Wallet: one self-contained HTML page.
+public struct OrderPreview: Sendable, Hashable {
+    /// The page: HTML with its CSS, images as `data:` URIs and barcodes as inline SVG. It loads
+    /// nothing (its Content-Security-Policy allows `data:` images and its own styles only).
+    public var html: String
+    /// The order's localizations (its `.lproj` folders, without the extension), sorted.
+    public var languages: [String]
+    /// The localization shown, `nil` when the order has none.
+    public var language: String?
+    /// The language of the page's words and formats (the requested one, even when the order has
+    /// no localization for it).
+    public var pageLanguage: String
+    /// The validation report whose findings the page shows (the same rule ids as `validate`).
+    public var report: ValidationReport
+    /// The messages of the barcodes drawn on the page, in page order.
+    public var barcodeMessages: [String]
+}
+
+/// Renders orders as ``OrderPreview`` pages. Holds an ``OrderValidator`` (build it once).
+public struct OrderPreviewer: Sendable {
+    public let validator: OrderValidator
+
+    public init(validator: OrderValidator) {
+        self.validator = validator
+    }
+
+    /// Previews an order source folder's files, with the findings `validate` reports for it.
+    public func preview(_ source: OrderSource, subject: String, options: PreviewOptions = .init()) -> OrderPreview {
+        render(files: source.files, report: validator.validate(source, subject: subject), options: options)
+    }
+
+    /// Previews a signed archive, with the findings `validate` reports for it (container,
+    /// signature and chain included).
+    public func preview(_ archive: OrderArchive, subject: String, options: PreviewOptions = .init(), now: Date = Date()) -> OrderPreview {
+        var files: [String: [UInt8]] = [:]
+        for path in archive.filePaths where path != OrderArchive.manifestPath && path != OrderArchive.signaturePath {
+            files[path] = archive.contents(of: path)
+        }
+        return render(files: files, report: validator.validate(archive, subject: subject, now: now), options: options)
+    }
+
+    /// Renders `files` (path → bytes, `order.json` at the root) with `report`'s findings.
+    public func render(files: [String: [UInt8]], report: ValidationReport, options: PreviewOptions) -> OrderPreview {
+        let localization = Localization(files: files, requested: options.language)
+        var page = PreviewPage(
+            localization: localization, formats: Formats(language: localization.pageLanguage),
+            findings: FindingIndex(options.showsFindings ? report : ValidationReport(subject: report.subject)), options: options)
+        let order = files[OrderArchive.orderPath].flatMap { try? Order.decode(from: Data($0)) }
+        let html = page.render(order)
+        return OrderPreview(
+            html: html, languages: localization.languages, language: localization.language,
+            pageLanguage: localization.pageLanguage, report: report, barcodeMessages: page.barcodeMessages)
+    }
+}
