@@ -10,6 +10,10 @@
 #   Benchmarks/batch-cli.sh 100000     # the memory check: a 100,000-order batch
 #   SKIP_BUILD=1 JOBS=2 REPEAT=1 Benchmarks/batch-cli.sh 2000
 #
+# Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
+# same --jobs settings, and prints every rate next to `openssl speed rsa2048`'s sign rate on one
+# core from the same run (the mean of a run before and after).
+#
 # TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
 set -euo pipefail
 ORDERS="${1:-10000}"
@@ -38,10 +42,21 @@ PY
 SIGNING_TIME="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "$(nproc) cores; $(uname -m); $ORDERS orders, $(wc -c < "$WORK/orders.jsonl") bytes of JSON Lines; best of $REPEAT runs each; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$BIN" "$WORK" "$SIGNING_TIME" "$ORDERS" "$REPEAT" $JOBS <<'PY'
-import os, subprocess, sys, time
+import os, re, shutil, subprocess, sys, time
 binary, work, signing_time, orders, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 jobs_list = sys.argv[6:]
 best = {}
+
+def rsa_sign_rate():
+    """`openssl speed rsa2048` signs per second on one core (taskset -c 0 when there is taskset)."""
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    out = subprocess.run(pin + ["openssl", "speed", "-seconds", "3", "rsa2048"], capture_output=True, text=True).stdout
+    match = re.search(r"^rsa 2048 bits\s+([0-9.]+)s\s+([0-9.]+)s\s+([0-9.]+)\s+([0-9.]+)", out, re.M)
+    if not match:
+        sys.exit(f"unexpected openssl speed output:\n{out}")
+    return float(match.group(3))
+
+rsa_before = rsa_sign_rate()
 for run in range(repeat):
     for jobs in jobs_list:
         # A new folder per run, removed only at the end: creating files right after deleting as
@@ -68,10 +83,31 @@ for run in range(repeat):
             best[jobs] = (seconds, cpu, max(usage.ru_maxrss, previous[2] if previous else 0))
         else:
             best[jobs] = (previous[0], previous[1], max(previous[2], usage.ru_maxrss))
-print(f"{'jobs':<6} {'seconds':>8} {'orders/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'CPU ms/order':>13} {'peak RSS (MB)':>14}")
+# Validation of what the first run wrote: every archive in full (container, signature, chain,
+# schema, rules), clean archives printing nothing but the summary.
+archives = os.path.join(work, f"out-{jobs_list[0]}-0")
+validated = {}
+for run in range(repeat):
+    for jobs in jobs_list:
+        command = [binary, "validate", archives, "--quiet", "--jobs", jobs,
+                   "--trust-root", os.path.join(work, "certs/root-ca.pem")]
+        started = time.monotonic()
+        result = subprocess.run(command, capture_output=True, text=True)
+        seconds = time.monotonic() - started
+        if result.returncode != 0:
+            sys.exit(f"validate --jobs {jobs} exited with {result.returncode}:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        print(f"  validate run {run + 1}, --jobs {jobs}: {seconds:.2f} s, {orders / seconds:.1f} archives/s", flush=True)
+        validated[jobs] = min(seconds, validated.get(jobs, seconds))
+rsa = (rsa_before + rsa_sign_rate()) / 2
+print(f"openssl speed rsa2048 on one core: {rsa:.0f} signs/s (mean of before and after)")
+print(f"{'jobs':<6} {'seconds':>8} {'orders/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'vs RSA sign':>12} {'CPU ms/order':>13} {'peak RSS (MB)':>14}")
 base = orders / best[jobs_list[0]][0]
 for jobs in jobs_list:
     seconds, cpu, rss = best[jobs]
     rate = orders / seconds
-    print(f"{jobs:<6} {seconds:8.2f} {rate:10.1f} {rate / base:11.2f}x {1000 * cpu / orders:13.3f} {rss / 1024:14.1f}")
+    print(f"{jobs:<6} {seconds:8.2f} {rate:10.1f} {rate / base:11.2f}x {rate / rsa:11.2f}x {1000 * cpu / orders:13.3f} {rss / 1024:14.1f}")
+print(f"{'validate':<9} {'seconds':>8} {'archives/s':>11} {'per core vs RSA sign':>21}")
+for jobs in jobs_list:
+    rate = orders / validated[jobs]
+    print(f"--jobs {jobs:<2} {validated[jobs]:8.2f} {rate:11.1f} {rate / int(jobs) / rsa:20.2f}x")
 PY
