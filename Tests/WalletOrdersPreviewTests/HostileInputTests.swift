@@ -399,9 +399,13 @@ import WalletOrdersTestSupport
         }
         #expect(files["order.json"]!.count < 5_000_000)
         let started = ContinuousClock.now
-        let preview = Previews.page(files: files)
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(10 * TestTiming.scale), "5,000 line items took \(elapsed)")
+        let report = Previews.previewer.validator.validate(OrderSource(files: files), subject: "5000")
+        let validated = ContinuousClock.now
+        let preview = Previews.previewer.render(files: files, report: report, options: PreviewOptions())
+        let rendered = ContinuousClock.now
+        #expect(rendered - started < .seconds(10 * TestTiming.scale), "5,000 line items: validation \(validated - started), page \(rendered - validated)")
+        #expect(rendered - validated < .seconds(3 * TestTiming.scale), "5,000 line items: page \(rendered - validated)")
+        print("5,000 line items: validation \(validated - started), page \(rendered - validated), \(report.diagnostics.count) findings")
         #expect(preview.html.utf8.count < 40_000_000)
         #expect(preview.html.contains("Item 4999 &lt;b&gt;"))
         Self.expectInert(preview.html)
@@ -433,5 +437,44 @@ import WalletOrdersTestSupport
         #expect(elapsed < .seconds(5 * TestTiming.scale), "took \(elapsed)")
         #expect(preview.html.utf8.count < 20_000_000, "\(preview.html.utf8.count) bytes")
         Self.expectInert(preview.html)
+    }
+
+    @Test("Localization folder names that are markup are listed as text, and never chosen by a markup language")
+    func hostileFolderNames() throws {
+        var files = try Previews.source("localized").files
+        let name = #"x"><img src=x onerror=console.error(1)>‮"#  // no slash: it is one folder
+        files["\(name).lproj/order.strings"] = Array(#""MERCHANT_NAME" = "<b>bold</b>";"#.utf8)
+        let preview = Previews.page(files: files, language: name)
+        Self.expectInert(preview.html)
+        #expect(preview.languages.contains(name))
+    }
+
+    @Test("An order.strings of 200,000 entries (about 5 MB) is read and the page rendered in under 10 s")
+    func hugeStringsFile() throws {
+        var files = try Previews.source("localized").files
+        var text = ""
+        for index in 0..<200_000 { text += "\"KEY_\(index)\" = \"<value \(index)>\";\n" }
+        text += #""MERCHANT_NAME" = "</style><script>console.error(1)</script>";"#
+        files["fr.lproj/order.strings"] = Array(text.utf8)
+        let started = ContinuousClock.now
+        let preview = Previews.page(files: files, language: "fr")
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(10 * TestTiming.scale), "took \(elapsed)")
+        Self.expectInert(preview.html)
+    }
+
+    @Test("order.json nested 100,000 deep, or 5 MB of one string, gives the unreadable page or a page, no crash, in under 10 s", arguments: ["nested", "string"])
+    func pathologicalJSON(_ kind: String) throws {
+        var files = try Previews.source("shipped-ecommerce").files
+        files["order.json"] =
+            kind == "nested"
+            ? Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
+            : Array(("\"" + String(repeating: "<script>", count: 600_000) + "\"").utf8)
+        let started = ContinuousClock.now
+        let preview = Previews.page(files: files)
+        #expect(ContinuousClock.now - started < .seconds(10 * TestTiming.scale))
+        Self.expectInert(preview.html)
+        #expect(preview.html.contains("card unreadable"))
+        #expect(preview.html.utf8.count < 1_000_000)
     }
 }
