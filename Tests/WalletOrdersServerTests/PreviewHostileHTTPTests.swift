@@ -91,6 +91,19 @@ struct LandingPageHostileTests {
             HostileOrder.expectInert(html)
             #expect(html.contains(#"<html lang="en" class="auto">"#))
             #expect(html.contains(#"href="\#(path)/order""#))
+
+            // The served page in Chromium: no script runs, nothing is logged, nothing is loaded.
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
+            let url = "http://127.0.0.1:\(try #require(client.port))\(path)"
+            let script = Repository.tests.appendingPathComponent("WalletOrdersPreviewTests/Support/browser_check.py")
+            let result = try await onOwnThread {
+                try ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, url], timeout: 120 * TestTiming.scale)
+            }
+            try #require(result.status == 0, "browser_check.py failed: \(result)")
+            let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+            #expect((report["console"] as? [String]) == [], "\(report["console"] ?? "")")
+            #expect((report["requests"] as? [String]) == [], "\(report["requests"] ?? "")")
+            #expect((report["text"] as? String)?.contains("</style><script>") == true)
         }
     }
 
