@@ -481,4 +481,34 @@ import WalletOrdersTestSupport
         #expect(preview.html.contains("card unreadable"))
         #expect(preview.html.utf8.count < 1_000_000)
     }
+
+    @Test("Enumeration values Wallet doesn't know (status, fulfillmentType, shippingType, currency, duration) are shown as escaped text", arguments: ["returns-and-transactions", "store-pickup"])
+    func hostileEnumerations(_ sample: String) throws {
+        let payload = #"</style><img src=x onerror=console.error(1)>‮"#
+        let files = try Previews.files(sample) { object in
+            func walk(_ value: Any, key: String?) -> Any {
+                switch value {
+                case let object as [String: Any]:
+                    return Dictionary(uniqueKeysWithValues: object.map { ($0.key, walk($0.value, key: $0.key)) })
+                case let array as [Any]:
+                    return array.map { walk($0, key: key) }
+                case is String:
+                    let enumerations: Set<String> = [
+                        "status", "shippingType", "currency", "estimatedDeliveryWindowDuration", "pickupWindowDuration", "transactionType",
+                        "messageEncoding",
+                    ]
+                    return enumerations.contains(key ?? "") ? payload : value
+                default:
+                    return value
+                }
+            }
+            object = walk(object, key: nil) as! [String: Any]
+            var fulfillments = object["fulfillments"] as! [[String: Any]]
+            fulfillments.append(["fulfillmentType": payload, "fulfillmentIdentifier": "x", "status": payload])
+            object["fulfillments"] = fulfillments
+        }
+        let preview = Previews.page(files: files)
+        Self.expectInert(preview.html)
+        #expect(!preview.html.contains("card unreadable"), "the order was not read")
+    }
 }
