@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
-import WalletOrdersPreview
+@testable import WalletOrdersPreview
 import WalletOrdersTestSupport
 
 /// The attacker's tests: every string `order.json` and `order.strings` carry, every image and
@@ -510,5 +510,16 @@ import WalletOrdersTestSupport
         let preview = Previews.page(files: files)
         Self.expectInert(preview.html)
         #expect(!preview.html.contains("card unreadable"), "the order was not read")
+    }
+
+    @Test("--png's measuring copy allows its own script by nonce only, never 'unsafe-inline', and adds it once at the end")
+    func measuringPage() throws {
+        let html = try Self.hostilePage()
+        let page = HeadlessChromium.measuringPage(html, nonce: "abc123")
+        #expect(!page.contains("'unsafe-inline'; script-src 'unsafe-inline'") && !page.contains("script-src 'unsafe-inline'"))
+        #expect(page.contains("script-src 'nonce-abc123'"))
+        #expect(page.components(separatedBy: "<script").count == 2)
+        #expect(page.hasSuffix("<script nonce=\"abc123\">document.title = 'height:' + document.documentElement.scrollHeight;</script></body>\n</html>\n"))
+        #expect(HeadlessChromium.maximumHeight == 16_384)
     }
 }
