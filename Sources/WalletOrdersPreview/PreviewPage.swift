@@ -46,7 +46,8 @@ struct PreviewPage {
         let leftovers = findings.take(under: "")  // findings of order.json not tied to a shown place
         if !leftovers.isEmpty { body += HTML.element("section", "card", leftovers) }
         var top = options.showsFindings ? findingsSummary() + languageList() : ""
-        if let url = options.addToWalletURL {
+        // The button's link: a path on this server, or a followable URL; never `//host` or a script.
+        if let url = options.addToWalletURL, (url.hasPrefix("/") && !url.hasPrefix("//") && !url.contains("\\")) || HTML.isFollowable(url) {
             top = HTML.element("a", "add-to-wallet", HTML.escape(w(.addToWallet)), attributes: [("href", url)]) + top
         }
         var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"

@@ -121,7 +121,7 @@ import WalletOrdersTestSupport
         }
         let allowedLinks = [
             "https://", "http://", "mailto:", "tel:", "#finding-", "data:application/pdf;base64,", "data:image/png;base64,",
-            "data:image/jpeg;base64,",
+            "data:image/jpeg;base64,", "/orders/",
         ]
         for href in matches(#"\shref="([^"]*)""#, in: html) {
             #expect(allowedLinks.contains { href.hasPrefix($0) }, "href \(href.prefix(80))", sourceLocation: sourceLocation)
@@ -356,6 +356,9 @@ import WalletOrdersTestSupport
         } + [
             BarcodeCase(format: "code128", message: "漢字 emoji 🎉", encoding: "utf-8", drawn: true),
             BarcodeCase(format: "ean13", message: "1234567890128", drawn: false),
+            // The largest symbols that still encode: thousands of rectangles, still fast.
+            BarcodeCase(format: "qr", message: String(repeating: "A1", count: 2_000), drawn: true),
+            BarcodeCase(format: "aztec", message: String(repeating: "7", count: 3_500), drawn: true),
             BarcodeCase(format: "<script>", message: "x", drawn: false),
         ]
 
@@ -521,5 +524,17 @@ import WalletOrdersTestSupport
         #expect(page.components(separatedBy: "<script").count == 2)
         #expect(page.hasSuffix("<script nonce=\"abc123\">document.title = 'height:' + document.documentElement.scrollHeight;</script></body>\n</html>\n"))
         #expect(HeadlessChromium.maximumHeight == 16_384)
+    }
+
+    @Test("The Add to Apple Wallet link is a path on this server or a followable URL, else no button", arguments: [
+        ("/orders/a/b/KEY/order", true), ("https://shop.example/o.order", true), ("//evil.example/o", false),
+        ("javascript:alert(1)", false), ("/\\evil.example/o", false), (" /orders/x", false),
+    ])
+    func addToWalletURL(_ url: String, _ shown: Bool) throws {
+        let preview = Previews.previewer.render(
+            files: try Previews.source("shipped-ecommerce").files, report: ValidationReport(subject: "x"),
+            options: PreviewOptions(showsFindings: false, addToWalletURL: url))
+        Self.expectInert(preview.html)
+        #expect(preview.html.contains("class=\"add-to-wallet\"") == shown)
     }
 }
