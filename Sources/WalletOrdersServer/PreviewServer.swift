@@ -21,11 +21,16 @@ public final class PreviewServer: Sendable {
     /// - Parameters:
     ///   - path: an order source folder or a `.order` archive.
     ///   - port: the loopback port (0 picks a free one).
-    public init(path: String, previewer: OrderPreviewer, options: PreviewOptions, port: Int) {
+    /// How long a connection may send nothing before it is closed (a client that opens
+    /// connections and never finishes a request holds none of them for long).
+    public let idleTimeout: Duration
+
+    public init(path: String, previewer: OrderPreviewer, options: PreviewOptions, port: Int, idleTimeout: Duration = .seconds(30)) {
         self.path = path
         self.previewer = previewer
         self.options = options
         self.port = port
+        self.idleTimeout = idleTimeout
     }
 
     /// What changes when any file under `path` changes: every regular file's relative path, size
@@ -100,8 +105,10 @@ public final class PreviewServer: Sendable {
             return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: server.fingerprint())))
         }
         let port = port
+        let (seconds, attoseconds) = idleTimeout.components
+        let idle = TimeAmount.milliseconds(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
         let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
+            router: router, server: .http1(configuration: .init(idleTimeout: idle)), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
             onServerRunning: { channel in
                 let real = channel.localAddress?.port ?? port
                 server.boundPort.withLock { $0 = real }

@@ -128,9 +128,12 @@ struct LandingPageHostileTests {
 @Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized)
 struct PreviewServerAttackTests {
     /// Runs a PreviewServer of `sample` (on a free loopback port) around `body`.
-    static func withServer<T: Sendable>(_ sample: String = "store-pickup", _ body: @Sendable (Int) async throws -> T) async throws -> T {
+    static func withServer<T: Sendable>(
+        _ sample: String = "store-pickup", idleTimeout: Duration = .seconds(30), _ body: @Sendable (Int) async throws -> T
+    ) async throws -> T {
         let server = PreviewServer(
-            path: Repository.sample(sample).path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(), port: 0)
+            path: Repository.sample(sample).path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(), port: 0,
+            idleTimeout: idleTimeout)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task { try await server.run { port in continuation.yield(port) } }
         defer { task.cancel() }
@@ -256,5 +259,29 @@ struct PreviewServerAttackTests {
             return found
         }
         #expect(listeners.count == 1 && listeners.allSatisfy { $0.hasPrefix("0100007F:") }, "listening on \(listeners)")
+    }
+
+    @Test("A connection that stops halfway through its request (slowloris) is closed after the idle timeout (1 s here, 30 s by default)")
+    func idleConnection() async throws {
+        let result = try await Self.withServer(idleTimeout: .seconds(1)) { port in
+            try await onOwnThread {
+                try ExternalProgram.python(
+                    #"""
+                    import socket, sys, time
+                    started = time.time()
+                    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15) as connection:
+                        connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
+                        try:
+                            while connection.recv(65536):
+                                pass
+                            print("closed after %.1f s" % (time.time() - started))
+                        except socket.timeout:
+                            print("still open after 15 s")
+                    """#, [String(port)])
+            }
+        }
+        #expect(result.status == 0, "\(result)")
+        let seconds = result.output.split(separator: " ").dropFirst(2).first.flatMap { Double($0) }
+        #expect(seconds.map { $0 < 10 } == true, "\(result.output)")
     }
 }
