@@ -17,9 +17,13 @@ enum BarcodeSVG {
         guard let symbology = BarcodeSymbology(rawValue: barcode.format.rawValue) else {
             return .failed("'\(barcode.format.rawValue)' is not a barcode format Wallet shows (qr, pdf417, aztec, code128).")
         }
+        let message = bytes(of: barcode)
+        guard !message.isEmpty else {
+            return .failed("The barcode's message is empty: there is nothing to scan.")
+        }
         let drawing: BarcodeDrawing
         do {
-            drawing = try BarcodeEncoder.draw(bytes(of: barcode), as: symbology)
+            drawing = try BarcodeEncoder.draw(message, as: symbology)
         } catch {
             return .failed("The barcode can't be drawn: \(error.message)")
         }

@@ -12,6 +12,11 @@ final class FindingIndex {
     }
 
     private(set) var entries: [Entry]
+    /// Entry indices by their exact pointer, and by each pointer they are at or under (`/a/b` is
+    /// under `/a` and ``""``), in report order: a page of thousands of items with a finding each
+    /// takes linear time, not quadratic.
+    private var exact: [String: [Int]] = [:]
+    private var under: [String: [Int]] = [:]
 
     init(_ report: ValidationReport) {
         entries = report.diagnostics.enumerated().map { index, diagnostic in
@@ -19,22 +24,31 @@ final class FindingIndex {
             let inOrderJSON = location.file == nil || location.file == "order.json"
             return Entry(number: index + 1, diagnostic: diagnostic, pointer: inOrderJSON ? location.jsonPointer : nil)
         }
+        for (index, entry) in entries.enumerated() {
+            guard let pointer = entry.pointer else { continue }
+            exact[pointer, default: []].append(index)
+            var prefix = Substring(pointer)
+            under[pointer, default: []].append(index)
+            while let slash = prefix.lastIndex(of: "/") {
+                prefix = prefix[..<slash]
+                under[String(prefix), default: []].append(index)
+            }
+        }
     }
 
     /// The not-yet-shown findings at exactly `pointer`, marked shown, as HTML.
     func take(at pointer: String) -> String {
-        take { $0 == pointer }
+        take(exact[pointer] ?? [])
     }
 
     /// The not-yet-shown findings at `pointer` or inside it, marked shown, as HTML.
     func take(under pointer: String) -> String {
-        take { $0 == pointer || $0.hasPrefix(pointer + "/") }
+        take(under[pointer] ?? [])
     }
 
-    private func take(where matches: (String) -> Bool) -> String {
+    private func take(_ indices: [Int]) -> String {
         var html = ""
-        for index in entries.indices where !entries[index].shown {
-            guard let pointer = entries[index].pointer, matches(pointer) else { continue }
+        for index in indices where !entries[index].shown {
             entries[index].shown = true
             html += Self.inline(entries[index])
         }

@@ -1,20 +1,30 @@
+import Foundation
+
 /// The few pieces of HTML the page is made of: escaping, and elements built as strings.
 enum HTML {
-    /// Text for an element's content or a quoted attribute value.
+    /// Text for an element's content or a quoted attribute value. Bidi embeddings, overrides and
+    /// isolates (U+202A–U+202E, U+2066–U+2069) are dropped: in an order's text they can only
+    /// reorder what the customer reads (`‮moc.elppa` shown as `apple.com`); the marks (U+200E,
+    /// U+200F) stay.
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            default: result.append(character)
+            case _ where isBidiControl(scalar): continue
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// `<tag class="…">content</tag>`; `content` is HTML already.
@@ -25,13 +35,20 @@ enum HTML {
         return "\(open)>\(content)</\(tag)>"
     }
 
-    /// A link the customer can follow: only http(s), mailto and tel go into `href`.
+    /// A link the customer can follow: only http(s) with a host, mailto and tel go into `href`,
+    /// with no whitespace or control character (browsers drop those, so `java\nscript:` would
+    /// pass a prefix check on the raw text); anything else is shown as text.
     static func link(_ url: String, _ label: String, className: String = "link") -> String {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") else {
-            return element("span", className, escape(label))
-        }
+        guard isFollowable(url) else { return element("span", className, escape(label)) }
         return element("a", className, escape(label), attributes: [("href", url), ("rel", "noopener noreferrer")])
+    }
+
+    static func isFollowable(_ url: String) -> Bool {
+        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || isBidiControl($0) }) else { return false }
+        let lower = url.lowercased()
+        if lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") { return true }
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), let host = URL(string: url)?.host, !host.isEmpty else { return false }
+        return true
     }
 
     /// A label and value row inside a card.

@@ -59,10 +59,7 @@ public struct HeadlessChromium: Sendable {
         let profile = folder.appendingPathComponent("profile")
         // The measuring copy may run one inline script that writes the height into the title.
         let measuring = folder.appendingPathComponent("measure.html")
-        let script = "<script>document.title = 'height:' + document.documentElement.scrollHeight;</script>"
-        let measuringHTML = html.replacingOccurrences(of: "style-src 'unsafe-inline'", with: "style-src 'unsafe-inline'; script-src 'unsafe-inline'")
-            .replacingOccurrences(of: "</body>", with: script + "</body>")
-        try Data(measuringHTML.utf8).write(to: measuring)
+        try Data(Self.measuringPage(html, nonce: UUID().uuidString.filter(\.isHexDigit)).utf8).write(to: measuring)
         let dump = try run(arguments(width: width, height: 800, profile: profile) + ["--dump-dom", measuring.absoluteString])
         guard let range = dump.range(of: "<title>height:"), let end = dump[range.upperBound...].firstIndex(of: "<"),
             let height = Int(dump[range.upperBound..<end])
@@ -70,7 +67,8 @@ public struct HeadlessChromium: Sendable {
         let page = folder.appendingPathComponent("page.html")
         try Data(html.utf8).write(to: page)
         let png = folder.appendingPathComponent("page.png")
-        _ = try run(arguments(width: width, height: max(height, 200), profile: profile) + ["--screenshot=\(png.path)", page.absoluteString])
+        let shotHeight = min(max(height, 200), Self.maximumHeight)
+        _ = try run(arguments(width: width, height: shotHeight, profile: profile) + ["--screenshot=\(png.path)", page.absoluteString])
         guard let bytes = try? Data(contentsOf: png), !bytes.isEmpty else {
             throw Failed(description: "Chromium wrote no screenshot.")
         }
@@ -78,6 +76,25 @@ public struct HeadlessChromium: Sendable {
     }
 
     /// Runs Chromium, returns its stdout; fails after 60 seconds or on a non-zero exit.
+    /// The tallest screenshot taken, in CSS pixels (at 2x: 390 × 16384 × 4 bytes × 4 ≈ 100 MB of
+    /// pixels): a page of thousands of line items is cut there rather than exhausting memory.
+    static let maximumHeight = 16_384
+
+    /// The page with one script that writes its height into the title, allowed by a nonce of
+    /// its own: the policy never allows inline scripts in general ('unsafe-inline'), so markup
+    /// that got into the page still could not run.
+    static func measuringPage(_ html: String, nonce: String) -> String {
+        let script = "<script nonce=\"\(nonce)\">document.title = 'height:' + document.documentElement.scrollHeight;</script>"
+        var page = html
+        if let policy = page.range(of: "style-src 'unsafe-inline'") {
+            page.replaceSubrange(policy, with: "style-src 'unsafe-inline'; script-src 'nonce-\(nonce)'")
+        }
+        if let end = page.range(of: "</body>", options: .backwards) {
+            page.replaceSubrange(end, with: script + "</body>")
+        }
+        return page
+    }
+
     private func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = executable

@@ -46,10 +46,11 @@ struct PreviewPage {
         let leftovers = findings.take(under: "")  // findings of order.json not tied to a shown place
         if !leftovers.isEmpty { body += HTML.element("section", "card", leftovers) }
         var top = options.showsFindings ? findingsSummary() + languageList() : ""
-        if let url = options.addToWalletURL {
+        // The button's link: a path on this server, or a followable URL; never `//host` or a script.
+        if let url = options.addToWalletURL, (url.hasPrefix("/") && !url.hasPrefix("//") && !url.contains("\\")) || HTML.isFollowable(url) {
             top = HTML.element("a", "add-to-wallet", HTML.escape(w(.addToWallet)), attributes: [("href", url)]) + top
         }
-        var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+        var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
         var script = ""
         if let live = options.liveReload {
             // A fresh random nonce per rendering: the page's one script, and no other, may run.
@@ -446,13 +447,37 @@ struct PreviewPage {
         return "<img class=\"\(className)\" alt=\"\(HTML.escape(alt))\" src=\"data:\(mime);base64,\(Data(found.bytes).base64EncodedString())\">"
     }
 
+    /// A receipt or return label as a download link: PDF, PNG or JPEG by its content (anything
+    /// else, HTML or SVG above all, is not offered), under a file name of safe characters whose
+    /// extension is the content's.
     private func document(_ name: String, at pointer: String, label: String) -> String {
         let own = findings.take(at: pointer)
-        guard let bytes = localization.document(named: name) else {
+        guard let bytes = localization.document(named: name), let kind = Self.documentType(bytes) else {
             return HTML.element("p", "missing-document", "\(HTML.escape(label)): <code>\(HTML.escape(name))</code>") + own
         }
-        let mime = Self.imageType(bytes) ?? "application/pdf"
-        return "<a class=\"link document\" download=\"\(HTML.escape(name))\" href=\"data:\(mime);base64,\(Data(bytes).base64EncodedString())\">\(HTML.escape(label)) · \(HTML.escape(name))</a>" + own
+        let file = Self.downloadName(name, extension: kind.fileExtension)
+        return "<a class=\"link document\" download=\"\(HTML.escape(file))\" href=\"data:\(kind.mime);base64,\(Data(bytes).base64EncodedString())\">\(HTML.escape(label)) · \(HTML.escape(name))</a>" + own
+    }
+
+    /// The last path component of `name`, letters, digits, `-`, `_` and `.` only (others become
+    /// `_`), at most 100 characters, ending in `.ext`.
+    static func downloadName(_ name: String, extension ext: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var stem = String(last.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".") ? Character(scalar) : "_"
+        }.prefix(100))
+        while stem.hasPrefix(".") { stem.removeFirst() }
+        if stem.lowercased().hasSuffix("." + ext) { stem.removeLast(ext.count + 1) }
+        return (stem.isEmpty ? "document" : stem) + "." + ext
+    }
+
+    static func documentType(_ bytes: [UInt8]) -> (mime: String, fileExtension: String)? {
+        if bytes.starts(with: Array("%PDF-".utf8)) { return ("application/pdf", "pdf") }
+        switch imageType(bytes) {
+        case "image/png": return ("image/png", "png")
+        case "image/jpeg": return ("image/jpeg", "jpg")
+        default: return nil
+        }
     }
 
     private func addressLines(_ address: Address?) -> [String] {
@@ -480,9 +505,46 @@ struct PreviewPage {
         return out + "\""
     }
 
+    /// The largest width or height an image may claim (Wallet's images are a few hundred pixels;
+    /// a header claiming 100000×100000 would have the browser try to decode 40 GB).
+    static let maximumImageSide = 4_096
+
+    /// `image/png` or `image/jpeg` by the content (the file's name says nothing), when the header
+    /// is whole and its claimed size is between 1 and ``maximumImageSide`` pixels a side; nil for
+    /// anything else (SVG, HTML, GIF, a truncated or oversized header).
     static func imageType(_ bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        guard let (mime, width, height) = imageHeader(bytes), (1...maximumImageSide).contains(width), (1...maximumImageSide).contains(height)
+        else { return nil }
+        return mime
+    }
+
+    static func imageHeader(_ bytes: [UInt8]) -> (mime: String, width: Int, height: Int)? {
+        func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+        func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
+        // PNG: signature, then IHDR first (length 13): width and height.
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard bytes.count >= 24, be32(8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+            return ("image/png", be32(16), be32(20))
+        }
+        // JPEG: SOI, then segments up to a start-of-frame (SOF0–SOF15 but DHT, JPG, DAC).
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            var i = 2
+            while i + 4 <= bytes.count {
+                guard bytes[i] == 0xFF else { return nil }
+                let marker = bytes[i + 1]
+                if marker == 0xFF { i += 1; continue }
+                if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+                let length = be16(i + 2)
+                guard length >= 2 else { return nil }
+                if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                    guard i + 9 <= bytes.count else { return nil }
+                    return ("image/jpeg", be16(i + 7), be16(i + 5))
+                }
+                if marker == 0xD9 || marker == 0xDA { return nil }  // end, or scan data before any frame header
+                i += 2 + length
+            }
+            return nil
+        }
         return nil
     }
 

@@ -81,9 +81,13 @@ struct CustomerLinks: Sendable {
 
     private func landingPage(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let (order, bytes) = try await verified(context)
+        // The button's link is made from the verified identity, not from the request's path (which
+        // may start `//`, making the link protocol-relative, to another host).
+        let key = context.parameters.get("key") ?? ""
+        let archivePath = "/orders/\(Self.escaped(order.orderTypeIdentifier))/\(Self.escaped(order.orderIdentifier))/\(Self.escaped(key))/order"
         let options = PreviewOptions(
             language: Self.language(request.headers[.acceptLanguage]), appearance: .automatic, showsFindings: false,
-            addToWalletURL: request.uri.path + "/order")
+            addToWalletURL: archivePath)
         let page: String
         do {
             page = previewer.preview(try OrderArchive(bytes: bytes), subject: order.description, options: options).html
@@ -94,11 +98,16 @@ struct CustomerLinks: Sendable {
             status: .ok,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "private, no-cache",
-                .init("Content-Security-Policy")!: "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+                .init("Content-Security-Policy")!: Self.contentSecurityPolicy,
                 .init("Referrer-Policy")!: "no-referrer", .init("X-Content-Type-Options")!: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: page)))
     }
+
+    /// The landing page's policy: its own inline styles and data: images, nothing else; no
+    /// `<base>`, no form, and no framing by another site (a click-jacked Add button).
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The first language of an `Accept-Language` header (`fr-CH, fr;q=0.9` → `fr-CH`), if any.
     static func language(_ header: String?) -> String? {
@@ -106,24 +115,5 @@ struct CustomerLinks: Sendable {
         let tag = first.trimmingCharacters(in: .whitespaces)
         guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
         return tag
-    }
-}
-
-/// HTML escaping for text and attribute values.
-enum HTML {
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

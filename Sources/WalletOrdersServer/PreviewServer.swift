@@ -15,15 +15,22 @@ public final class PreviewServer: Sendable {
     public let options: PreviewOptions
     public let port: Int
     private let cache = Mutex<(fingerprint: String, html: String)?>(nil)
+    /// The port it listens on once running (the real one when `port` is 0).
+    private let boundPort = Mutex<Int?>(nil)
 
     /// - Parameters:
     ///   - path: an order source folder or a `.order` archive.
     ///   - port: the loopback port (0 picks a free one).
-    public init(path: String, previewer: OrderPreviewer, options: PreviewOptions, port: Int) {
+    /// How long a connection may send nothing before it is closed (a client that opens
+    /// connections and never finishes a request holds none of them for long).
+    public let idleTimeout: Duration
+
+    public init(path: String, previewer: OrderPreviewer, options: PreviewOptions, port: Int, idleTimeout: Duration = .seconds(30)) {
         self.path = path
         self.previewer = previewer
         self.options = options
         self.port = port
+        self.idleTimeout = idleTimeout
     }
 
     /// What changes when any file under `path` changes: every regular file's relative path, size
@@ -79,21 +86,51 @@ public final class PreviewServer: Sendable {
     public func run(logger: Logger = Logger(label: "wallet-orders.preview"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let router = Router(context: BasicRequestContext.self)
         let server = self
+        // Only this loopback address and port by name: a page elsewhere that rebinds its own host
+        // name to 127.0.0.1 (DNS rebinding) sends its own Host and gets nothing.
+        router.middlewares.add(LoopbackHostMiddleware { server.boundPort.withLock { $0 } })
+        let headers: HTTPFields = [
+            .cacheControl: "no-store", .init("X-Content-Type-Options")!: "nosniff", .init("X-Frame-Options")!: "DENY",
+            .init("Referrer-Policy")!: "no-referrer",
+        ]
         router.get("/") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: server.page())))
+            var fields = headers
+            fields[.contentType] = "text/html; charset=utf-8"
+            fields[.init("Content-Security-Policy")!] = "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+            return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: server.page())))
         }
         router.get("version") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: server.fingerprint())))
+            var fields = headers
+            fields[.contentType] = "text/plain; charset=utf-8"
+            return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: server.fingerprint())))
         }
         let port = port
+        let (seconds, attoseconds) = idleTimeout.components
+        let idle = TimeAmount.milliseconds(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
         let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
+            router: router, server: .http1(configuration: .init(idleTimeout: idle)), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
+            onServerRunning: { channel in
+                let real = channel.localAddress?.port ?? port
+                server.boundPort.withLock { $0 = real }
+                await onListening(real)
+            }, logger: logger)
         try await application.runService()
+    }
+}
+
+/// Answers 421 unless the request's Host is `127.0.0.1:PORT` or `localhost:PORT` (PORT the one
+/// listened on).
+struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
+    let port: @Sendable () -> Int?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let port = port(), let host = request.head.authority?.lowercased(), host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
+        else {
+            return Response(
+                status: .misdirectedRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "This preview answers to http://127.0.0.1:PORT/ only.\n")))
+        }
+        return try await next(request, context)
     }
 }
 

@@ -42,6 +42,8 @@ import WalletOrdersTestSupport
         var console: [String]
         var requests: [String]
         var failed: [String]
+        /// "URL REASON" for each load Chromium refused itself ("csp": by the page's policy).
+        var blocked: [String]?
     }
 
     /// The formats Debian's zbarimg decodes.

@@ -20,7 +20,7 @@ struct LandingPagePreviewTests {
             let path = try #require(answer.json["path"] as? String)
             let page = try await client.execute(uri: path, method: .get)
             #expect(page.status == .ok)
-            #expect(page.headers[.init("Content-Security-Policy")!] == "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+            #expect(page.headers[.init("Content-Security-Policy")!] == LandingPageHostileTests.policy)
             let html = String(buffer: page.body)
             #expect(html.contains(#"<html lang="en" class="auto">"#))
             #expect(html.contains(#"href="\#(path)/order">Add to Apple Wallet</a>"#))

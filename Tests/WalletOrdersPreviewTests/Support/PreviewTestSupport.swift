@@ -57,7 +57,7 @@ enum Previews {
             }
             index = html.index(after: index)
         }
-        for (entity, character) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'")] {
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
             text = text.replacingOccurrences(of: entity, with: character)
         }
         return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

@@ -5,6 +5,7 @@ needs to judge it, as JSON on stdout:
   console     console messages of level warning or error, and uncaught exceptions
   requests    every URL the page asked for that is not a data: URI (a self-contained page: none)
   failed      loads that failed (Network.loadingFailed), data: URIs included
+  blocked     "URL REASON" for each load Chromium refused itself (REASON "csp": the page's policy)
   text        document.body.innerText: what a person reads
   scrollWidth, clientWidth   horizontal overflow at the viewport width (390 CSS px by default)
   barcodes    for each <svg class="barcode">: its format and what zbarimg (QR, Code 128) and
@@ -184,7 +185,7 @@ def main():
                 os.set_blocking(browser.from_child, True)
         while b"\0" in browser.buffer:
             browser.events.append(browser.receive())
-        console, requests, failed = [], [], []
+        console, requests, failed, blocked, urls = [], [], [], [], {}
         for event in browser.events:
             method, params = event.get("method"), event.get("params", {})
             if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning", "assert"):
@@ -195,11 +196,14 @@ def main():
                 console.append(params["entry"].get("text", ""))
             elif method == "Network.requestWillBeSent":
                 url = params.get("request", {}).get("url", "")
+                urls[params.get("requestId")] = url
                 if not url.startswith("data:") and not url.startswith("file://") and not (origin and url.startswith(origin + "/")):
                     requests.append(url)
             elif method == "Network.loadingFailed":
                 failed.append(params.get("errorText", "failed"))
-        report.update({"console": console, "requests": requests, "failed": failed})
+                if params.get("blockedReason"):
+                    blocked.append(urls.get(params.get("requestId"), "?") + " " + params["blockedReason"])
+        report.update({"console": console, "requests": requests, "failed": failed, "blocked": blocked})
         print(json.dumps(report))
     finally:
         browser.close()
