@@ -6,6 +6,7 @@ import SystemPackage
 import WalletOrders
 import WalletOrdersServer
 import WalletOrdersStore
+import WalletOrdersPostgres
 
 /// `wallet-orders serve`: the order web service on the order store.
 struct ServeCommand: AsyncParsableCommand {
@@ -103,8 +104,13 @@ struct ServeCommand: AsyncParsableCommand {
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
         let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
         let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
-        let location = try reportingFailures { try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store")) }
-        let store = try reportingFailures { try location.open(validator: validator) }
+        let location = try reportingFailures { () throws -> OrderStoreLocation in
+            // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
+            let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
+            if storePath != nil { try StoreOptions.refusePassword(in: location) }
+            return location
+        }
+        let store = try await reportingFailuresAsync { try await location.openStore(validator: validator) }
 
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -119,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no APNs endpoint (--apns): changes are queued in the store's outbox and not sent")
         }
         let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
-        let path = store.url.path
+        let path = location.displayName
         let scheme = settings.tls == nil ? "http" : "https"
         do {
             try await reportingFailuresAsync {

@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersPostgres
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// What only the PostgreSQL store has: a server to reach, credentials, TLS, migrations shared by
+/// many servers, and an outbox drained by several of them. The contract itself is tested for
+/// every store by the parameterized suites (OrderStoreContractTests, …).
+@Suite("PostgresOrderStore: URLs, connections, migrations and many servers", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+struct PostgresOrderStoreTests {
+    /// A fresh database in the test cluster, dropped afterwards.
+    static func withDatabase<T>(_ body: (PostgresTestCluster, String) async throws -> T) async throws -> T {
+        let cluster = try PostgresDatabase.cluster()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        return try await body(cluster, database)
+    }
+
+    @Test("Four servers opening a new database at once migrate it once and share one store")
+    func concurrentMigrations() async throws {
+        try await Self.withDatabase { cluster, database in
+            let url = cluster.url(database: database)
+            let stores = try await withThrowingTaskGroup(of: PostgresOrderStore.self) { group in
+                for _ in 0..<4 { group.addTask { try await PostgresOrderStore(url: url, validator: TestPKI.validator) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(stores.count == 4)
+            #expect(try cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "1")
+            // One store: what one server saves, another sees, and their history tokens are interchangeable.
+            #expect(try await stores[0].save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await stores[1].contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
+            let token = try await stores[2].history(since: nil).newToken
+            _ = try await stores[3].save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            #expect(try await stores[0].history(since: token).updated == [SampleVersions.identifier])
+            for store in stores { await store.close() }
+        }
+    }
+
+    @Test("Three servers saving interleaved versions of the same orders: the newest wins, and the history has every change once, in order")
+    func manyServersSaving() async throws {
+        try await Self.withDatabase { cluster, database in
+            let url = cluster.url(database: database)
+            var stores: [PostgresOrderStore] = []
+            for _ in 0..<3 { stores.append(try await PostgresOrderStore(url: url, validator: TestPKI.validator)) }
+            let versions = try (0..<6).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:0\($0)Z") }
+            let start = try await stores[0].history(since: nil).newToken
+            let results = try await withThrowingTaskGroup(of: [SaveOrderResult].self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        var results: [SaveOrderResult] = []
+                        for step in 0..<6 { results.append(try await store.save(signedArchive: versions[(index * 2 + step) % 6])) }
+                        return results
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(results.count == 18)
+            #expect(try await stores[1].archive(for: SampleVersions.identifier) == versions[5])
+            // The change log, read by an independent client: sequence numbers without gaps, and
+            // every replacement moving updatedAt forward (no lost update, no duplicate).
+            let log = try cluster.psql("SELECT string_agg(sequence::text, ',' ORDER BY sequence) FROM changes", database: database)
+            let sequences = log.split(separator: ",").compactMap { Int($0) }
+            #expect(sequences == Array(1...sequences.count))
+            // Each write moves updatedAt forward, so there are at most six: one insert, then updates.
+            #expect((1...6).contains(sequences.count))
+            let kinds = try cluster.psql("SELECT string_agg(kind, ',' ORDER BY sequence) FROM changes", database: database)
+            #expect(kinds == (["inserted"] + Array(repeating: "updated", count: sequences.count - 1)).joined(separator: ","))
+            #expect(try await stores[2].history(since: start).inserted == [SampleVersions.identifier])
+            for store in stores { await store.close() }
+        }
+    }
+
+    @Test("A schema from a newer wallet-orders is refused with store-too-new and left untouched")
+    func schemaTooNew() async throws {
+        try await Self.withDatabase { cluster, database in
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            await store.close()
+            try cluster.psql("INSERT INTO wallet_orders_migrations (version, name) VALUES (99, 'v99-from-the-future')", database: database)
+            let error = try await #require(throws: WalletOrdersError.self) {
+                _ = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            }
+            #expect(error.code == .storeTooNew)
+            #expect(error.message.contains("v99-from-the-future"))
+            #expect(error.hint?.contains("newer wallet-orders") == true)
+            #expect(try cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "2")
+        }
+    }
+
+    @Test("An unreachable server fails at once with store-unavailable naming the address")
+    func unreachable() async throws {
+        // Port 1 on loopback: nothing listens there, so the connection is refused.
+        let started = ContinuousClock.now
+        let error = try await #require(throws: WalletOrdersError.self) {
+            _ = try await PostgresOrderStore(url: URL(string: "postgres://postgres:secret-pw@127.0.0.1:1/orders")!)
+        }
+        #expect(error.code == .storeUnavailable)
+        #expect(error.message.contains("127.0.0.1:1"))
+        #expect(!error.message.contains("secret-pw"))
+        #expect(error.hint?.contains("accepts connections") == true)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("Wrong credentials give store-access-denied, and the password is never shown")
+    func wrongPassword() async throws {
+        let cluster = try PostgresDatabase.cluster()
+        let error = try await #require(throws: WalletOrdersError.self) {
+            _ = try await PostgresOrderStore(url: cluster.url(database: "postgres", password: "not-the-password"))
+        }
+        #expect(error.code == .storeAccessDenied)
+        #expect(error.message.contains("'postgres'"))
+        #expect(!error.message.contains("not-the-password"))
+        #expect(!(error.hint ?? "").contains("not-the-password"))
+        #expect(error.hint?.contains("PGPASSWORD") == true)
+
+        let none = try await #require(throws: WalletOrdersError.self) {
+            _ = try await PostgresOrderStore(
+                url: URL(string: "postgres://postgres@\(cluster.host):\(cluster.port)/postgres")!, environment: [:])
+        }
+        #expect(none.code == .storeAccessDenied)
+        #expect(none.message.contains("none was given"))
+    }
+
+    @Test("A database that doesn't exist gives store-unavailable with a createdb hint")
+    func missingDatabase() async throws {
+        let cluster = try PostgresDatabase.cluster()
+        let error = try await #require(throws: WalletOrdersError.self) {
+            _ = try await PostgresOrderStore(url: cluster.url(database: "no_such_database"))
+        }
+        #expect(error.code == .storeUnavailable)
+        #expect(error.message.contains("'no_such_database' does not exist"))
+        #expect(error.hint?.contains("createdb no_such_database") == true)
+    }
+
+    /// Store URLs that are refused before any connection, and a word the message must contain.
+    static let badURLs: [(String, String)] = [
+        ("postgres://u@localhost/db?sslmod=require", "unknown parameter 'sslmod'"),
+        ("postgres://u@localhost/db?sslmode=sometimes", "sslmode 'sometimes'"),
+        ("postgres://u@localhost/db?connect_timeout=soon", "connect_timeout 'soon'"),
+        ("postgres://u@localhost/db?pool_max_conns=0", "pool_max_conns '0'"),
+        ("postgres://u@localhost/db?host=relative/dir", "not a folder path"),
+        ("postgres://u@localhost/db/extra", "not a database name"),
+        ("postgres://u@localhost/db?sslmode=verify-full&sslrootcert=/no/such/ca.pem", "can't be read"),
+    ]
+
+    @Test("Bad store URLs are refused with invalid-configuration and a hint", arguments: badURLs)
+    func badURL(text: String, expected: String) throws {
+        let error = try #require(throws: WalletOrdersError.self) {
+            _ = try PostgresStoreConfiguration(url: URL(string: text)!, environment: [:])
+        }
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.message.contains(expected), "\(error.message)")
+        #expect(error.hint != nil)
+    }
+
+    @Test("A URL's parts and libpq's variables fill the configuration; the redacted URL has no password")
+    func configuration() throws {
+        let full = try PostgresStoreConfiguration(
+            url: URL(string: "postgresql://wallet:p%40ss@db.example:6543/orders?sslmode=verify-full&statement_timeout=5000&pool_max_conns=4")!,
+            environment: [:])
+        #expect(full.host == "db.example")
+        #expect(full.port == 6543)
+        #expect(full.username == "wallet")
+        #expect(full.password == "p@ss")
+        #expect(full.database == "orders")
+        #expect(full.tlsMode == .verifyFull)
+        #expect(full.statementTimeout == .seconds(5))
+        #expect(full.maximumConnections == 4)
+        #expect(full.redactedURL == "postgres://wallet@db.example:6543/orders")
+        let defaults = try PostgresStoreConfiguration(
+            url: URL(string: "postgres:///")!, environment: ["PGHOST": "/run/pg", "PGUSER": "app", "PGPASSWORD": "env-secret"])
+        #expect(defaults.unixSocketPath == "/run/pg/.s.PGSQL.5432")
+        #expect(defaults.username == "app")
+        #expect(defaults.password == "env-secret")
+        #expect(defaults.database == "app")
+        #expect(defaults.tlsMode == .prefer)
+    }
+
+    @Test("TLS: verify-full with the server's certificate connects over TLS; without that root it fails with a TLS hint")
+    func tls() async throws {
+        try await Self.withDatabase { cluster, database in
+            let name = "tls-\(UUID().uuidString.prefix(8).lowercased())"
+            let url = cluster.url(
+                database: database,
+                parameters: "sslmode=verify-full&sslrootcert=\(cluster.certificate.path)&application_name=\(name)")
+            let store = try await PostgresOrderStore(url: URL(string: url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))!)
+            #expect(try await store.contains(matching: SampleVersions.identifier) == .notFound)
+            // The server's own view of the pooled connection, asked by psql.
+            let ssl = try cluster.psql(
+                "SELECT bool_and(s.ssl) FROM pg_stat_ssl s JOIN pg_stat_activity a ON a.pid = s.pid WHERE a.application_name = '\(name)'")
+            #expect(ssl == "t")
+            await store.close()
+
+            let untrusted = try await #require(throws: WalletOrdersError.self) {
+                _ = try await PostgresOrderStore(url: cluster.url(database: database, parameters: "sslmode=verify-full"))
+            }
+            #expect(untrusted.code == .storeUnavailable)
+            #expect(untrusted.hint?.contains("sslrootcert") == true, "\(untrusted)")
+        }
+    }
+
+    @Test("A Unix socket URL (host=FOLDER) connects without a password")
+    func unixSocket() async throws {
+        try await Self.withDatabase { cluster, database in
+            let store = try await PostgresOrderStore(url: cluster.socketURL(database: database), validator: TestPKI.validator, environment: [:])
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await store.count() == 1)
+            await store.close()
+        }
+    }
+
+    @Test("Two servers draining one outbox at once never claim the same push (FOR UPDATE SKIP LOCKED leases)")
+    func outboxWithTwoWorkers() async throws {
+        try await Self.withDatabase { cluster, database in
+            let url = cluster.url(database: database)
+            let first = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
+            let second = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
+            _ = try await first.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            for device in 0..<60 {
+                _ = try await first.register(deviceIdentifier: "device-\(device)", pushToken: "token-\(device)", for: SampleVersions.identifier)
+            }
+            _ = try await second.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            #expect(try await first.outboxStatus(now: Date()).pending == 60)
+            let now = Date()
+            let claims = try await withThrowingTaskGroup(of: [PendingPush].self) { group in
+                for store in [first, second, first, second] {
+                    group.addTask {
+                        var mine: [PendingPush] = []
+                        while true {
+                            let batch = try await store.claimPushes(limit: 7, lease: .seconds(60), now: now)
+                            if batch.isEmpty { return mine }
+                            mine += batch
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let all = claims.flatMap { $0 }
+            #expect(all.count == 60)
+            #expect(Set(all.map(\.id)).count == 60, "no push claimed twice")
+            #expect(Set(all.map(\.pushToken)) == Set((0..<60).map { "token-\($0)" }))
+            #expect(all.allSatisfy { $0.attempts == 1 })
+            await first.close()
+            await second.close()
+        }
+    }
+
+    @Test("A statement that waits past statement_timeout is cancelled: store-unavailable, nothing written")
+    func statementTimeout() async throws {
+        try await Self.withDatabase { cluster, database in
+            let setup = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            await setup.close()
+            // Another client holds the write lock (the change counter's row) for 5 seconds.
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = [
+                "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres", "-d", database, "-c",
+                "BEGIN; SELECT last_sequence FROM change_counter FOR UPDATE; SELECT pg_sleep(5); COMMIT;",
+            ]
+            holder.standardOutput = FileHandle.nullDevice
+            try holder.run()
+            defer { holder.waitUntilExit() }
+            try await Task.sleep(for: .milliseconds(700))
+            let store = try await PostgresOrderStore(
+                url: cluster.url(database: database, parameters: "statement_timeout=300"), validator: TestPKI.validator)
+            let error = try await #require(throws: WalletOrdersError.self) {
+                try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            }
+            #expect(error.code == .storeUnavailable)
+            #expect(error.message.contains("statement_timeout"))
+            await store.close()
+            holder.waitUntilExit()
+            #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0")
+        }
+    }
+}
