@@ -41,10 +41,10 @@ public struct OrderStoreLocation: Sendable, Hashable {
         }
     }
 
-    /// `text` with the password of a URL's user information replaced by `***`.
+    /// `text` without the password of a URL's user information (`postgres://user@host/db`).
     public static func redactingPassword(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
+        components.password = nil
         return components.string ?? text
     }
 
