@@ -88,6 +88,55 @@ struct PostgresStoreEndToEndTests {
         #expect(result.errorOutput.contains("hint: "), "\(result.errorOutput)")
     }
 
+    @Test("store copy: SQLite to PostgreSQL with a resume file, and back into a new SQLite file; counts and digests agree")
+    func copyBothWays() throws {
+        let cluster = try Self.cluster()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let archives = try (0..<3).map { try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "copy-\($0)") }
+        #expect(try store.save(archives).result.status == 0)
+        let url = "postgres://postgres@\(cluster.host):\(cluster.port)/\(database)"
+        let environment = ["PGPASSWORD": cluster.password]
+        let resume = store.folder.file("copy.cursor")
+        let there = try CLI.run(
+            ["store", "copy", store.url.path, url, "--batch-size", "2", "--resume-file", resume.path] + (try StoreFixtures.trustArguments()),
+            environment: environment)
+        #expect(there.status == 0, "\(there)")
+        #expect(there.output.contains("copied 3 orders: 3 written, 0 already there, 0 failed"), "\(there.output)")
+        #expect(there.output.contains("verified: 3 in FROM, 3 in TO; 3 identical"))
+        #expect(FileManager.default.fileExists(atPath: resume.path))
+        #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "3")
+
+        // Again with the resume file: it continues after the last page, so nothing is read again.
+        let again = try CLI.run(
+            ["store", "copy", store.url.path, url, "--resume-file", resume.path, "--json"] + (try StoreFixtures.trustArguments()),
+            environment: environment)
+        #expect(again.status == 0, "\(again)")
+        let report = try #require(try JSONSerialization.jsonObject(with: again.standardOutput) as? [String: Any])
+        #expect((report["copy"] as? [String: Any])?["read"] as? Int == 0)
+        #expect((report["verification"] as? [String: Any])?["identical"] as? Int == 3)
+
+        let back = store.folder.file("back.sqlite")
+        let home = try CLI.run(
+            ["store", "copy", url, "sqlite:" + back.path, "--json"] + (try StoreFixtures.trustArguments()), environment: environment)
+        #expect(home.status == 0, "\(home)")
+        let verification = try #require(
+            (try JSONSerialization.jsonObject(with: home.standardOutput) as? [String: Any])?["verification"] as? [String: Any])
+        #expect(verification["sourceCount"] as? Int == 3)
+        #expect(verification["destinationCount"] as? Int == 3)
+        #expect(verification["sourceDigest"] as? String == verification["destinationDigest"] as? String)
+        let out = store.folder.file("copy-1.order")
+        let get = try CLI.run(["store", "get", Repository.shippedOrderTypeIdentifier, "copy-1", "--out", out.path, "--store", back.path])
+        #expect(get.status == 0, "\(get)")
+        #expect(try Data(contentsOf: out) == (try Data(contentsOf: archives[1])))
+
+        let same = try CLI.run(["store", "copy", back.path, back.path])
+        #expect(same.status == 1)
+        #expect(same.errorOutput.contains("the same store"))
+    }
+
     @Test("Two `serve` instances on one PostgreSQL store: an upload to one is served by the other")
     func twoServers() throws {
         let cluster = try Self.cluster()

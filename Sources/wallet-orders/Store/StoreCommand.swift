@@ -35,7 +35,7 @@ struct StoreCommand: AsyncParsableCommand {
             """,
         subcommands: [
             StoreSaveCommand.self, StoreContainsCommand.self, StoreGetCommand.self, StoreListCommand.self,
-            StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self,
+            StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self, StoreCopyCommand.self,
         ]
     )
 }
@@ -83,9 +83,15 @@ struct StoreOptions: ParsableArguments {
     /// do, so a store left behind by an older wallet-orders, or by a process killed while it
     /// created the store, is upgraded or finished rather than refused.
     func open(_ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = []) async throws -> any AnyOrderStore {
+        try await Self.open(try OrderStoreLocation.resolve(explicitPath: path), access, trustRoots: trustRoots)
+    }
+
+    /// Opens the store at `location` (see ``open(_:trustRoots:)``).
+    static func open(_ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [])
+        async throws -> any AnyOrderStore
+    {
         let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
-        let location = try OrderStoreLocation.resolve(explicitPath: path)
         guard location.backend == .sqlite else {
             try Self.refusePassword(in: location)
             return try await location.openStore(validator: validator)
