@@ -56,9 +56,7 @@ public struct OrderStoreLocation: Sendable, Hashable {
         let hint = "A store is a path (orders.sqlite), sqlite:PATH, or postgres://USER@HOST:5432/DATABASE."
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            guard let url = URL(string: text), let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                components.scheme != nil
-            else {
+            guard let components = URLComponents(string: text), components.scheme != nil, let url = components.url else {
                 throw WalletOrdersError(
                     .invalidConfiguration, "'\(redactingPassword(text))' is not a valid PostgreSQL URL.",
                     hint: "Percent-encode special characters in the user name and password (@ as %40, / as %2F). " + hint)

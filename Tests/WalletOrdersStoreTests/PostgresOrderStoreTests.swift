@@ -247,6 +247,41 @@ struct PostgresOrderStoreTests {
         }
     }
 
+    @Test("With every pooled connection busy, a call fails after pool_timeout with store-unavailable and a hint")
+    func poolExhaustion() async throws {
+        try await Self.withDatabase { cluster, database in
+            let store = try await PostgresOrderStore(
+                url: cluster.url(database: database, parameters: "pool_max_conns=1&pool_timeout=1&statement_timeout=20000"),
+                validator: TestPKI.validator)
+            // Another client holds the write lock, so a save holds the pool's only connection while it waits.
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = [
+                "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres", "-d", database, "-c",
+                "BEGIN; SELECT last_sequence FROM change_counter FOR UPDATE; SELECT pg_sleep(4); COMMIT;",
+            ]
+            holder.standardOutput = FileHandle.nullDevice
+            try holder.run()
+            try await Task.sleep(for: .milliseconds(700))
+            let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+            async let saved = store.save(signedArchive: bytes)
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            let error = try await #require(throws: WalletOrdersError.self) {
+                _ = try await store.contains(matching: SampleVersions.identifier)
+            }
+            #expect(error.code == .storeUnavailable)
+            #expect(error.message.contains("all 1 pooled connections stayed busy"), "\(error.message)")
+            #expect(error.hint?.contains("pool_max_conns") == true)
+            #expect(ContinuousClock.now - started < .seconds(3))
+            // The waiting save goes through once the lock is released, and the pool serves again.
+            #expect(try await saved == .added)
+            #expect(try await store.contains(matching: SampleVersions.identifier) == .exists)
+            holder.waitUntilExit()
+            await store.close()
+        }
+    }
+
     @Test("A statement that waits past statement_timeout is cancelled: store-unavailable, nothing written")
     func statementTimeout() async throws {
         try await Self.withDatabase { cluster, database in
