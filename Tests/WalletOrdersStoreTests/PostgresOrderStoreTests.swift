@@ -247,6 +247,44 @@ struct PostgresOrderStoreTests {
         }
     }
 
+    @Test("The server restarts during a run of saves: saves fail with store-unavailable meanwhile, none acknowledged is lost, the pool reconnects")
+    func restartDuringSaves() async throws {
+        let cluster = try PostgresTestCluster.startPrivate()
+        defer { cluster.stop() }
+        let database = try cluster.makeDatabase()
+        let store = try await PostgresOrderStore(
+            url: cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2"), validator: TestPKI.validator)
+        let versions = try (0..<30).map {
+            try SampleVersions.archive(updatedAt: String(format: "2025-11-21T00:%02d:00Z", $0))
+        }
+        let restarter = Task.detached {
+            try await Task.sleep(for: .milliseconds(400))
+            try cluster.restart()
+        }
+        var acknowledged: [Int] = []
+        var failures: [WalletOrdersError] = []
+        for (index, archive) in versions.enumerated() {
+            do {
+                if try await store.save(signedArchive: archive) == .added { acknowledged.append(index) }
+            } catch let error as WalletOrdersError {
+                failures.append(error)
+            }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        try await restarter.value
+        #expect(acknowledged.count + failures.count == versions.count, "every save answered added or failed")
+        #expect(failures.allSatisfy { $0.code == .storeUnavailable }, "\(failures.map(\.message))")
+        let last = try #require(acknowledged.last)
+        // Saves go forward: what is stored is the last acknowledged version, or a later one whose answer was lost.
+        let stored = try #require(try await store.summary(for: SampleVersions.identifier))
+        #expect(stored.updatedAt >= (try Timestamp(rfc3339: String(format: "2025-11-21T00:%02d:00Z", last))))
+        // After the restart the pool reconnects by itself.
+        let next = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+        #expect(try await store.save(signedArchive: next) == .added)
+        #expect(try cluster.psql("SELECT updated_at_text FROM orders", database: database) == "2025-11-22T00:00:00Z")
+        await store.close()
+    }
+
     @Test("With every pooled connection busy, a call fails after pool_timeout with store-unavailable and a hint")
     func poolExhaustion() async throws {
         try await Self.withDatabase { cluster, database in

@@ -199,6 +199,23 @@ public final class PostgresTestCluster: Sendable {
         }
     }
 
+    /// A cluster of its own, for a test that stops or restarts the server (which would disturb
+    /// the tests sharing ``shared``). The caller stops it with ``stop()``.
+    public static func startPrivate() throws -> PostgresTestCluster {
+        guard let binaries = serverBinaries else { throw StartFailed(description: "PostgreSQL's server binaries were not found") }
+        return try PostgresTestCluster(binaries: binaries)
+    }
+
+    /// Restarts the server (`pg_ctl restart -m fast`): every connection is cut, and new ones are
+    /// refused until it is back.
+    public func restart() throws {
+        let result = try Self.run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w", "restart"],
+            asPostgres: runsAsPostgres, timeout: 90)
+        guard result.status == 0 else { throw StartFailed(description: "pg_ctl restart failed: \(result)") }
+    }
+
     /// Stops the server now and removes its folder (the process's exit does this too).
     public func stop() {
         _ = try? Self.run(
