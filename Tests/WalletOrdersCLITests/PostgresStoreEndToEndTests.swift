@@ -137,8 +137,8 @@ struct PostgresStoreEndToEndTests {
         #expect(same.errorOutput.contains("the same store"))
     }
 
-    @Test("Two `serve` instances on one PostgreSQL store: an upload to one is served by the other")
-    func twoServers() throws {
+    @Test("Three `serve` instances on one PostgreSQL store: an upload to one is served by the others, which make the same customer links")
+    func threeServers() throws {
         let cluster = try Self.cluster()
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
@@ -149,6 +149,7 @@ struct PostgresStoreEndToEndTests {
         ]
         let first = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-1")
         let second = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-2")
+        let third = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-3")
         #expect(first.child.errorOutput.contains("(store postgres://postgres@127.0.0.1:\(cluster.port)/\(database))"))
         #expect(!first.child.errorOutput.contains(cluster.password))
 
@@ -159,17 +160,38 @@ struct PostgresStoreEndToEndTests {
         #expect(upload.status == 200, "\(String(decoding: upload.body, as: UTF8.self))")
         #expect(upload.json["result"] as? String == "added")
         let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
-        let fetched = try HTTPClient.request(
-            "GET", "\(second.baseURL)/v1/orders/\(order)", headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"])
-        #expect(fetched.status == 200)
-        #expect(fetched.body == (try Data(contentsOf: archive)))
+        for server in [second, third] {
+            let fetched = try HTTPClient.request(
+                "GET", "\(server.baseURL)/v1/orders/\(order)", headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"])
+            #expect(fetched.status == 200)
+            #expect(fetched.body == (try Data(contentsOf: archive)))
+        }
+        // A device registered through one server learns of a change uploaded through another.
+        let device = "device-1", type = Repository.shippedOrderTypeIdentifier
+        let registered = try HTTPClient.request(
+            "POST", "\(third.baseURL)/v1/devices/\(device)/registrations/\(type)/\(Repository.shippedOrderIdentifier)",
+            headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU", "Content-Type": "application/json"],
+            body: Data(#"{"pushToken": "a1a1a1a1a1a1a1a1"}"#.utf8))
+        #expect(registered.status == 201, "\(String(decoding: registered.body, as: UTF8.self))")
+        let before = try HTTPClient.request("GET", "\(second.baseURL)/v1/devices/\(device)/registrations/\(type)")
+        let tag = try #require(before.json["lastModified"] as? String)
+        let newer = try StoreFixtures.archive(updatedAt: "2025-11-24T00:00:00Z")
+        let update = try HTTPClient.request(
+            "POST", "\(second.baseURL)/merchant/v1/orders", headers: ["Authorization": "Bearer \(Self.key)"],
+            body: try Data(contentsOf: newer))
+        #expect(update.status == 200)
+        let changed = try HTTPClient.request(
+            "GET", "\(first.baseURL)/v1/devices/\(device)/registrations/\(type)?ordersModifiedSince=\(tag)")
+        #expect(changed.json["orderIdentifiers"] as? [String] == [Repository.shippedOrderIdentifier])
+        #expect(try cluster.psql("SELECT count(*) FROM push_outbox", database: database) == "1", "one push queued for the device")
         // Customer links are derived from the store's secret: both servers make the same one.
-        let links = try [first, second].map {
+        let links = try [first, second, third].map {
             try HTTPClient.request("GET", "\($0.baseURL)/merchant/v1/orders/\(order)/link", headers: ["Authorization": "Bearer \(Self.key)"])
                 .json["url"] as? String
         }
-        #expect(links[0] != nil && links[0] == links[1])
+        #expect(links[0] != nil && links[0] == links[1] && links[1] == links[2])
         #expect(try first.stop() == 0)
         #expect(try second.stop() == 0)
+        #expect(try third.stop() == 0)
     }
 }
