@@ -104,9 +104,17 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     }
 
     /// Closes the pool's connections. Calls after it throw ``WalletOrdersError/Code/storeUnavailable``.
+    ///
+    /// Waits up to 5 seconds for the pool to wind down (its connections are closed either way).
     public func close() async {
         runTask.cancel()
-        await runTask.value
+        let runTask = runTask
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await runTask.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     // MARK: - Saving
@@ -571,56 +579,103 @@ extension PostgresOrderStore {
 
     /// Leases a pooled connection for `body`, waiting at most the configuration's pool timeout
     /// for one; turns every failure into a ``WalletOrdersError``.
+    ///
+    /// The wait is a race between the lease and a timer that never waits for the loser: a lease
+    /// request the pool doesn't give up on when cancelled can't hold the caller.
     func withConnection<T: Sendable>(
         _ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let errors = ErrorContext(configuration: configuration)
         let client = client
         let timeout = configuration.poolTimeout
-        let leased = LeaseFlag()
+        let race = Race<T>()
         do {
-            return try await withThrowingTaskGroup(of: Step<T>.self) { group in
-                group.addTask {
-                    .value(
-                        try await client.withConnection { connection in
-                            leased.set()
-                            return try await body(connection)
-                        })
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return .timer
-                }
-                while let step = try await group.next() {
-                    switch step {
-                    case .value(let value):
-                        group.cancelAll()
-                        return value
-                    case .timer:
-                        if !leased.isSet {
-                            group.cancelAll()
-                            throw PoolTimeout(timeout: timeout)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                    race.start(continuation)
+                    let work = Task {
+                        do {
+                            let value = try await client.withConnection { connection in
+                                race.leased()
+                                return try await body(connection)
+                            }
+                            race.finish(.success(value))
+                        } catch {
+                            race.finish(.failure(error))
                         }
                     }
+                    race.onCancel { work.cancel() }
+                    Task {
+                        try? await Task.sleep(for: timeout)
+                        if race.timeOut(PoolTimeout(timeout: timeout)) { work.cancel() }
+                    }
                 }
-                throw CancellationError()
+            } onCancel: {
+                race.cancel()
             }
         } catch {
             throw errors.storeError(error, doing: doing)
         }
     }
 
-    private enum Step<T: Sendable>: Sendable {
-        case value(T)
-        case timer
-    }
 }
 
-/// Whether a pooled connection was handed over.
-private final class LeaseFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+/// One call's race between its lease (and work) and the pool timeout: the first to finish
+/// resumes the caller, once.
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var leased = false
+        var cancelWork: (@Sendable () -> Void)?
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func onCancel(_ cancel: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.cancelled { return true }
+            state.cancelWork = cancel
+            return false
+        }
+        if now { cancel() }
+    }
+
+    func leased() { state.withLock { $0.leased = true } }
+
+    func finish(_ result: Result<T, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// Fails the call when no connection was leased yet; returns whether it did.
+    func timeOut(_ error: any Error) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            guard !state.leased, let continuation = state.continuation else { return nil }
+            state.continuation = nil
+            return continuation
+        }
+        continuation?.resume(throwing: error)
+        return continuation != nil
+    }
+
+    func cancel() {
+        // Before a lease the caller is answered at once; after it, the work (told to stop) answers.
+        let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            state.cancelled = true
+            guard !state.leased else { return (nil, state.cancelWork) }
+            defer { state.continuation = nil }
+            return (state.continuation, state.cancelWork)
+        }
+        work?()
+        continuation?.resume(throwing: CancellationError())
+    }
 }
 
 /// No pooled connection became free (or could be made) in time.

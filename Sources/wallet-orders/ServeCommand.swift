@@ -21,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
             worker sends them to APNs. GET /health answers while the service runs; GET /metrics \
             gives Prometheus metrics.
 
+            The store is a SQLite file (a path or sqlite:PATH) or a PostgreSQL database \
+            (postgres://USER@HOST:5432/DATABASE?sslmode=require), which several serve instances \
+            can share: they answer alike and drain one push outbox. Give the database password in \
+            PGPASSWORD, or the whole URL in WALLET_ORDERS_STORE or the config file, not in --store.
+
             Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON \
             file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL, \
             push.pollSeconds, push.leaseSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
@@ -33,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store file (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path"))
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
     var storePath: String?
 
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for uploaded archives; repeatable. Apple Root CA is always trusted.", valueName: "file"))
