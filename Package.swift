@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletOrdersStore", targets: ["WalletOrdersStore"]),
+        .library(name: "WalletOrdersPostgres", targets: ["WalletOrdersPostgres"]),
         .library(name: "WalletOrdersServer", targets: ["WalletOrdersServer"]),
         .executable(name: "wallet-orders", targets: ["wallet-orders"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // The PostgreSQL order store (WalletOrdersPostgres).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // C system libraries: a module map and a shim header, nothing else.
@@ -82,6 +85,21 @@ let package = Package(
             dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // The order store on PostgreSQL (postgres-nio): the same contract for many servers on one
+        // database. Its own target, so SQLite-only users of WalletOrdersStore don't build NIO.
+        .target(
+            name: "WalletOrdersPostgres",
+            dependencies: [
+                "WalletOrders",
+                "WalletOrdersStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The order web service: Apple's protocol and the merchant API on Hummingbird 2, the APNs
         // client and the push outbox worker.
         .target(
@@ -122,6 +140,7 @@ let package = Package(
                 "WalletOrdersStore",
                 "WalletOrdersServer",
                 "WalletOrdersPreview",
+                "WalletOrdersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,7 +250,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -124,6 +124,9 @@ extension WalletOrdersError {
         /// An order store's file or folder can't be written (read-only file system, no write
         /// permission); nothing was changed.
         public static let storeReadOnly = Code("store-read-only")
+        /// A database server refused the order store's credentials, or the role may not use the
+        /// database; nothing was read or written.
+        public static let storeAccessDenied = Code("store-access-denied")
         /// A history token can't be used with this store: changes after it were compacted away,
         /// or it comes from another store. Resynchronize with `history(since: nil)`.
         public static let historyTokenInvalid = Code("history-token-invalid")

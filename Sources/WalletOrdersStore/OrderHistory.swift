@@ -12,11 +12,11 @@ public import WalletOrders
 /// `Codable` as one string, the same as ``encoded``.
 public struct OrderHistoryToken: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The store the token belongs to (a random identifier made when the store was created).
-    let storeID: String
+    package let storeID: String
     /// The sequence number of the last change the token's holder has seen.
-    let sequence: Int64
+    package let sequence: Int64
 
-    init(storeID: String, sequence: Int64) {
+    package init(storeID: String, sequence: Int64) {
         self.storeID = storeID
         self.sequence = sequence
     }
@@ -85,20 +85,26 @@ public struct OrderChanges: Sendable, Hashable, Codable {
 }
 
 /// One entry of a store's change log.
-struct OrderChangeRecord: Sendable, Hashable {
-    enum Kind: String, Sendable {
+package struct OrderChangeRecord: Sendable, Hashable {
+    package enum Kind: String, Sendable {
         case inserted, updated, deleted
     }
 
-    var sequence: Int64
-    var identifier: FullyQualifiedOrderIdentifier
-    var kind: Kind
+    package var sequence: Int64
+    package var identifier: FullyQualifiedOrderIdentifier
+    package var kind: Kind
+
+    package init(sequence: Int64, identifier: FullyQualifiedOrderIdentifier, kind: Kind) {
+        self.sequence = sequence
+        self.identifier = identifier
+        self.kind = kind
+    }
 }
 
 extension OrderChanges {
     /// Reduces log entries (in sequence order) to net changes per order, listed in the order of
     /// each order's last change.
-    static func collapsing(
+    package static func collapsing(
         _ records: [OrderChangeRecord], newToken: OrderHistoryToken, hasMore: Bool
     ) -> OrderChanges {
         var first: [FullyQualifiedOrderIdentifier: OrderChangeRecord.Kind] = [:]
@@ -129,7 +135,7 @@ extension OrderChanges {
     }
 
     /// The error for a token this store can't continue from.
-    static func invalidToken(_ reason: String) -> WalletOrdersError {
+    package static func invalidToken(_ reason: String) -> WalletOrdersError {
         WalletOrdersError(
             .historyTokenInvalid, "The history token can't be used with this store: \(reason).",
             hint: "Resynchronize: call history without a token (`wallet-orders store history` without --since) and keep the new token.")

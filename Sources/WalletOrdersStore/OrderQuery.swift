@@ -58,7 +58,7 @@ public struct OrderQuery: Sendable, Hashable {
     }
 
     /// Throws ``WalletOrdersError/Code/malformedToken`` when ``after`` was made for another sort.
-    func checkCursor() throws {
+    package func checkCursor() throws {
         if let after, after.sort != sort {
             throw WalletOrdersError(
                 .malformedToken,
@@ -97,7 +97,7 @@ public struct StoredOrderSummary: Sendable, Hashable, Codable {
     }
 
     /// The position of this order in `sort`, for the next page's cursor.
-    func cursor(_ sort: OrderSort) -> OrderListCursor {
+    package func cursor(_ sort: OrderSort) -> OrderListCursor {
         OrderListCursor(
             sort: sort, seconds: updatedAt.secondsSince1970, nanoseconds: updatedAt.nanoseconds,
             orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier)
@@ -136,10 +136,10 @@ public struct OrderListPage: Sendable, Hashable {
 /// ``encoded``, so it can be handed to a client and back.
 public struct OrderListCursor: Sendable, Hashable, Codable, CustomStringConvertible {
     let sort: OrderSort
-    let seconds: Int64
-    let nanoseconds: Int32
-    let orderTypeIdentifier: String
-    let orderIdentifier: String
+    package let seconds: Int64
+    package let nanoseconds: Int32
+    package let orderTypeIdentifier: String
+    package let orderIdentifier: String
 
     init(sort: OrderSort, seconds: Int64, nanoseconds: Int32, orderTypeIdentifier: String, orderIdentifier: String) {
         self.sort = sort

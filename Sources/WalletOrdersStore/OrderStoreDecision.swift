@@ -74,7 +74,7 @@ public enum OrderStoreDecision: Sendable, Hashable {
     }
 
     /// The error a conflict throws, naming both versions.
-    static func conflictError(
+    package static func conflictError(
         _ identifier: FullyQualifiedOrderIdentifier, stored: OrderVersion, incoming: OrderVersion
     ) -> WalletOrdersError {
         WalletOrdersError(
@@ -170,7 +170,7 @@ public struct VerifiedOrderArchive: Sendable {
         self.bytes = bytes
     }
 
-    func receipt(_ result: SaveOrderResult, storeChanged: Bool) -> OrderSaveReceipt {
+    package func receipt(_ result: SaveOrderResult, storeChanged: Bool) -> OrderSaveReceipt {
         OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result, storeChanged: storeChanged)
     }
 
@@ -211,7 +211,7 @@ public struct VerifiedOrderArchive: Sendable {
 
 extension OrderStoring {
     /// Saves what verified, and passes the failures through in their places.
-    func saveMerging(
+    package func saveMerging(
         _ verified: [Result<VerifiedOrderArchive, WalletOrdersError>]
     ) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         let good = verified.compactMap { try? $0.get() }

@@ -162,3 +162,18 @@ extension OrderStoring {
         return try OrderArchive(bytes: bytes).order()
     }
 }
+
+/// A store whose change log can be compacted, so it doesn't grow forever.
+public protocol OrderHistoryCompacting: Sendable {
+    /// Drops all but the newest `count` entries of the change log.
+    ///
+    /// Tokens older than what is kept then throw ``WalletOrdersError/Code/historyTokenInvalid``,
+    /// and `history(since: nil)` lists the stored orders instead of replaying the log.
+    ///
+    /// - Returns: The number of entries removed.
+    @discardableResult
+    func compactHistory(keepingLast count: Int) async throws -> Int
+}
+
+extension SQLiteOrderStore: OrderHistoryCompacting {}
+extension InMemoryOrderStore: OrderHistoryCompacting {}

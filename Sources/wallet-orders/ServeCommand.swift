@@ -6,6 +6,7 @@ import SystemPackage
 import WalletOrders
 import WalletOrdersServer
 import WalletOrdersStore
+import WalletOrdersPostgres
 
 /// `wallet-orders serve`: the order web service on the order store.
 struct ServeCommand: AsyncParsableCommand {
@@ -20,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
             worker sends them to APNs. GET /health answers while the service runs; GET /metrics \
             gives Prometheus metrics.
 
+            The store is a SQLite file (a path or sqlite:PATH) or a PostgreSQL database \
+            (postgres://USER@HOST:5432/DATABASE?sslmode=require), which several serve instances \
+            can share: they answer alike and drain one push outbox. Give the database password in \
+            PGPASSWORD, or the whole URL in WALLET_ORDERS_STORE or the config file, not in --store.
+
             Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON \
             file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL, \
             push.pollSeconds, push.leaseSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
@@ -32,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store file (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path"))
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
     var storePath: String?
 
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for uploaded archives; repeatable. Apple Root CA is always trusted.", valueName: "file"))
@@ -103,8 +109,13 @@ struct ServeCommand: AsyncParsableCommand {
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
         let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
         let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
-        let location = try reportingFailures { try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store")) }
-        let store = try reportingFailures { try location.open(validator: validator) }
+        let location = try reportingFailures { () throws -> OrderStoreLocation in
+            // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
+            let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
+            if storePath != nil { try StoreOptions.refusePassword(in: location) }
+            return location
+        }
+        let store = try await reportingFailuresAsync { try await location.openStore(validator: validator) }
 
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -119,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no APNs endpoint (--apns): changes are queued in the store's outbox and not sent")
         }
         let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
-        let path = store.url.path
+        let path = location.displayName
         let scheme = settings.tls == nil ? "http" : "https"
         do {
             try await reportingFailuresAsync {

@@ -211,6 +211,33 @@ struct OrderStoreContractTests {
         }
     }
 
+    @Test("8 concurrent tasks saving interleaved versions end with the newest stored and no error", arguments: StoreKind.allCases)
+    func concurrentSaves(kind: StoreKind) async throws {
+        let versions = try (0..<8).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:0\($0)Z") }
+        try await kind.withStore { (store: any OrderStoring) async throws -> Void in
+            let results = try await withThrowingTaskGroup(of: [SaveOrderResult].self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        var results: [SaveOrderResult] = []
+                        for step in 0..<8 {
+                            results.append(try await store.save(signedArchive: versions[(task + step * 3) % 8]))
+                        }
+                        return results
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(results.count == 64)
+            #expect(results.allSatisfy { $0 == .added || $0 == .newerExisting })
+            #expect(try await store.archive(for: SampleVersions.identifier) == versions[7])
+            #expect(try await store.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:07Z") == .exists)
+            #expect(try await store.list(OrderQuery()).orders.map(\.identifier) == [SampleVersions.identifier])
+            // Every change that happened is in the history, once, in order: replacements only go forward.
+            let history = try await store.history(since: nil)
+            #expect(history.inserted == [SampleVersions.identifier])
+        }
+    }
+
     /// SHA-256 through Python's hashlib, an independent oracle.
     static func hex(sha256Of bytes: [UInt8]) -> String {
         SHA256Oracle.hex(bytes)

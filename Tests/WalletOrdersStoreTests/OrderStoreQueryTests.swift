@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersPostgres
 import WalletOrdersTestFixtures
 
 /// Five orders of the sample with different identifiers, statuses and `updatedAt`s (two at the
@@ -274,6 +275,7 @@ struct OrderStoreHistoryTests {
             switch store {
             case let sqlite as SQLiteOrderStore: removed = try await sqlite.compactHistory(keepingLast: 3)
             case let memory as InMemoryOrderStore: removed = await memory.compactHistory(keepingLast: 3)
+            case let postgres as PostgresOrderStore: removed = try await postgres.compactHistory(keepingLast: 3)
             default: Issue.record("unknown store"); return
             }
             #expect(removed == 2)

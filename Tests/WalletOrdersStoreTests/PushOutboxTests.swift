@@ -5,7 +5,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("SQLiteOrderStore: device registrations and the durable push outbox")
+@Suite("Order stores: device registrations and the durable push outbox")
 struct PushOutboxTests {
     static let order = SampleVersions.identifier
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
@@ -16,9 +16,9 @@ struct PushOutboxTests {
         try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator), folder)
     }
 
-    @Test("A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none")
-    func savesQueuePushes() async throws {
-        try await Self.withStore { store, _ in
+    @Test("A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none", arguments: StoreKind.webServiceCases)
+    func savesQueuePushes(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
             #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await store.outboxStatus(now: Date()).pending == 0, "no device registered yet")
             #expect(try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order) == .created)
@@ -38,9 +38,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)")
-    func leases() async throws {
-        try await Self.withStore { store, _ in
+    @Test("Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)", arguments: StoreKind.webServiceCases)
+    func leases(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
@@ -57,9 +57,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device")
-    func completions() async throws {
-        try await Self.withStore { store, _ in
+    @Test("Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device", arguments: StoreKind.webServiceCases)
+    func completions(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
             _ = try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order)
@@ -83,9 +83,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("release gives claimed pushes back at once (a worker shutting down)")
-    func release() async throws {
-        try await Self.withStore { store, _ in
+    @Test("release gives claimed pushes back at once (a worker shutting down)", arguments: StoreKind.webServiceCases)
+    func release(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
@@ -95,9 +95,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("The access record carries the order's authenticationToken and version; unregistering the last order forgets the device")
-    func accessAndUnregister() async throws {
-        try await Self.withStore { store, _ in
+    @Test("The access record carries the order's authenticationToken and version; unregistering the last order forgets the device", arguments: StoreKind.webServiceCases)
+    func accessAndUnregister(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
             #expect(try await store.accessRecord(for: Self.order) == nil)
             _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:00:00.25Z"))
             let record = try #require(try await store.accessRecord(for: Self.order))

@@ -7,31 +7,6 @@ import WalletOrdersTestSupport
 
 @Suite("SQLiteOrderStore: files, concurrency and bad stores")
 struct SQLiteOrderStoreTests {
-    @Test("8 concurrent tasks saving interleaved versions end with the newest stored and no error")
-    func concurrentSaves() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
-        let versions = try (0..<8).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:0\($0)Z") }
-        let results = try await withThrowingTaskGroup(of: [SaveOrderResult].self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    var results: [SaveOrderResult] = []
-                    for step in 0..<8 {
-                        results.append(try await store.save(signedArchive: versions[(task + step * 3) % 8]))
-                    }
-                    return results
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
-        }
-        #expect(results.count == 64)
-        #expect(results.allSatisfy { $0 == .added || $0 == .newerExisting })
-        #expect(try await store.archive(for: SampleVersions.identifier) == versions[7])
-        #expect(try await store.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:07Z") == .exists)
-        #expect(try await store.count() == 1)
-    }
-
     @Test("Reopening the file keeps the stored orders")
     func reopen() async throws {
         let folder = try TemporaryFolder()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersPostgres
 
 /// `wallet-orders store …`: keep signed archives and answer FinanceKit's questions about them.
 struct StoreCommand: AsyncParsableCommand {
@@ -9,9 +10,13 @@ struct StoreCommand: AsyncParsableCommand {
         commandName: "store",
         abstract: "Keep signed archives in an order store and answer FinanceKit's questions about them.",
         discussion: """
-            The store is one SQLite file. Its location is the first of: --store PATH, the \
-            WALLET_ORDERS_STORE environment variable, $XDG_DATA_HOME/wallet-orders/orders.sqlite \
-            (default ~/.local/share/wallet-orders/orders.sqlite, created when missing).
+            The store is one SQLite file, or a PostgreSQL database shared by many servers. Its \
+            location is the first of: --store PATH|URL, the WALLET_ORDERS_STORE environment \
+            variable, $XDG_DATA_HOME/wallet-orders/orders.sqlite (default \
+            ~/.local/share/wallet-orders/orders.sqlite, created when missing). A location is a \
+            path or sqlite:PATH (SQLite), or postgres://USER@HOST:5432/DATABASE?sslmode=require \
+            (PostgreSQL; keep the password in PGPASSWORD or in WALLET_ORDERS_STORE, never on the \
+            command line).
 
             Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare \
             by updatedAt as an instant. Only archives that verify and validate without errors are \
@@ -30,7 +35,7 @@ struct StoreCommand: AsyncParsableCommand {
             """,
         subcommands: [
             StoreSaveCommand.self, StoreContainsCommand.self, StoreGetCommand.self, StoreListCommand.self,
-            StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self,
+            StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self, StoreCopyCommand.self,
         ]
     )
 }
@@ -54,13 +59,13 @@ enum StoreExitCode {
 /// `--store`, shared by every store command (`--trust-root` is `save`'s alone: nothing else
 /// verifies an archive).
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store file (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path"))
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
     var path: String?
 
     /// For read-only questions: `nil` when the store is the XDG default and doesn't exist yet, so
     /// asking creates nothing (the answer is an empty store's); else ``open(_:trustRoots:)``.
-    func openForQuestions() throws -> SQLiteOrderStore? {
-        try defaultStoreIsMissing() ? nil : open(.readOnly)
+    func openForQuestions() async throws -> (any AnyOrderStore)? {
+        try defaultStoreIsMissing() ? nil : try await open(.readOnly)
     }
 
     /// Whether the store is the XDG default and its file doesn't exist yet.
@@ -69,23 +74,47 @@ struct StoreOptions: ParsableArguments {
         return location.source == .xdgDefault && !FileManager.default.fileExists(atPath: location.url.path)
     }
 
-    /// Opens the store, with a validator that also trusts `--trust-root`.
+    /// Opens the store (a SQLite file or a PostgreSQL database), with a validator that also
+    /// trusts `--trust-root`.
     ///
-    /// Read-only questions pass `.readOnly`: they open the store read-only where its file or
+    /// Read-only questions pass `.readOnly`: they open a SQLite store read-only where its file or
     /// folder can't be written (a read-only mount, mode 444 as another user), which never
     /// creates, upgrades or writes it. Where it can be written they open it read-write as saves
     /// do, so a store left behind by an older wallet-orders, or by a process killed while it
     /// created the store, is upgraded or finished rather than refused.
-    func open(_ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = []) throws -> SQLiteOrderStore {
+    func open(_ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = []) async throws -> any AnyOrderStore {
+        try await Self.open(try OrderStoreLocation.resolve(explicitPath: path), access, trustRoots: trustRoots)
+    }
+
+    /// Opens the store at `location` (see ``open(_:trustRoots:)``).
+    static func open(_ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [])
+        async throws -> any AnyOrderStore
+    {
         let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
-        let location = try OrderStoreLocation.resolve(explicitPath: path)
+        guard location.backend == .sqlite else {
+            try Self.refusePassword(in: location)
+            return try await location.openStore(validator: validator)
+        }
         let files = FileManager.default
         let file = location.url.path
         let folder = location.url.deletingLastPathComponent().path
         // A store that doesn't exist yet is created empty, so a question about it answers notFound.
         let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
         return try location.open(validator: validator, access: writable ? .readWrite : access)
+    }
+}
+
+extension StoreOptions {
+    /// A password in `--store` is visible to every user (`ps`): refused, as passphrases are.
+    static func refusePassword(in location: OrderStoreLocation) throws {
+        guard location.source == .explicit, location.backend == .postgreSQL,
+            URLComponents(url: location.url, resolvingAgainstBaseURL: false)?.password != nil
+        else { return }
+        throw WalletOrdersError(
+            .invalidConfiguration,
+            "The --store URL holds a password, which every user of this machine can read in the process list.",
+            hint: "Put the URL in WALLET_ORDERS_STORE (or the config file) instead, or leave the password out and set PGPASSWORD.")
     }
 }
 

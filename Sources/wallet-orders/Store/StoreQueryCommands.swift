@@ -34,7 +34,7 @@ struct StoreContainsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (result, stored) = try await reportingFailuresAsync { () async throws -> (ContainsOrderResult, Timestamp?) in
-            guard let opened = try store.openForQuestions() else { return (.notFound, nil) }
+            guard let opened = try await store.openForQuestions() else { return (.notFound, nil) }
             let result = try await opened.contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
             return (result, result == .notFound ? nil : try await opened.summary(for: order.identifier)?.updatedAt)
         }
@@ -92,7 +92,7 @@ struct StoreGetCommand: AsyncParsableCommand {
         try await reportingFailuresAsync { try output?.check() }
         let identifier = order.identifier
         let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
-            guard let opened = try store.openForQuestions(), let summary = try await opened.summary(for: identifier),
+            guard let opened = try await store.openForQuestions(), let summary = try await opened.summary(for: identifier),
                 let bytes = try await opened.archive(for: identifier)
             else { return nil }
             return (summary, bytes)
@@ -183,7 +183,7 @@ struct StoreListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await reportingFailuresAsync { () async throws -> OrderListPage in
-            guard let opened = try store.openForQuestions() else { return OrderListPage(orders: [], nextCursor: nil) }
+            guard let opened = try await store.openForQuestions() else { return OrderListPage(orders: [], nextCursor: nil) }
             var query = OrderQuery(
                 orderTypeIdentifier: orderTypeIdentifier, status: status, updatedSince: updatedSince?.timestamp,
                 sort: sort.sort, limit: limit, after: try after.map { try OrderListCursor(encoded: $0) })

@@ -69,7 +69,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await reportingFailuresAsync { try store.open(trustRoots: trustRoots) }
+        let opened = try await reportingFailuresAsync { try await store.open(trustRoots: trustRoots) }
         var failed = false
         let chunkSize = confirm ? 1 : batchSize
         for start in stride(from: 0, to: archives.count, by: chunkSize) {
@@ -104,7 +104,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    private func saveConfirming(_ bytes: [UInt8], into store: SQLiteOrderStore) async -> Result<OrderSaveReceipt, WalletOrdersError> {
+    private func saveConfirming(_ bytes: [UInt8], into store: any OrderStoring) async -> Result<OrderSaveReceipt, WalletOrdersError> {
         let order: Order
         do {
             order = try OrderArchive(bytes: bytes).order()

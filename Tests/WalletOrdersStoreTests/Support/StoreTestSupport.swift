@@ -2,29 +2,77 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersPostgres
 import WalletOrdersTestSupport
 import WalletOrdersTestFixtures
 
-/// The two stores every contract test runs against, through ``OrderStoring``.
+/// The stores every contract test runs against, through ``OrderStoring``: in memory, SQLite and
+/// PostgreSQL (a database of its own in the test process's throwaway cluster,
+/// ``PostgresTestCluster``). PostgreSQL is left out only when its server binaries are not
+/// installed, which ``PostgresTestCluster/serverBinaries`` announces on stderr.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty store; `body` gets it, and any temporary folder is removed afterwards.
-    /// `validator` defaults to one trusting the test root.
+    static var allCases: [StoreKind] {
+        PostgresTestCluster.serverBinaries == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgres]
+    }
+
+    /// The stores that also keep the web service's registrations and push outbox.
+    static var webServiceCases: [StoreKind] { allCases.filter { $0 != .inMemory } }
+
+    /// A fresh, empty store; `body` gets it, and any temporary folder or database is removed
+    /// afterwards. `validator` defaults to one trusting the test root.
     func withStore<T>(
         validator: OrderValidator = TestPKI.validator, _ body: (any OrderStoring) async throws -> T
     ) async throws -> T {
         switch self {
         case .inMemory:
             return try await body(try InMemoryOrderStore(validator: validator))
+        case .sqlite, .postgres:
+            return try await withWebServiceStore(validator: validator) { try await body($0) }
+        }
+    }
+
+    /// A fresh, empty store with registrations and the push outbox (SQLite or PostgreSQL).
+    func withWebServiceStore<T>(
+        validator: OrderValidator = TestPKI.validator,
+        _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring) async throws -> T
+    ) async throws -> T {
+        switch self {
+        case .inMemory:
+            throw PostgresTestCluster.StartFailed(description: "the in-memory store keeps no registrations")
         case .sqlite:
             let folder = try TemporaryFolder("store")
             defer { folder.remove() }
             return try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator))
+        case .postgres:
+            let cluster = try PostgresDatabase.cluster()
+            let database = try cluster.makeDatabase()
+            defer { cluster.dropDatabase(database) }
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: validator)
+            do {
+                let result = try await body(store)
+                await store.close()
+                return result
+            } catch {
+                await store.close()
+                throw error
+            }
         }
+    }
+}
+
+/// The test process's PostgreSQL cluster, or the reason there is none.
+enum PostgresDatabase {
+    static func cluster() throws -> PostgresTestCluster {
+        guard let cluster = PostgresTestCluster.shared else {
+            throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
+        }
+        return cluster
     }
 }
 

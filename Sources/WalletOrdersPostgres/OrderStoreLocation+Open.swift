@@ -1,0 +1,34 @@
+public import Foundation
+public import Logging
+public import WalletOrders
+public import WalletOrdersStore
+
+/// Every store a location can name, with the web service's registrations and push outbox and a
+/// compactable history: ``SQLiteOrderStore`` or ``PostgresOrderStore``.
+public typealias AnyOrderStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & OrderHistoryCompacting
+
+extension PostgresOrderStore: OrderHistoryCompacting {}
+
+extension OrderStoreLocation {
+    /// Opens the store the location names, whichever kind it is: a SQLite file (as
+    /// ``OrderStoreLocation/open(validator:access:)``) or a PostgreSQL database.
+    ///
+    /// - Parameters:
+    ///   - validator: Judges every archive before it is stored.
+    ///   - access: For SQLite, ``SQLiteOrderStore/Access/readOnly`` opens without creating or
+    ///     writing anything; PostgreSQL stores are always opened for reading and writing.
+    ///   - environment: Where a PostgreSQL URL's missing parts (`PGPASSWORD`, …) are read.
+    ///   - logger: Where postgres-nio logs its background work.
+    /// - Throws: The errors of ``SQLiteOrderStore`` or ``PostgresOrderStore/init(url:validator:environment:logger:)``.
+    public func openStore(
+        validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil
+    ) async throws -> any AnyOrderStore {
+        switch backend {
+        case .sqlite:
+            return try open(validator: validator, access: access)
+        case .postgreSQL:
+            return try await PostgresOrderStore(url: url, validator: validator, environment: environment, logger: logger)
+        }
+    }
+}

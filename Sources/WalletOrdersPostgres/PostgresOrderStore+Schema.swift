@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import PostgresNIO
+import WalletOrders
+
+// The store's schema: named, append-only migrations, applied in one transaction under an advisory
+// lock so that servers starting at once migrate the database once, one after the other.
+extension PostgresOrderStore {
+    /// The advisory lock key of migrations (any constant; "wallet-o" as a 64-bit number).
+    static let migrationLockKey: Int64 = 0x7761_6C6C_6574_2D6F
+
+    /// The schema's migrations, in order: (name, statements). Add new ones at the end; never
+    /// edit a shipped one. Identifiers are `COLLATE "C"`, so they compare by bytes, as in SQLite.
+    static let migrations: [(name: String, statements: [String])] = [
+        (
+            "v1-orders-history-web-service",
+            [
+                "CREATE TABLE store_info (key text PRIMARY KEY, value text NOT NULL)",
+                """
+                CREATE TABLE change_counter (
+                    id integer PRIMARY KEY CHECK (id = 1),
+                    last_sequence bigint NOT NULL)
+                """,
+                "INSERT INTO change_counter (id, last_sequence) VALUES (1, 0)",
+                """
+                CREATE TABLE orders (
+                    order_type_identifier text COLLATE "C" NOT NULL,
+                    order_identifier text COLLATE "C" NOT NULL,
+                    updated_at_seconds bigint NOT NULL,
+                    updated_at_nanos bigint NOT NULL,
+                    updated_at_text text NOT NULL,
+                    status text COLLATE "C" NOT NULL,
+                    archive bytea NOT NULL,
+                    sha256 text NOT NULL,
+                    content_digest text,
+                    saved_at text NOT NULL,
+                    authentication_token text,
+                    change_sequence bigint NOT NULL,
+                    PRIMARY KEY (order_type_identifier, order_identifier))
+                """,
+                """
+                CREATE INDEX orders_by_updated_at
+                    ON orders (updated_at_seconds, updated_at_nanos, order_type_identifier, order_identifier)
+                """,
+                "CREATE INDEX orders_by_status ON orders (status, updated_at_seconds, updated_at_nanos)",
+                """
+                CREATE TABLE changes (
+                    sequence bigint PRIMARY KEY,
+                    order_type_identifier text COLLATE "C" NOT NULL,
+                    order_identifier text COLLATE "C" NOT NULL,
+                    kind text NOT NULL CHECK (kind IN ('inserted', 'updated', 'deleted')))
+                """,
+                """
+                CREATE TABLE devices (
+                    device_identifier text COLLATE "C" PRIMARY KEY,
+                    push_token text NOT NULL,
+                    updated_at double precision NOT NULL)
+                """,
+                "CREATE INDEX devices_by_push_token ON devices (push_token)",
+                """
+                CREATE TABLE registrations (
+                    order_type_identifier text COLLATE "C" NOT NULL,
+                    order_identifier text COLLATE "C" NOT NULL,
+                    device_identifier text COLLATE "C" NOT NULL,
+                    created_at double precision NOT NULL,
+                    PRIMARY KEY (order_type_identifier, order_identifier, device_identifier))
+                """,
+                "CREATE INDEX registrations_by_device ON registrations (device_identifier, order_type_identifier)",
+                """
+                CREATE TABLE push_outbox (
+                    id bigserial PRIMARY KEY,
+                    push_token text NOT NULL,
+                    topic text NOT NULL,
+                    enqueued_at double precision NOT NULL,
+                    not_before double precision NOT NULL,
+                    leased_until double precision,
+                    attempts bigint NOT NULL DEFAULT 0)
+                """,
+                "CREATE UNIQUE INDEX push_outbox_waiting ON push_outbox (push_token, topic) WHERE leased_until IS NULL",
+                "CREATE INDEX push_outbox_due ON push_outbox (not_before)",
+                "INSERT INTO store_info (key, value) VALUES ('historyFloor', '0')",
+            ]
+        )
+    ]
+
+    /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns
+    /// the store's identifier.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/storeTooNew`` when the database has migrations this
+    ///   code doesn't know (nothing is changed).
+    static func migrate(_ connection: PostgresConnection, logger: Logger, errors: ErrorContext) async throws -> String {
+        try await connection.withTransaction(logger: logger) { connection -> String in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLockKey))", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS wallet_orders_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied: [Int32: String] = [:]
+            for try await row in try await connection.query("SELECT version, name FROM wallet_orders_migrations", logger: logger) {
+                let (version, name) = try row.decode((Int32, String).self)
+                applied[version] = name
+            }
+            let unknown = applied.filter { $0.key > Int32(migrations.count) }
+            if let newest = unknown.keys.max() {
+                throw WalletOrdersError(
+                    .storeTooNew,
+                    "\(errors.store) was written by a newer version of wallet-orders (schema migration \(newest), '\(unknown[newest] ?? "")'; this one knows \(migrations.count)); it was left untouched.",
+                    hint: "Use the newer wallet-orders with this database, or point the store URL at another database.")
+            }
+            for (index, migration) in migrations.enumerated() where applied[Int32(index + 1)] == nil {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                if index == 0 {
+                    // Made here, not by the server, so no extension (pgcrypto) is needed.
+                    let storeID = UUID().uuidString.lowercased()
+                    try await connection.query(
+                        """
+                        INSERT INTO store_info (key, value) VALUES ('storeID', \(storeID)), ('customerLinkSecret', \(randomSecret()))
+                        """, logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO wallet_orders_migrations (version, name) VALUES (\(Int32(index + 1)), \(migration.name))",
+                    logger: logger)
+            }
+            for try await row in try await connection.query("SELECT value FROM store_info WHERE key = 'storeID'", logger: logger) {
+                return try row.decode(String.self)
+            }
+            throw WalletOrdersError(
+                .storeCorrupt, "\(errors.store) has no store identifier.", hint: "Restore the database from a backup.")
+        }
+    }
+
+    /// 32 random bytes from the system's generator, as hex.
+    static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,280 @@
+public import Foundation
+import Logging
+import PostgresNIO
+public import WalletOrders
+public import WalletOrdersStore
+
+// Device registrations and the push outbox. A save that writes a new version queues its pushes in
+// its own transaction (`Writer.write`), so every acknowledged change has its pushes stored.
+
+extension PostgresOrderStore {
+    public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
+        try await withConnection("read") { [logger] connection -> OrderAccessRecord? in
+            let rows = try await connection.query(
+                """
+                SELECT authentication_token, updated_at_seconds, updated_at_nanos, updated_at_text, sha256 FROM orders
+                WHERE order_type_identifier = \(identifier.orderTypeIdentifier) AND order_identifier = \(identifier.orderIdentifier)
+                """, logger: logger)
+            for try await row in rows {
+                let (token, seconds, nanos, text, sha256) = try row.decode((String?, Int64, Int64, String, String).self)
+                return OrderAccessRecord(
+                    identifier: identifier, authenticationToken: token,
+                    updatedAt: try Self.storedTimestamp(seconds: seconds, nanoseconds: nanos, text: text, of: identifier),
+                    sha256: sha256)
+            }
+            return nil
+        }
+    }
+
+    public func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
+        -> DeviceRegistrationResult
+    {
+        try await withConnection("register a device in") { [logger] connection in
+            try await Self.retryingConflicts {
+                try await connection.withTransaction(logger: logger) { connection -> DeviceRegistrationResult in
+                    let now = Date().timeIntervalSince1970
+                    try await connection.query(
+                        """
+                        INSERT INTO devices (device_identifier, push_token, updated_at) VALUES (\(deviceIdentifier), \(pushToken), \(now))
+                        ON CONFLICT (device_identifier) DO UPDATE SET push_token = EXCLUDED.push_token, updated_at = EXCLUDED.updated_at
+                            WHERE devices.push_token <> EXCLUDED.push_token
+                        """, logger: logger)
+                    var created = false
+                    for try await _ in try await connection.query(
+                        """
+                        INSERT INTO registrations (order_type_identifier, order_identifier, device_identifier, created_at)
+                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(now))
+                        ON CONFLICT DO NOTHING RETURNING 1
+                        """, logger: logger)
+                    {
+                        created = true
+                    }
+                    return created ? .created : .alreadyRegistered
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await withConnection("unregister a device in") { [logger] connection in
+            try await connection.withTransaction(logger: logger) { connection -> Bool in
+                var removed = false
+                for try await _ in try await connection.query(
+                    """
+                    DELETE FROM registrations WHERE order_type_identifier = \(order.orderTypeIdentifier)
+                        AND order_identifier = \(order.orderIdentifier) AND device_identifier = \(deviceIdentifier)
+                    RETURNING 1
+                    """, logger: logger)
+                {
+                    removed = true
+                }
+                try await connection.query(
+                    """
+                    DELETE FROM devices WHERE device_identifier = \(deviceIdentifier)
+                        AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(deviceIdentifier))
+                    """, logger: logger)
+                return removed
+            }
+        }
+    }
+
+    public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
+        -> ChangedOrders?
+    {
+        let after: Int64
+        if let tag {
+            guard let value = Int64(tag), value >= 0, tag.utf8.count <= 19, tag.utf8.allSatisfy({ (48...57).contains($0) })
+            else {
+                throw WalletOrdersError(
+                    .malformedToken, "ordersModifiedSince is not a tag this service gave out.",
+                    hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
+            }
+            after = value
+        } else {
+            after = -1
+        }
+        return try await withConnection("read") { [logger] connection -> ChangedOrders? in
+            var identifiers: [String] = []
+            var newest: Int64?
+            for try await row in try await connection.query(
+                """
+                SELECT o.order_identifier, o.change_sequence FROM registrations r
+                JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
+                WHERE r.device_identifier = \(deviceIdentifier) AND r.order_type_identifier = \(orderTypeIdentifier)
+                    AND o.change_sequence > \(after)
+                ORDER BY o.change_sequence
+                """, logger: logger)
+            {
+                let (identifier, sequence) = try row.decode((String, Int64).self)
+                identifiers.append(identifier)
+                newest = sequence
+            }
+            guard let newest else { return nil }
+            return ChangedOrders(orderIdentifiers: identifiers, lastModified: String(newest))
+        }
+    }
+
+    @discardableResult
+    public func removeDevices(pushToken: String) async throws -> Int {
+        try await withConnection("remove a device from") { [logger] connection in
+            try await connection.withTransaction(logger: logger) { connection -> Int in
+                try await Self.forget(pushToken: pushToken, connection, logger: logger)
+            }
+        }
+    }
+
+    /// Removes the devices with `pushToken`, their registrations and waiting pushes; returns how many devices.
+    private static func forget(pushToken: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        try await connection.query(
+            """
+            DELETE FROM registrations
+            WHERE device_identifier IN (SELECT device_identifier FROM devices WHERE push_token = \(pushToken))
+            """, logger: logger)
+        var devices = 0
+        for try await _ in try await connection.query(
+            "DELETE FROM devices WHERE push_token = \(pushToken) RETURNING 1", logger: logger)
+        {
+            devices += 1
+        }
+        try await connection.query("DELETE FROM push_outbox WHERE push_token = \(pushToken)", logger: logger)
+        return devices
+    }
+
+    public func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int {
+        try await withConnection("read") { [logger] connection -> Int in
+            for try await row in try await connection.query(
+                """
+                SELECT count(*) FROM registrations
+                WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                """, logger: logger)
+            {
+                return Int(try row.decode(Int64.self))
+            }
+            return 0
+        }
+    }
+
+    public func customerLinkSecret() async throws -> [UInt8] {
+        let hex = try await withConnection("read") { [logger] connection -> String? in
+            for try await row in try await connection.query(
+                "SELECT value FROM store_info WHERE key = 'customerLinkSecret'", logger: logger)
+            {
+                return try row.decode(String.self)
+            }
+            return nil
+        }
+        guard let hex, hex.utf8.count == 64 else {
+            throw WalletOrdersError(
+                .storeCorrupt, "\(ErrorContext(configuration: configuration).store) has no customer link secret.",
+                hint: "Restore the database from a backup.")
+        }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else {
+                throw WalletOrdersError(
+                    .storeCorrupt, "\(ErrorContext(configuration: configuration).store) has a damaged customer link secret.")
+            }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}
+
+// MARK: - Push outbox
+
+extension PostgresOrderStore {
+    /// Claims up to `limit` due pushes for `lease`, oldest first.
+    ///
+    /// Rows are picked with `FOR UPDATE SKIP LOCKED`: workers on several servers claiming at the
+    /// same moment skip each other's rows instead of waiting for them or claiming them twice.
+    public func claimPushes(limit: Int, lease: Duration, now: Date) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        let nowSeconds = now.timeIntervalSince1970
+        let until = nowSeconds + Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await withConnection("claim pushes from") { [logger] connection -> [PendingPush] in
+            var pushes: [PendingPush] = []
+            for try await row in try await connection.query(
+                """
+                WITH due AS (
+                    SELECT id FROM push_outbox
+                    WHERE not_before <= \(nowSeconds) AND (leased_until IS NULL OR leased_until <= \(nowSeconds))
+                    ORDER BY not_before, id LIMIT \(Int64(limit))
+                    FOR UPDATE SKIP LOCKED),
+                claimed AS (
+                    UPDATE push_outbox p SET leased_until = \(until), attempts = p.attempts + 1
+                    FROM due WHERE p.id = due.id
+                    RETURNING p.id, p.push_token, p.topic, p.attempts, p.enqueued_at)
+                SELECT id, push_token, topic, attempts, enqueued_at FROM claimed ORDER BY id
+                """, logger: logger)
+            {
+                let (id, token, topic, attempts, enqueued) = try row.decode((Int64, String, String, Int64, Double).self)
+                pushes.append(
+                    PendingPush(
+                        id: id, pushToken: token, topic: topic, attempts: Int(attempts),
+                        enqueuedAt: Date(timeIntervalSince1970: enqueued)))
+            }
+            return pushes
+        }
+    }
+
+    public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
+        try await withConnection("update the push outbox of") { [logger] connection in
+            try await Self.retryingConflicts {
+                try await connection.withTransaction(logger: logger) { connection in
+                    switch completion {
+                    case .remove:
+                        try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
+                    case .removeDevice:
+                        try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
+                        _ = try await Self.forget(pushToken: push.pushToken, connection, logger: logger)
+                    case .retry(let notBefore):
+                        try await Self.requeue(connection, push.id, notBefore: notBefore.timeIntervalSince1970, logger: logger)
+                    }
+                }
+            }
+        }
+    }
+
+    public func release(_ pushes: [PendingPush]) async throws {
+        guard !pushes.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try await withConnection("update the push outbox of") { [logger] connection in
+            try await Self.retryingConflicts {
+                try await connection.withTransaction(logger: logger) { connection in
+                    for push in pushes { try await Self.requeue(connection, push.id, notBefore: now, logger: logger) }
+                }
+            }
+        }
+    }
+
+    public func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?) {
+        let (pending, next) = try await withConnection("read") { [logger] connection -> (Int64, Double?) in
+            for try await row in try await connection.query(
+                "SELECT count(*), min(greatest(not_before, coalesce(leased_until, 0))) FROM push_outbox", logger: logger)
+            {
+                return try row.decode((Int64, Double?).self)
+            }
+            return (0, nil)
+        }
+        return (Int(pending), next.map { Date(timeIntervalSince1970: $0) })
+    }
+
+    /// Puts a claimed push back, due at `notBefore`; when a newer push for the same token and
+    /// topic is already waiting (a change arrived while this one was out), that one stands for
+    /// both and this one is removed.
+    private static func requeue(_ connection: PostgresConnection, _ id: Int64, notBefore: Double, logger: Logger) async throws {
+        try await connection.query(
+            """
+            DELETE FROM push_outbox this WHERE this.id = \(id) AND EXISTS (
+                SELECT 1 FROM push_outbox other
+                WHERE other.push_token = this.push_token AND other.topic = this.topic
+                    AND other.leased_until IS NULL AND other.id <> this.id)
+            """, logger: logger)
+        try await connection.query(
+            "UPDATE push_outbox SET leased_until = NULL, not_before = \(notBefore) WHERE id = \(id)", logger: logger)
+    }
+}

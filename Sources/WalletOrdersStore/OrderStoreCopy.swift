@@ -1,0 +1,169 @@
+import Foundation
+import WalletOrdersInterop
+public import WalletOrders
+
+/// Copies every order of one store into another (SQLite to PostgreSQL and back, or any two
+/// ``OrderStoring``s), in pages, resumably, and checks the result.
+///
+/// - **Through the contract:** each page is read with ``OrderStoring/list(_:)`` (keyset pages by
+///   identifier) and saved with ``OrderStoring/save(signedArchives:)``, so the destination
+///   verifies every archive again (it trusts its own roots) and answers with the decision table:
+///   an order it holds already is `added` without a change, a newer version there is kept
+///   (`newerExisting`), the same `updatedAt` with other files is a conflict.
+/// - **Resumable:** after each page is saved (one transaction) `progress` gets the cursor of its
+///   last order; pass it back as `after` to continue where a stopped copy left off. Running the
+///   whole copy again is also safe: what is there already is left as it is.
+/// - **Verified:** ``verify(source:destination:)`` compares the two stores order by order: the
+///   same count and, for each order, the same archive SHA-256 (or a newer version in the destination).
+///
+/// Device registrations, the push outbox and the change history are not copied: devices register
+/// again, and the destination's history starts with the copied orders as inserted.
+public enum OrderStoreCopy {
+    /// What a copy did.
+    public struct Report: Sendable, Hashable, Codable {
+        /// Orders read from the source.
+        public var read: Int = 0
+        /// Orders written to the destination (inserted, or replacing an older version there).
+        public var written: Int = 0
+        /// Orders the destination held already, the same or newer (nothing written).
+        public var unchanged: Int = 0
+        /// Orders that failed (a conflict, or an archive the destination doesn't trust), with why.
+        public var failures: [Failure] = []
+
+        /// Creates an empty report.
+        public init() {}
+
+        /// One order that could not be copied.
+        public struct Failure: Sendable, Hashable, Codable {
+            /// The order.
+            public var identifier: FullyQualifiedOrderIdentifier
+            /// The error's code.
+            public var code: String
+            /// The error's message.
+            public var message: String
+        }
+    }
+
+    /// Where a copy stands after a page.
+    public struct Progress: Sendable, Hashable {
+        /// The report so far.
+        public var report: Report
+        /// Pass as `after` to continue after the last order copied.
+        public var cursor: OrderListCursor
+    }
+
+    /// Copies the source's orders after `after` (all of them for `nil`), `batchSize` at a time.
+    ///
+    /// - Parameters:
+    ///   - source: The store to read.
+    ///   - destination: The store to write.
+    ///   - batchSize: Orders per page and per destination transaction.
+    ///   - after: The cursor of a previous copy's ``Progress``, to resume it.
+    ///   - progress: Called after each page is saved, with the cursor to resume from.
+    /// - Throws: A store error of either store (the pages saved before it stay saved).
+    public static func copy(
+        from source: any OrderStoring, to destination: any OrderStoring, batchSize: Int = 100, after: OrderListCursor? = nil,
+        progress: @Sendable (Progress) async throws -> Void = { _ in }
+    ) async throws -> Report {
+        var report = Report()
+        var query = OrderQuery(sort: .identifier, limit: max(1, batchSize), after: after)
+        while true {
+            let page = try await source.list(query)
+            guard let last = page.orders.last else { break }
+            var archives: [[UInt8]] = []
+            var identifiers: [FullyQualifiedOrderIdentifier] = []
+            for summary in page.orders {
+                // An order deleted between the page and this read is simply not copied.
+                guard let bytes = try await source.archive(for: summary.identifier) else { continue }
+                archives.append(bytes)
+                identifiers.append(summary.identifier)
+            }
+            report.read += archives.count
+            let results = try await destination.save(signedArchives: archives)
+            for (identifier, result) in zip(identifiers, results) {
+                switch result {
+                case .success(let receipt):
+                    if receipt.storeChanged { report.written += 1 } else { report.unchanged += 1 }
+                case .failure(let error):
+                    report.failures.append(Report.Failure(identifier: identifier, code: error.code.description, message: error.message))
+                }
+            }
+            let cursor = last.cursor(.identifier)
+            try await progress(Progress(report: report, cursor: cursor))
+            guard let next = page.nextCursor else { break }
+            query.after = next
+        }
+        return report
+    }
+
+    /// How two stores compare after a copy.
+    public struct Verification: Sendable, Hashable, Codable {
+        /// Orders in the source.
+        public var sourceCount: Int = 0
+        /// Orders in the destination.
+        public var destinationCount: Int = 0
+        /// Source orders the destination holds with the same archive (equal SHA-256).
+        public var identical: Int = 0
+        /// Source orders the destination holds in a newer version.
+        public var newerInDestination: Int = 0
+        /// Source orders missing from the destination, or there in another archive at the same or an older version.
+        public var mismatched: [FullyQualifiedOrderIdentifier] = []
+        /// A SHA-256 over the source's (identifier, archive SHA-256) pairs, in identifier order.
+        public var sourceDigest: String = ""
+        /// The same over the destination's orders.
+        public var destinationDigest: String = ""
+
+        /// Creates an empty verification.
+        public init() {}
+
+        /// Whether every source order is in the destination, identical or newer.
+        public var isComplete: Bool { mismatched.isEmpty }
+    }
+
+    /// Compares the two stores order by order (count, and each order's archive SHA-256).
+    public static func verify(source: any OrderStoring, destination: any OrderStoring, batchSize: Int = 500) async throws
+        -> Verification
+    {
+        let from = try await inventory(source, batchSize: batchSize)
+        let to = try await inventory(destination, batchSize: batchSize)
+        var verification = Verification()
+        verification.sourceCount = from.count
+        verification.destinationCount = to.count
+        verification.sourceDigest = digest(from)
+        verification.destinationDigest = digest(to)
+        let destination = Dictionary(uniqueKeysWithValues: to.map { ($0.identifier, $0) })
+        for order in from {
+            guard let there = destination[order.identifier] else {
+                verification.mismatched.append(order.identifier)
+                continue
+            }
+            if there.sha256 == order.sha256 {
+                verification.identical += 1
+            } else if there.updatedAt > order.updatedAt {
+                verification.newerInDestination += 1
+            } else {
+                verification.mismatched.append(order.identifier)
+            }
+        }
+        return verification
+    }
+
+    private static func inventory(_ store: any OrderStoring, batchSize: Int) async throws -> [StoredOrderSummary] {
+        var all: [StoredOrderSummary] = []
+        var query = OrderQuery(sort: .identifier, limit: max(1, batchSize))
+        while true {
+            let page = try await store.list(query)
+            all += page.orders
+            guard let next = page.nextCursor else { return all }
+            query.after = next
+        }
+    }
+
+    private static func digest(_ orders: [StoredOrderSummary]) -> String {
+        var text = ""
+        for order in orders {
+            text += "\(order.identifier.orderTypeIdentifier)\u{0}\(order.identifier.orderIdentifier)\u{0}\(order.sha256)\n"
+        }
+        return SHA256.hexHash(Array(text.utf8))
+    }
+}
