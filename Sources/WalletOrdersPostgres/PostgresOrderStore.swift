@@ -119,49 +119,21 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
 
     // MARK: - Saving
 
-    /// What one save transaction concluded.
-    private enum Outcome: Sendable {
-        case done(SaveOrderResult)
-        case conflict(stored: OrderVersion, incoming: OrderVersion)
-        case needsConfirmation(stored: OrderVersion?)
-    }
-
     public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
-        // The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
-        var confirmedStored: OrderVersion?? = nil
-        while true {
-            let asks = confirm != nil
-            let agreed = confirmedStored
-            let outcome: Outcome = try await writeTransaction("save to") { connection, writer in
+        // Other servers may save while the handler runs: each transaction decides again.
+        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+            try await writeTransaction("save to") { connection, writer in
                 let stored = try await Self.storedVersion(connection, incoming.identifier, logger: writer.logger)
-                switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
-                case .keep(let result):
-                    return .done(result)
-                case .conflict(let stored, let incoming):
-                    return .conflict(stored: stored, incoming: incoming)
-                case .insert, .replace:
-                    if asks && agreed != .some(stored) { return .needsConfirmation(stored: stored) }
-                    try await writer.write(connection, incoming, replacing: stored != nil)
+                switch save.step(stored: stored) {
+                case .conclude(let outcome):
+                    return outcome
+                case .write(let replacing):
+                    try await writer.write(connection, incoming, replacing: replacing)
                     return .done(.added)
                 }
-            }
-            switch outcome {
-            case .done(let result):
-                return result
-            case .conflict(let stored, let incomingVersion):
-                throw OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion)
-            case .needsConfirmation(let stored):
-                guard let confirm else { return .cancelled }
-                let proposal = SaveProposal(
-                    identifier: incoming.identifier, incomingUpdatedAt: incoming.version.updatedAt,
-                    storedUpdatedAt: stored?.updatedAt)
-                guard await confirm(proposal) else { return .cancelled }
-                // Other servers may have saved while the handler ran: the next transaction decides
-                // again and writes only if the store still holds what was confirmed.
-                confirmedStored = .some(stored)
             }
         }
     }

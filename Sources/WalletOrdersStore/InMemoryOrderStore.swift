@@ -38,27 +38,14 @@ public actor InMemoryOrderStore: OrderStoring {
         -> SaveOrderResult
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
-        // The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
-        var confirmedStored: OrderVersion?? = nil
-        while true {
-            let stored = entries[incoming.identifier]?.version
-            switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
-            case .keep(let result):
-                return result
-            case .conflict(let stored, let incomingVersion):
-                throw OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion)
-            case .insert, .replace:
-                if let confirm, confirmedStored != .some(stored) {
-                    let proposal = SaveProposal(
-                        identifier: incoming.identifier, incomingUpdatedAt: incoming.version.updatedAt,
-                        storedUpdatedAt: stored?.updatedAt)
-                    guard await confirm(proposal) else { return .cancelled }
-                    // The actor may have changed while the handler ran: decide again.
-                    confirmedStored = .some(stored)
-                    continue
-                }
+        // The actor may change while the handler runs: each turn decides again.
+        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+            switch save.step(stored: entries[incoming.identifier]?.version) {
+            case .conclude(let outcome):
+                return outcome
+            case .write:
                 write(incoming)
-                return .added
+                return .done(.added)
             }
         }
     }

@@ -87,6 +87,71 @@ public enum OrderStoreDecision: Sendable, Hashable {
     }
 }
 
+/// FinanceKit's save with an optional confirmation handler, the one loop every store runs.
+///
+/// A store supplies one atomic step (a transaction, or an actor turn) that reads the stored
+/// version and calls ``step(stored:)``: it writes when told to and reports what it concluded.
+/// When a write needs the handler's consent, the loop asks outside the step (the handler may
+/// take its time) and runs the step again; the step then writes only if the store still holds
+/// what the handler agreed to replace, so another writer's save in between is decided afresh.
+package struct ConfirmedSave: Sendable {
+    /// What one step concluded.
+    package enum Outcome: Sendable {
+        case done(SaveOrderResult)
+        case conflict(stored: OrderVersion, incoming: OrderVersion)
+        case needsConfirmation(stored: OrderVersion?)
+    }
+
+    /// What a step does with the stored version it read.
+    package enum Step: Sendable {
+        /// Write `incoming` (inserting, or replacing the stored version), then conclude `.done(.added)`.
+        case write(replacing: Bool)
+        /// Conclude without writing.
+        case conclude(Outcome)
+    }
+
+    let incoming: VerifiedOrderArchive
+    let asks: Bool
+    /// The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
+    let agreed: OrderVersion??
+
+    /// What the step does when it finds `stored` (or nothing) for the incoming version.
+    package func step(stored: OrderVersion?) -> Step {
+        switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
+        case .keep(let result): .conclude(.done(result))
+        case .conflict(let stored, let incoming): .conclude(.conflict(stored: stored, incoming: incoming))
+        case .insert, .replace:
+            asks && agreed != .some(stored) ? .conclude(.needsConfirmation(stored: stored)) : .write(replacing: stored != nil)
+        }
+    }
+
+    /// Runs `attempt` (one atomic step, given this save's state) until it concludes, asking
+    /// `confirm` before any write when there is a handler.
+    /// Runs on the caller's actor (`isolation`), so an actor's step can read its own state.
+    package static func run(
+        _ incoming: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?,
+        isolation: isolated (any Actor)? = #isolation, attempt: (ConfirmedSave) async throws -> Outcome
+    ) async throws -> SaveOrderResult {
+        var agreed: OrderVersion?? = nil
+        while true {
+            switch try await attempt(ConfirmedSave(incoming: incoming, asks: confirm != nil, agreed: agreed)) {
+            case .done(let result):
+                return result
+            case .conflict(let stored, let incomingVersion):
+                throw OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion)
+            case .needsConfirmation(let stored):
+                guard let confirm else { return .cancelled }  // unreachable: only asked for with a handler
+                let proposal = SaveProposal(
+                    identifier: incoming.identifier, incomingUpdatedAt: incoming.version.updatedAt,
+                    storedUpdatedAt: stored?.updatedAt)
+                guard await confirm(proposal) else { return .cancelled }
+                // Other writers may save while the handler runs: the next step decides again.
+                agreed = .some(stored)
+            }
+        }
+    }
+}
+
 /// A signed archive that passed validation, with what a store keeps about it: the only way into
 /// ``OrderStoring/save(verifiedArchives:)``.
 ///

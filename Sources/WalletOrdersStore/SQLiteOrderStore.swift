@@ -184,59 +184,26 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    /// What one save transaction concluded.
-    private enum Outcome: Sendable {
-        case done(SaveOrderResult)
-        case conflict(stored: OrderVersion, incoming: OrderVersion)
-        case needsConfirmation(stored: OrderVersion?)
-    }
-
     public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
-        // The stored version the handler agreed to replace (`.some(nil)`: agreed to insert).
-        var confirmedStored: OrderVersion?? = nil
-        while true {
-            let asks = confirm != nil
-            let agreed = confirmedStored
-            let outcome: Outcome = try await perform("save to") { database in
+        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+            try await perform("save to") { database in
                 try await database.writeWithoutTransaction { db in
-                    var outcome = Outcome.done(.added)
+                    var outcome = ConfirmedSave.Outcome.done(.added)
                     try db.inTransaction(.immediate) {
-                        let stored = try Self.storedVersion(db, incoming.identifier)
-                        switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
-                        case .keep(let result):
-                            outcome = .done(result)
-                        case .conflict(let stored, let incoming):
-                            outcome = .conflict(stored: stored, incoming: incoming)
-                        case .insert, .replace:
-                            if asks && agreed != .some(stored) {
-                                outcome = .needsConfirmation(stored: stored)
-                            } else {
-                                try Self.write(db, incoming, replacing: stored != nil)
-                                outcome = .done(.added)
-                            }
+                        switch save.step(stored: try Self.storedVersion(db, incoming.identifier)) {
+                        case .conclude(let concluded):
+                            outcome = concluded
+                        case .write(let replacing):
+                            try Self.write(db, incoming, replacing: replacing)
+                            outcome = .done(.added)
                         }
                         return .commit
                     }
                     return outcome
                 }
-            }
-            switch outcome {
-            case .done(let result):
-                return result
-            case .conflict(let stored, let incomingVersion):
-                throw OrderStoreDecision.conflictError(incoming.identifier, stored: stored, incoming: incomingVersion)
-            case .needsConfirmation(let stored):
-                guard let confirm else { return .cancelled }  // unreachable: only asked for with a handler
-                let proposal = SaveProposal(
-                    identifier: incoming.identifier, incomingUpdatedAt: incoming.version.updatedAt,
-                    storedUpdatedAt: stored?.updatedAt)
-                guard await confirm(proposal) else { return .cancelled }
-                // Other writers may have saved while the handler ran: the next transaction decides
-                // again and writes only if the store still holds what was confirmed.
-                confirmedStored = .some(stored)
             }
         }
     }
