@@ -171,6 +171,42 @@ struct OrderStoreContractTests {
         }
     }
 
+    @Test(
+        "Another writer saving while the handler decides: the store decides again (a newer save wins without a second question; an older one is asked about afresh)",
+        arguments: StoreKind.allCases)
+    func savedWhileConfirming(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any OrderStoring) async throws -> Void in
+            let id = SampleVersions.identifier
+            let v1 = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+            let v2 = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+            let v3 = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
+            let recorder = ProposalRecorder()
+
+            // v2 asks to insert; while it asks, v3 is saved: v2 is then older than what is stored.
+            let first = try await store.save(signedArchive: v2) { proposal in
+                await recorder.record(proposal)
+                _ = try? await store.save(signedArchive: v3)
+                return true
+            }
+            #expect(first == .newerExisting)
+            #expect(try await store.archive(for: id) == v3)
+
+            // On a fresh identifier's history: v2 asks to replace v1; meanwhile v1 is deleted, so
+            // the store holds something else than was agreed to, and the handler is asked again.
+            #expect(try await store.delete(id))
+            #expect(try await store.save(signedArchive: v1) == .added)
+            let second = try await store.save(signedArchive: v2) { proposal in
+                await recorder.record(proposal)
+                if proposal.storedUpdatedAt != nil { _ = try? await store.delete(id) }
+                return true
+            }
+            #expect(second == .added)
+            #expect(try await store.archive(for: id) == v2)
+            let proposals = await recorder.proposals
+            #expect(proposals.map(\.storedUpdatedAt) == [nil, "2025-11-21T00:00:00Z", nil])
+        }
+    }
+
     static let containsCases: [ContainsCase] = [
         ContainsCase(name: "nothing stored → notFound", stored: nil, updatedDate: nil, result: .notFound),
         ContainsCase(name: "nothing stored, with a date → notFound", stored: nil, updatedDate: "2025-11-21T00:00:00Z", result: .notFound),
