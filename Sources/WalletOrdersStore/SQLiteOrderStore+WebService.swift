@@ -71,18 +71,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
     {
-        let after: Int64
-        if let tag {
-            guard let value = Int64(tag), value >= 0, tag.utf8.count <= 19, tag.utf8.allSatisfy({ (48...57).contains($0) })
-            else {
-                throw WalletOrdersError(
-                    .malformedToken, "ordersModifiedSince is not a tag this service gave out.",
-                    hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
-            }
-            after = value
-        } else {
-            after = -1
-        }
+        let after = try ChangedOrders.changeSequence(after: tag)
         return try await perform("read") { database in
             try await database.read { db in
                 let rows = try Row.fetchAll(

@@ -46,6 +46,20 @@ public struct ChangedOrders: Sendable, Hashable, Codable {
     }
 }
 
+extension ChangedOrders {
+    /// The change sequence number a `lastModified` tag names (`-1`: no tag, every order). Tags are
+    /// the store's change sequence as decimal digits; anything else is a tag no store gave out.
+    package static func changeSequence(after tag: String?) throws -> Int64 {
+        guard let tag else { return -1 }
+        guard tag.utf8.count <= 19, tag.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(tag) else {
+            throw WalletOrdersError(
+                .malformedToken, "ordersModifiedSince is not a tag this service gave out.",
+                hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
+        }
+        return value
+    }
+}
+
 /// Device registrations for Wallet's order web service, kept in the order store so that a save
 /// and the pushes it causes are one transaction.
 ///
