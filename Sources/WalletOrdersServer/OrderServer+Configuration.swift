@@ -76,7 +76,7 @@ extension OrderServer.Configuration {
             tls = (try BoundedFile.read(certificate, as: .certificate), try BoundedFile.read(key, as: .certificate))
         default:
             throw WalletOrdersError(
-                .invalidConfiguration, "TLS needs both tls.certificate and tls.key (--tls-certificate and --tls-key); one was given.")
+                .invalidConfiguration, "TLS needs both tls.certificate and tls.key; one was given.")
         }
     }
 

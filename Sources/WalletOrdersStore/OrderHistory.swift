@@ -138,6 +138,6 @@ extension OrderChanges {
     package static func invalidToken(_ reason: String) -> WalletOrdersError {
         WalletOrdersError(
             .historyTokenInvalid, "The history token can't be used with this store: \(reason).",
-            hint: "Resynchronize: call history without a token (`wallet-orders store history` without --since) and keep the new token.")
+            hint: "Resynchronize: ask for the history without a token and keep the new token.")
     }
 }

@@ -125,8 +125,8 @@ public struct OrderStoreLocation: Sendable, Hashable {
             dataHome = home + "/.local/share"
         } else {
             throw WalletOrdersError(
-                .storeUnavailable, "No store location: neither --store, \(environmentVariable), XDG_DATA_HOME nor HOME is set.",
-                hint: "Pass --store PATH or set \(environmentVariable).")
+                .storeUnavailable, "No store location: none was given, and neither \(environmentVariable), XDG_DATA_HOME nor HOME is set.",
+                hint: "Give a store location, or set \(environmentVariable).")
         }
         return OrderStoreLocation(
             url: URL(fileURLWithPath: dataHome).appendingPathComponent("wallet-orders/orders.sqlite"), source: .xdgDefault)
@@ -144,7 +144,7 @@ public struct OrderStoreLocation: Sendable, Hashable {
         } catch {
             throw WalletOrdersError(
                 .storeReadOnly, "Could not create the store folder \(folder.path): \(error.localizedDescription)",
-                hint: "Make \(folder.deletingLastPathComponent().path) writable, or choose a store with --store PATH or \(Self.environmentVariable).",
+                hint: "Make \(folder.deletingLastPathComponent().path) writable, or choose another store location (or \(Self.environmentVariable)).",
                 underlying: error)
         }
     }

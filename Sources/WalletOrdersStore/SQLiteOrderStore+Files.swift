@@ -16,7 +16,7 @@ extension SQLiteOrderStore {
         guard files.fileExists(atPath: path) else {
             throw WalletOrdersError(
                 .storeUnavailable, "There is no order store at \(path); a read-only question never creates one.",
-                hint: "Check the path (--store / WALLET_ORDERS_STORE), or save an order first.")
+                hint: "Check the store location (or WALLET_ORDERS_STORE), or save an order first.")
         }
         let folder = url.deletingLastPathComponent().path
         if files.isWritableFile(atPath: folder) && files.isWritableFile(atPath: path) { return (path, false) }
@@ -62,7 +62,7 @@ extension SQLiteOrderStore {
             throw WalletOrdersError(
                 .storeUnavailable,
                 "Cannot open the order store \(url.path): its folder \(folder) doesn't exist (an explicit store location is never created).",
-                hint: "Create the folder (mkdir -p \(folder)), or fix the path given with --store or WALLET_ORDERS_STORE.")
+                hint: "Create the folder (mkdir -p \(folder)), or fix the store location (or WALLET_ORDERS_STORE).")
         }
         let fileExists = files.fileExists(atPath: url.path)
         let blocked = fileExists ? url.path : folder
@@ -71,7 +71,7 @@ extension SQLiteOrderStore {
             throw WalletOrdersError(
                 .storeReadOnly,
                 "The order store \(url.path) can't be written: its \(what) \(what == "file" ? url.path : folder) is read-only (permissions or a read-only file system). Nothing was changed.",
-                hint: "Make the \(what) writable, or choose another store with --store PATH or WALLET_ORDERS_STORE.")
+                hint: "Make the \(what) writable, or choose another store location (or WALLET_ORDERS_STORE).")
         }
     }
 
@@ -87,7 +87,7 @@ extension SQLiteOrderStore {
             return WalletOrdersError(
                 .storeCorrupt,
                 "\(path) is not an order store: the file is not a SQLite database or is damaged (\(database.message ?? "\(database.resultCode)")). It was not changed.",
-                hint: "Check the path (--store / WALLET_ORDERS_STORE); restore the file from a backup if it was a store.",
+                hint: "Check the store location (or WALLET_ORDERS_STORE); restore the file from a backup if it was a store.",
                 underlying: database)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return WalletOrdersError(
@@ -103,7 +103,7 @@ extension SQLiteOrderStore {
             return WalletOrdersError(
                 .storeReadOnly,
                 "Could not \(doing) the order store \(path): it is read-only (\(database.message ?? "\(database.resultCode)")). Nothing was changed.",
-                hint: "Make the file and its folder writable, or choose another store with --store PATH or WALLET_ORDERS_STORE.",
+                hint: "Make the file and its folder writable, or choose another store location (or WALLET_ORDERS_STORE).",
                 underlying: database)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return WalletOrdersError(

@@ -10,6 +10,10 @@ enum CLIHints {
         .intermediateMissing: "Pass it with --wwdr (for example AppleWWDRCAG4.cer).",
         .validationFailed: "To sign anyway, pass --no-validate.",
         .updatedAtConflict: "To rebuild byte for byte, build with a fixed signing time: --signing-time or SOURCE_DATE_EPOCH.",
+        .storeUnavailable: "Choose the store with --store (a path or a postgres:// URL).",
+        .storeReadOnly: "Choose the store with --store (a path or a postgres:// URL).",
+        .storeCorrupt: "Choose the store with --store (a path or a postgres:// URL).",
+        .historyTokenInvalid: "Run `wallet-orders store history` without --since (or --token-file) to start again.",
     ]
 
     /// By rule identifier, for findings in reports.

@@ -332,9 +332,10 @@ struct PostgresOrderStoreTests {
             let name = "pool-\(UUID().uuidString.prefix(8).lowercased())"
             let store = try await PostgresOrderStore(
                 url: cluster.url(
-                    database: database, parameters: "pool_max_conns=1&pool_timeout=1&statement_timeout=100000&application_name=\(name)"),
+                    database: database, parameters: "pool_max_conns=1&pool_timeout=3&statement_timeout=100000&application_name=\(name)"),
                 validator: TestPKI.validator)
             // Another client holds the write lock, so a save holds the pool's only connection while it waits.
+            // (pool_timeout 3 s, not 1: on a loaded machine the save's own later requests need the slack.)
             let holder = try await Self.holdWriteLock(cluster, database, name: "\(name)-holder")
             let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
             async let saved = store.save(signedArchive: bytes)

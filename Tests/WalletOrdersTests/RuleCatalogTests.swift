@@ -41,3 +41,29 @@ import WalletOrdersTestSupport
         #expect(committed == ValidationRule.markdownArticle, "regenerate: wallet-orders rules --markdown > \(article.path)")
     }
 }
+
+@Suite struct LibraryMessageTests {
+    /// The libraries speak for every caller, so their messages and hints name no command-line
+    /// flag (`wallet-orders` adds its own: Sources/wallet-orders/CLIHints.swift). A whole command
+    /// quoted as an example (`` `wallet-orders dev-certs …` ``) and the arguments the preview
+    /// passes to Chromium are not messages.
+    @Test("No string in a library target names a command-line flag")
+    func librariesNameNoFlags() throws {
+        let sources = Repository.root.appendingPathComponent("Sources")
+        var found: [String] = []
+        for case let path as String in FileManager.default.enumerator(atPath: sources.path)!
+        where path.hasSuffix(".swift") && !path.hasPrefix("wallet-orders/") && !path.hasSuffix("+Generated.swift")
+            && !path.hasSuffix("HeadlessChromium.swift")
+        {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), !code.contains("`wallet-orders ") else { continue }
+                for literal in code.matches(of: /"([^"\\]|\\.)*"/) where literal.output.0.contains(/(^|[\s(`])--[a-z][a-z-]+/) {
+                    found.append("\(path):\(number + 1): \(literal.output.0)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+}
