@@ -59,11 +59,8 @@ screenshots: setup
 	done
 
 ## Build and run every test.
-## The PostgreSQL restart fault test runs in a test process of its own first: beside the other
-## suites it leaves the process waiting (README: Testing, "Choosing a store").
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	WALLET_ORDERS_PG_FAULT_TESTS=1 $(SWIFT) test --skip-build --filter restartDuringSaves $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
 ## Build and run every test under AddressSanitizer (with LeakSanitizer), then under
