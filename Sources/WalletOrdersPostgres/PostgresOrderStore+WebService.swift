@@ -130,6 +130,35 @@ extension PostgresOrderStore {
         return devices
     }
 
+    public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
+        try await withConnection("read") { [logger] connection -> [DeviceRegistration] in
+            var registrations: [DeviceRegistration] = []
+            for try await (device, token) in try await connection.query(
+                """
+                SELECT r.device_identifier, d.push_token FROM registrations r
+                JOIN devices d ON d.device_identifier = r.device_identifier
+                WHERE r.order_type_identifier = \(order.orderTypeIdentifier) AND r.order_identifier = \(order.orderIdentifier)
+                ORDER BY r.device_identifier
+                """, logger: logger
+            ).decode((String, String).self) {
+                registrations.append(DeviceRegistration(deviceIdentifier: device, pushToken: token))
+            }
+            return registrations
+        }
+    }
+
+    public func setCustomerLinkSecret(_ secret: [UInt8]) async throws {
+        try DeviceRegistration.checkSecret(secret)
+        let hex = secret.map { String(format: "%02x", $0) }.joined()
+        try await withConnection("write") { [logger] connection in
+            try await connection.query(
+                """
+                INSERT INTO store_info (key, value) VALUES ('customerLinkSecret', \(hex))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """, logger: logger)
+        }
+    }
+
     public func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int {
         try await withConnection("read") { [logger] connection -> Int in
             for try await row in try await connection.query(

@@ -16,8 +16,14 @@ public import WalletOrders
 /// - **Verified:** ``verify(source:destination:)`` compares the two stores order by order: the
 ///   same count and, for each order, the same archive SHA-256 (or a newer version in the destination).
 ///
-/// Device registrations, the push outbox and the change history are not copied: devices register
-/// again, and the destination's history starts with the copied orders as inserted.
+/// - **Registrations and links:** when both stores keep the web service's data
+///   (``DeviceRegistrationStoring``), each copied order's device registrations go with it, and
+///   the destination takes the source's customer link secret, so the links customers already
+///   have and the devices already registered keep working after the move.
+///
+/// The push outbox and the change history are not copied: pending pushes are sent by the
+/// source's servers before the move, and the destination's history starts with the copied
+/// orders as inserted.
 public enum OrderStoreCopy {
     /// What a copy did.
     public struct Report: Sendable, Hashable, Codable {
@@ -29,6 +35,8 @@ public enum OrderStoreCopy {
         public var unchanged: Int = 0
         /// Orders that failed (a conflict, or an archive the destination doesn't trust), with why.
         public var failures: [Failure] = []
+        /// Device registrations copied (both stores keep registrations; already there counts too).
+        public var registrations: Int = 0
 
         /// Creates an empty report.
         public init() {}
@@ -66,6 +74,10 @@ public enum OrderStoreCopy {
         progress: @Sendable (Progress) async throws -> Void = { _ in }
     ) async throws -> Report {
         var report = Report()
+        let registrationStores = (source as? any DeviceRegistrationStoring, destination as? any DeviceRegistrationStoring)
+        if let from = registrationStores.0, let to = registrationStores.1 {
+            try await to.setCustomerLinkSecret(try await from.customerLinkSecret())
+        }
         var query = OrderQuery(sort: .identifier, limit: max(1, batchSize), after: after)
         while true {
             let page = try await source.list(query)
@@ -86,6 +98,14 @@ public enum OrderStoreCopy {
                     if receipt.storeChanged { report.written += 1 } else { report.unchanged += 1 }
                 case .failure(let error):
                     report.failures.append(Report.Failure(identifier: identifier, code: error.code.description, message: error.message))
+                    continue
+                }
+                if let from = registrationStores.0, let to = registrationStores.1 {
+                    for registration in try await from.registrations(for: identifier) {
+                        _ = try await to.register(
+                            deviceIdentifier: registration.deviceIdentifier, pushToken: registration.pushToken, for: identifier)
+                        report.registrations += 1
+                    }
                 }
             }
             let cursor = last.cursor(.identifier)

@@ -134,6 +134,32 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         return bytes
     }
 
+    public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
+        try await perform("read") { database in
+            try await database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT registrations.deviceIdentifier, devices.pushToken FROM registrations
+                        JOIN devices ON devices.deviceIdentifier = registrations.deviceIdentifier
+                        WHERE registrations.orderTypeIdentifier = ? AND registrations.orderIdentifier = ?
+                        ORDER BY registrations.deviceIdentifier
+                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier]
+                ).map { DeviceRegistration(deviceIdentifier: $0[0], pushToken: $0[1]) }
+            }
+        }
+    }
+
+    public func setCustomerLinkSecret(_ secret: [UInt8]) async throws {
+        try DeviceRegistration.checkSecret(secret)
+        let hex = secret.map { String(format: "%02x", $0) }.joined()
+        try await perform("write") { database in
+            try await database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [hex])
+            }
+        }
+    }
+
     public func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int {
         try await perform("read") { database in
             try await database.read { db in

@@ -60,6 +60,29 @@ extension ChangedOrders {
     }
 }
 
+/// One device registered for an order's updates, with the push token it registered with.
+public struct DeviceRegistration: Sendable, Hashable, Codable {
+    /// The device library identifier Wallet sent.
+    public var deviceIdentifier: String
+    /// The APNs push token the device registered with.
+    public var pushToken: String
+
+    /// Creates a registration.
+    public init(deviceIdentifier: String, pushToken: String) {
+        self.deviceIdentifier = deviceIdentifier
+        self.pushToken = pushToken
+    }
+
+    /// The error for a customer link secret that isn't 32 bytes.
+    package static func checkSecret(_ secret: [UInt8]) throws {
+        guard secret.count == 32 else {
+            throw WalletOrdersError(
+                .invalidConfiguration, "A customer link secret is 32 bytes; this one has \(secret.count).",
+                hint: "Take the secret from the store the links were made with.")
+        }
+    }
+}
+
 /// Device registrations for Wallet's order web service, kept in the order store so that a save
 /// and the pushes it causes are one transaction.
 ///
@@ -93,6 +116,15 @@ public protocol DeviceRegistrationStoring: Sendable {
 
     /// How many registrations the store holds for `order`.
     func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
+
+    /// The devices registered for `order`, by device identifier (what ``OrderStoreCopy`` moves).
+    func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration]
+
+    /// Replaces the store's customer link secret: moving to another store keeps every link
+    /// customers already have working (``OrderStoreCopy`` takes the source's).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` unless `secret` is 32 bytes.
+    func setCustomerLinkSecret(_ secret: [UInt8]) async throws
 
     /// A random secret made with the store (32 bytes), shared by every server on it: the key of
     /// customer links ("Add to Apple Wallet"), which are derived, not stored.

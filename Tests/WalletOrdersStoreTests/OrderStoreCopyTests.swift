@@ -53,6 +53,50 @@ struct OrderStoreCopyTests {
         }
     }
 
+    @Test(
+        "Registrations go with their orders and the destination takes the source's customer link secret (SQLite to PostgreSQL and back)",
+        arguments: pairs.filter { $0.0 != .inMemory })
+    func registrationsAndLinks(from sourceKind: StoreKind, to destinationKind: StoreKind) async throws {
+        let archives = try (0..<3).map {
+            try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "R-\($0)")
+        }
+        try await sourceKind.withWebServiceStore { source in
+            try await destinationKind.withWebServiceStore { destination in
+                _ = try await source.save(signedArchives: archives)
+                let first = SampleVersions.identifier("R-0"), second = SampleVersions.identifier("R-2")
+                _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: first)
+                _ = try await source.register(deviceIdentifier: "device-b", pushToken: "token-b", for: first)
+                _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: second)
+                let secret = try await source.customerLinkSecret()
+                #expect(try await destination.customerLinkSecret() != secret, "each store makes its own")
+
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, batchSize: 2)
+                #expect(report.written == 3)
+                #expect(report.registrations == 3)
+                #expect(try await destination.registrations(for: first) == [
+                    DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a"),
+                    DeviceRegistration(deviceIdentifier: "device-b", pushToken: "token-b"),
+                ])
+                #expect(try await destination.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a")])
+                #expect(try await destination.registrations(for: SampleVersions.identifier("R-1")).isEmpty)
+                // The links customers already have are HMACs under the source's secret: they keep working.
+                #expect(try await destination.customerLinkSecret() == secret)
+                // The device asks the new store what changed: every order it registered for.
+                let changed = try #require(try await destination.changedOrders(
+                    deviceIdentifier: "device-a", orderTypeIdentifier: first.orderTypeIdentifier, since: nil))
+                #expect(changed.orderIdentifiers.sorted() == ["R-0", "R-2"])
+
+                // Copying again changes nothing and registers nothing twice.
+                let again = try await OrderStoreCopy.copy(from: source, to: destination)
+                #expect(again.written == 0)
+                #expect(try await destination.registrationCount(for: first) == 2)
+                // A secret of the wrong size is refused.
+                let error = try await #require(throws: WalletOrdersError.self) { try await destination.setCustomerLinkSecret([1, 2, 3]) }
+                #expect(error.code == .invalidConfiguration)
+            }
+        }
+    }
+
     @Test("Verification names the orders missing from the destination", arguments: [StoreKind.inMemory])
     func missing(kind: StoreKind) async throws {
         try await kind.withStore { (source: any OrderStoring) async throws -> Void in

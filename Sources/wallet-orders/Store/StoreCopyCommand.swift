@@ -107,7 +107,7 @@ struct StoreCopyCommand: AsyncParsableCommand {
                 Terminal.reportError("\(failure.identifier): [\(failure.code)] \(failure.message)", hint: nil)
             }
             Terminal.write(
-                "copied \(report.read) orders: \(report.written) written, \(report.unchanged) already there, \(report.failures.count) failed")
+                "copied \(report.read) orders: \(report.written) written, \(report.unchanged) already there, \(report.failures.count) failed; \(report.registrations) device registrations")
             Terminal.write(
                 "verified: \(verification.sourceCount) in FROM, \(verification.destinationCount) in TO; \(verification.identical) identical, \(verification.newerInDestination) newer in TO, \(verification.mismatched.count) missing or different")
             Terminal.write("digest FROM \(verification.sourceDigest)")
