@@ -1,3 +1,8 @@
+// Why this file is long (about 650 lines): it is the store's whole OrderStoring contract on one
+// connection pool (saving, batches, queries, history, compaction, deletion) plus the pool and
+// transaction plumbing those share privately. The web service's side, the schema and the
+// error mapping are in the +WebService, +Schema and +Errors files.
+
 public import Foundation
 public import Logging
 import NIOCore

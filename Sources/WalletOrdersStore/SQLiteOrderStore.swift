@@ -1,3 +1,8 @@
+// Why this file is long (about 610 lines): it is the store's whole OrderStoring contract on one
+// GRDB database (saving, batches, queries, history, compaction, deletion) plus the connection
+// handling those share privately. Migrations, file handling and the web service's side are in
+// the +Migrations, +Files and +WebService files.
+
 public import Foundation
 import GRDB
 import Synchronization

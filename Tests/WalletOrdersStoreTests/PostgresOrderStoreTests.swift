@@ -187,7 +187,9 @@ struct PostgresOrderStoreTests {
         }
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.contains(expected), "\(error.message)")
-        #expect(error.hint != nil)
+        let hint = try #require(error.hint)
+        #expect(hint.count > 20, "a hint says what to do: \(hint)")
+        #expect(!hint.contains(":secret@") && !error.message.contains(":secret@"), "no password shown")
     }
 
     @Test("A URL's parts and libpq's variables fill the configuration; the redacted URL has no password")
@@ -282,9 +284,10 @@ struct PostgresOrderStoreTests {
         }
     }
 
-    // Known issue: run alongside the other suites, this test leaves the whole test process waiting
-    // (every task suspended, no thread busy, no connection open); alone it passes in ~6 s. Until
-    // that is understood it runs only on request:
+    // Known issue: sometimes, beside the other suites and once alone in a clean clone, this test
+    // leaves the whole test process waiting (every task suspended, no thread busy, no connection
+    // open; gdb shows only NIO's event loops); usually it passes in ~5 s. Until that is understood
+    // it runs only on request:
     //   WALLET_ORDERS_PG_FAULT_TESTS=1 swift test --skip-build --filter restartDuringSaves
     @Test(
         "The server restarts during a run of saves: saves fail with store-unavailable meanwhile, none acknowledged is lost, the pool reconnects",
