@@ -300,16 +300,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
             let newest = try await Self.newestSequence(connection, logger: logger)
             let start: Int64
             if let token {
-                guard token.storeID == storeID else { throw OrderChanges.invalidToken("it was made by another store") }
-                guard token.sequence >= floor else {
-                    throw OrderChanges.invalidToken(
-                        "the changes after it were compacted away (the history now starts after change \(floor), the token is at \(token.sequence))")
-                }
-                guard token.sequence <= newest else {
-                    throw OrderChanges.invalidToken(
-                        "it points past the newest change (\(token.sequence) > \(newest)); the store was restored or replaced")
-                }
-                start = token.sequence
+                start = try OrderChanges.start(after: token, storeID: storeID, floor: floor, newest: newest)
             } else if floor > 0 {
                 // The log no longer starts at the beginning: describe the present instead.
                 var identifiers: [FullyQualifiedOrderIdentifier] = []
@@ -340,14 +331,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
                         sequence: sequence, identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: order),
                         kind: OrderChangeRecord.Kind(rawValue: kind) ?? .updated))
             }
-            var hasMore = false
-            if let limit, records.count > max(1, limit) {
-                records.removeLast(records.count - max(1, limit))
-                hasMore = true
-            }
-            return OrderChanges.collapsing(
-                records, newToken: OrderHistoryToken(storeID: storeID, sequence: records.last?.sequence ?? start),
-                hasMore: hasMore)
+            return OrderChanges.page(records, after: start, limit: limit, storeID: storeID)
         }
     }
 

@@ -126,15 +126,7 @@ public actor InMemoryOrderStore: OrderStoring {
         let newest = nextSequence - 1
         let start: Int64
         if let token {
-            guard token.storeID == storeID else { throw OrderChanges.invalidToken("it was made by another store") }
-            guard token.sequence >= historyFloor else {
-                throw OrderChanges.invalidToken(
-                    "the changes after it were compacted away (the history now starts after change \(historyFloor), the token is at \(token.sequence))")
-            }
-            guard token.sequence <= newest else {
-                throw OrderChanges.invalidToken("it points past the newest change (\(token.sequence) > \(newest))")
-            }
-            start = token.sequence
+            start = try OrderChanges.start(after: token, storeID: storeID, floor: historyFloor, newest: newest)
         } else if historyFloor > 0 {
             return OrderChanges(
                 inserted: entries.keys.sorted(), updated: [], deleted: [],
@@ -142,15 +134,7 @@ public actor InMemoryOrderStore: OrderStoring {
         } else {
             start = 0
         }
-        var records = changes.filter { $0.sequence > start }
-        var hasMore = false
-        if let limit, records.count > max(1, limit) {
-            records.removeLast(records.count - max(1, limit))
-            hasMore = true
-        }
-        return OrderChanges.collapsing(
-            records, newToken: OrderHistoryToken(storeID: storeID, sequence: records.last?.sequence ?? start),
-            hasMore: hasMore)
+        return OrderChanges.page(changes.filter { $0.sequence > start }, after: start, limit: limit, storeID: storeID)
     }
 
     /// Drops all but the newest `count` entries of the change log, as

@@ -134,6 +134,33 @@ extension OrderChanges {
             newToken: newToken, hasMore: hasMore)
     }
 
+    /// The sequence `token` continues from, checked against the store it is shown to: made by
+    /// that store (`storeID`), not before its compacted `floor`, not past its `newest` change.
+    package static func start(after token: OrderHistoryToken, storeID: String, floor: Int64, newest: Int64) throws -> Int64 {
+        guard token.storeID == storeID else { throw invalidToken("it was made by another store") }
+        guard token.sequence >= floor else {
+            throw invalidToken(
+                "the changes after it were compacted away (the history now starts after change \(floor), the token is at \(token.sequence))")
+        }
+        guard token.sequence <= newest else {
+            throw invalidToken("it points past the newest change (\(token.sequence) > \(newest)); the store was restored or replaced")
+        }
+        return token.sequence
+    }
+
+    /// One page of the change log: `records` (in sequence order, after `start`; a store may read
+    /// one more than `limit` to learn that more follow) cut to `limit` (at least one), collapsed,
+    /// with the token to continue from.
+    package static func page(_ records: [OrderChangeRecord], after start: Int64, limit: Int?, storeID: String) -> OrderChanges {
+        var records = records
+        var hasMore = false
+        if let limit, records.count > max(1, limit) {
+            records.removeLast(records.count - max(1, limit))
+            hasMore = true
+        }
+        return collapsing(records, newToken: OrderHistoryToken(storeID: storeID, sequence: records.last?.sequence ?? start), hasMore: hasMore)
+    }
+
     /// The error for a token this store can't continue from.
     package static func invalidToken(_ reason: String) -> WalletOrdersError {
         WalletOrdersError(

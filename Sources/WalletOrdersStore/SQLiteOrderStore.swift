@@ -382,18 +382,7 @@ public final class SQLiteOrderStore: OrderStoring {
                 let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
                 let start: Int64
                 if let token {
-                    guard token.storeID == storeID else {
-                        throw OrderChanges.invalidToken("it was made by another store")
-                    }
-                    guard token.sequence >= floor else {
-                        throw OrderChanges.invalidToken(
-                            "the changes after it were compacted away (the history now starts after change \(floor), the token is at \(token.sequence))")
-                    }
-                    guard token.sequence <= newest else {
-                        throw OrderChanges.invalidToken(
-                            "it points past the newest change (\(token.sequence) > \(newest)); the store was restored or replaced")
-                    }
-                    start = token.sequence
+                    start = try OrderChanges.start(after: token, storeID: storeID, floor: floor, newest: newest)
                 } else if floor > 0 {
                     // The log no longer starts at the beginning: describe the present instead.
                     let identifiers = try Row.fetchAll(
@@ -411,20 +400,13 @@ public final class SQLiteOrderStore: OrderStoring {
                     sql += " LIMIT ?"
                     arguments += [max(1, limit) + 1]
                 }
-                var records = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let records = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                     OrderChangeRecord(
                         sequence: row[0],
                         identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: row[1], orderIdentifier: row[2]),
                         kind: OrderChangeRecord.Kind(rawValue: row[3]) ?? .updated)
                 }
-                var hasMore = false
-                if let limit, records.count > max(1, limit) {
-                    records.removeLast(records.count - max(1, limit))
-                    hasMore = true
-                }
-                let end = records.last?.sequence ?? start
-                return OrderChanges.collapsing(
-                    records, newToken: OrderHistoryToken(storeID: storeID, sequence: end), hasMore: hasMore)
+                return OrderChanges.page(records, after: start, limit: limit, storeID: storeID)
             }
         }
     }
