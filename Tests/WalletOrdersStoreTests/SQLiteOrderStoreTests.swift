@@ -210,8 +210,9 @@ struct SQLiteOrderStoreTests {
         // Reads don't wait for the writer.
         #expect(try await impatient.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
 
-        // A patient writer waits while the lock is held, and saves once it is released.
-        let patient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 10 * TestTiming.scale)
+        // A patient writer waits while the lock is held, and saves once it is released. (60 s, not
+        // 10: a loaded full run once took longer than 10 s from here to the holder's commit.)
+        let patient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 60 * TestTiming.scale)
         let save = Task { try await patient.save(signedArchive: third) }
         try await Task.sleep(for: .seconds(1))
         #expect(try await patient.archive(for: SampleVersions.identifier) == first, "saved while another process held the lock")
