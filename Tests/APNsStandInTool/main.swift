@@ -15,7 +15,8 @@ let usage = """
       --fail-next   answer the next N good pushes with STATUS and REASON (repeatable; STATUS 0 closes the connection)
       --fail-token  answer every push to TOKEN with STATUS and REASON (repeatable)
 
-    stdout: {"event":"listening","host":…,"port":…}, then one {"event":"push",…} line per request.
+    stdout: {"event":"listening","host":…,"port":…}, then one {"event":"push",…} line per request
+            (receivedAt to the second, receivedAtSeconds since 1970 to the microsecond).
     """
 
 func fail(_ message: String) -> Never {
@@ -96,6 +97,7 @@ standIn.onRequest { request in
         "event": "push", "deviceToken": request.deviceToken, "topic": request.topic ?? NSNull(),
         "status": request.status, "headers": request.headers.filter { $0.key != "authorization" },
         "body": request.body, "receivedAt": ISO8601DateFormatter().string(from: request.receivedAt),
+        "receivedAtSeconds": request.receivedAt.timeIntervalSince1970,  // wall clock to the microsecond, comparable with a test client's times
         "auth": request.providerToken != nil ? "token" : (request.clientCertificateUID != nil ? "certificate" : "none"),
     ]
     if let reason = request.reason { line["reason"] = reason }
