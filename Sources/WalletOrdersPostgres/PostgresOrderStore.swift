@@ -472,7 +472,10 @@ extension PostgresOrderStore {
                     authentication_token = EXCLUDED.authentication_token, change_sequence = EXCLUDED.change_sequence
                 """, logger: logger)
             // One push per device registered for the order, unless one for the same token and
-            // topic is already waiting (it will tell the device all the same).
+            // topic is already waiting (it will tell the device all the same). That one is
+            // locked (a no-op update) until this transaction ends: a worker claiming it now
+            // (`SKIP LOCKED`) would send it before the change is visible, the device would fetch
+            // too early, and nothing would be left to announce the change.
             let now = Date().timeIntervalSince1970
             try await connection.query(
                 """
@@ -480,7 +483,7 @@ extension PostgresOrderStore {
                 SELECT DISTINCT d.push_token, r.order_type_identifier, \(now)::double precision, \(now)::double precision
                 FROM registrations r JOIN devices d ON d.device_identifier = r.device_identifier
                 WHERE r.order_type_identifier = \(id.orderTypeIdentifier) AND r.order_identifier = \(id.orderIdentifier)
-                ON CONFLICT (push_token, topic) WHERE leased_until IS NULL DO NOTHING
+                ON CONFLICT (push_token, topic) WHERE leased_until IS NULL DO UPDATE SET enqueued_at = push_outbox.enqueued_at
                 """, logger: logger)
         }
     }
