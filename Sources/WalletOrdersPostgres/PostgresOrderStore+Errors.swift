@@ -44,6 +44,12 @@ struct ErrorContext: Sendable {
                 "Could not \(doing) \(store): no database connection within \(timeout.timeout) (the server is unreachable, or all \(configuration.maximumConnections) pooled connections stayed busy).",
                 hint: unreachableHint + " Under load, raise pool_max_conns or pool_timeout in the store URL.")
         }
+        if error is ConnectionLost {
+            return WalletOrdersError(
+                .storeUnavailable,
+                "Could not \(doing) \(store): the connection to \(endpoint) closed during the call (the server restarted or ended the session); whether a write in flight was committed is unknown.",
+                hint: "Retry: a save of the same archive answers from what is stored. " + unreachableHint)
+        }
         if error is CancellationError {
             return WalletOrdersError(.storeUnavailable, "Could not \(doing) \(store): the operation was cancelled.")
         }

@@ -41,6 +41,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     public let configuration: PostgresStoreConfiguration
     let client: PostgresClient
     private let runTask: Task<Void, Never>
+    private let connectionWatch = ConnectionWatch()
     private let validator: OrderValidator
     let logger: Logger
     /// The store's random identifier, made by the first migration (history tokens carry it).
@@ -552,6 +553,7 @@ extension PostgresOrderStore {
         let errors = ErrorContext(configuration: configuration)
         let client = client
         let timeout = configuration.poolTimeout
+        let watch = connectionWatch
         let race = Race<T>()
         do {
             return try await withTaskCancellationHandler {
@@ -561,6 +563,8 @@ extension PostgresOrderStore {
                         do {
                             let value = try await client.withConnection { connection in
                                 race.leased()
+                                watch.begin(connection) { race.finish(.failure(ConnectionLost())) }
+                                defer { watch.end(connection) }
                                 return try await body(connection)
                             }
                             race.finish(.success(value))
@@ -645,4 +649,43 @@ private final class Race<T: Sendable>: Sendable {
 /// No pooled connection became free (or could be made) in time.
 struct PoolTimeout: Error {
     var timeout: Duration
+}
+
+/// The server closed a connection while a call was using it.
+struct ConnectionLost: Error {}
+
+/// Answers a call whose leased connection closes under it.
+///
+/// postgres-nio writes each query to its channel without a write promise, so a query written
+/// after the server closed the connection (a `ROLLBACK` after the server was restarted
+/// mid-transaction, or the next statement of a transaction) is never answered: its call would
+/// wait forever. Each connection's close is watched once, and fails the call using it at the
+/// time; the stuck work is left behind (it holds nothing but a closed connection).
+final class ConnectionWatch: Sendable {
+    /// The connections seen so far that are still open, each with its current call's failure.
+    private let calls = Mutex<[ObjectIdentifier: (@Sendable () -> Void)?]>([:])
+
+    /// `connection` is leased to a call that `fail` answers if the connection closes first.
+    func begin(_ connection: PostgresConnection, fail: @escaping @Sendable () -> Void) {
+        let id = ObjectIdentifier(connection)
+        let first = calls.withLock { calls -> Bool in
+            let first = calls[id] == nil
+            calls[id] = .some(fail)
+            return first
+        }
+        if first {
+            connection.closeFuture.whenComplete { _ in
+                let current = self.calls.withLock { $0.removeValue(forKey: id) }
+                current??()
+            }
+        }
+    }
+
+    /// The call using `connection` has its answer.
+    func end(_ connection: PostgresConnection) {
+        let id = ObjectIdentifier(connection)
+        calls.withLock { calls in
+            if calls[id] != nil { calls[id] = .some(nil) }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WalletOrders
 import WalletOrdersPostgres
@@ -283,15 +284,27 @@ struct PostgresOrderStoreTests {
             await second.close()
         }
     }
+    /// `task`'s answer, or `nil` when it has none within `limit` (the task is left running): a
+    /// test of a call that once never returned must not wait forever itself.
+    static func answer<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
+        let first = FirstAnswer<T>()
+        return await withCheckedContinuation { continuation in
+            first.continuation.withLock { $0 = continuation }
+            Task { first.resume(await task.result) }
+            Task {
+                try? await Task.sleep(for: limit)
+                first.resume(nil)
+            }
+        }
+    }
 
-    // Known issue: sometimes, beside the other suites and once alone in a clean clone, this test
-    // leaves the whole test process waiting (every task suspended, no thread busy, no connection
-    // open; gdb shows only NIO's event loops); usually it passes in ~5 s. Until that is understood
-    // it runs only on request:
-    //   WALLET_ORDERS_PG_FAULT_TESTS=1 swift test --skip-build --filter restartDuringSaves
+    // Before ConnectionWatch, about one run in ten of this test never returned: the restart cut
+    // a save's connection mid-transaction, and postgres-nio's ROLLBACK, written to the closed
+    // channel, was never answered. `connectionEndedMidSave` aims at that case directly (without
+    // the watch it never answered in one run of five: whether the ROLLBACK is written before or
+    // after the channel closes is a race inside postgres-nio).
     @Test(
-        "The server restarts during a run of saves: saves fail with store-unavailable meanwhile, none acknowledged is lost, the pool reconnects",
-        .enabled(if: ProcessInfo.processInfo.environment["WALLET_ORDERS_PG_FAULT_TESTS"] != nil, "a fault test, run alone (see the comment)"))
+        "The server restarts during a run of saves: saves fail with store-unavailable meanwhile, none acknowledged is lost, the pool reconnects")
     func restartDuringSaves() async throws {
         let cluster = try PostgresTestCluster.startPrivate()
         defer { cluster.stop() }
@@ -327,6 +340,36 @@ struct PostgresOrderStoreTests {
         #expect(try await store.save(signedArchive: next) == .added)
         #expect(try cluster.psql("SELECT updated_at_text FROM orders", database: database) == "2025-11-22T00:00:00Z")
         await store.close()
+    }
+
+    @Test("The server ends a save's connection while the save waits inside its transaction: the save fails at once with store-unavailable, and the next one goes through")
+    func connectionEndedMidSave() async throws {
+        try await Self.withDatabase { cluster, database in
+            let name = "ended-\(UUID().uuidString.prefix(8).lowercased())"
+            let store = try await PostgresOrderStore(
+                url: cluster.url(database: database, parameters: "application_name=\(name)"), validator: TestPKI.validator)
+            // Another client holds the write lock, so the save waits inside its transaction.
+            let holder = try await Self.holdWriteLock(cluster, database, name: "\(name)-holder")
+            let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+            let save = Task { try await store.save(signedArchive: first) }
+            try await Self.waitFor(
+                cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'")
+            try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
+            let answer = await Self.answer(of: save, within: .seconds(30))
+            let error = try #require(answer.map { result in Result { try result.get() } }, "the save never answered")
+            switch error {
+            case .success(let result):
+                Issue.record("a save whose connection was ended answered \(result)")
+            case .failure(let failure):
+                let failure = try #require(failure as? WalletOrdersError, "\(failure)")
+                #expect(failure.code == .storeUnavailable)
+                #expect(failure.message.contains(database), "\(failure.message)")
+            }
+            try Self.releaseLock(cluster, "\(name)-holder", holder)
+            #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0", "nothing of the ended save was written")
+            #expect(try await store.save(signedArchive: first) == .added, "the pool makes a new connection")
+            await store.close()
+        }
     }
 
     @Test("With every pooled connection busy, a call fails after pool_timeout with store-unavailable and a hint")
@@ -375,4 +418,10 @@ struct PostgresOrderStoreTests {
             #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0")
         }
     }
+}
+
+/// The first of several answers to one continuation.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    let continuation = Mutex<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)
+    func resume(_ value: Result<T, any Error>?) { continuation.withLock { $0.take() }?.resume(returning: value) }
 }
