@@ -27,6 +27,9 @@ import Glibc
 /// 5. the killed server is started again; all three serve the newest version of every order;
 ///    every answer of the three phases is checked against a serial order, and the store's change
 ///    log against the answers.
+///
+/// Why this file passes 600 lines: the serial-order check (`serialOrderProblems`) and its own
+/// tests (`SerialOrderRuleTests`) serve this one test only, and read best beside it.
 @Suite(
     "Three `serve` instances on one PostgreSQL: concurrent merchants get serial answers, every device its push, through a kill -9",
     .enabled(if: PostgresTestCluster.serverBinaries != nil))
