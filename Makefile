@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: setup build release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve \
+.PHONY: setup build release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -96,8 +96,14 @@ bench-batch: setup
 
 ## The web service under load (wrk on loopback): cached and fresh GETs, the changed-orders list, uploads and
 ## build-and-sign saves, each next to a bare Hummingbird route and `openssl speed rsa2048` from the same run.
+## `make bench-serve STORE=postgres` (or bench-serve-pg): the cached GETs on a throwaway PostgreSQL cluster
+## (default durability), one and two instances, next to the bare route and one instance on SQLite.
+STORE ?= sqlite
 bench-serve: setup
-	python3 Benchmarks/serve.py
+	python3 Benchmarks/serve.py --store $(STORE)
+
+bench-serve-pg:
+	$(MAKE) bench-serve STORE=postgres
 
 ## Fuzzing (Tests/Fuzz): libFuzzer with AddressSanitizer, one target per input the package reads
 ## (zip json schema strings der identity validate store), each for FUZZ_SECONDS, one after the
@@ -141,13 +147,16 @@ reference-data: setup
 
 ## Benchmarks (ordo-one/benchmark, Benchmarks/): build+sign, validate and verify one archive, for the
 ## shipped sample and a large order, on one core, each next to `openssl speed rsa2048` from the same
-## run; the store benchmarks; then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
+## run; the store benchmarks on SQLite and on a throwaway PostgreSQL cluster with default durability
+## (report.py starts it with Benchmarks/pgcluster.py; without PostgreSQL's binaries it warns and skips
+## only those figures); then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
 bench: setup
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Benchmarks/report.py
 	bash Benchmarks/batch-cli.sh $(ORDERS)
 
-## The same benchmarks, a few iterations each (CI: checks they build and run; figures are rough).
+## The same benchmarks, a few iterations each, on a 2,000-order store (CI: checks they build and run,
+## PostgreSQL's too; figures are rough).
 bench-smoke: setup
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Benchmarks/report.py --smoke

@@ -46,13 +46,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Store benchmarks: durable saves (one at a time and batched, with and without validation;
-        // one large order) and contains, on a store of 100,000 orders.
+        // one large order) and contains, on a store of 100,000 orders, on SQLite and (when
+        // WALLET_ORDERS_BENCH_PG_URL is set; report.py starts a cluster) on PostgreSQL.
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 "BenchmarkFixtures",
                 .product(name: "WalletOrders", package: "wallet-orders"),
                 .product(name: "WalletOrdersStore", package: "wallet-orders"),
+                .product(name: "WalletOrdersPostgres", package: "wallet-orders"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/StoreBenchmarks",

@@ -2,7 +2,8 @@
 """The web service's figures (`make bench-serve`), each next to a reference from the same run.
 
   python3 Benchmarks/serve.py                 # build in release, then every figure
-  SKIP_BUILD=1 SECONDS=5 python3 Benchmarks/serve.py
+  SKIP_BUILD=1 DURATION=5 python3 Benchmarks/serve.py
+  python3 Benchmarks/serve.py --store postgres   # the cached GETs on PostgreSQL, one and two instances
 
 On this 2-core machine the server runs pinned to core 0 and wrk to core 1 (client and server
 on the same machine, over loopback). Figures:
@@ -15,8 +16,20 @@ on the same machine, over loopback). Figures:
   new version), next to `openssl speed rsa2048` signs/s from the same run.
 - Pushes: through a local APNs stand-in (apns-stand-in), pushes/s and the time from save to push.
 
+With `--store postgres` (`make bench-serve-pg`): the cached GETs (304 and 200) on a throwaway
+PostgreSQL cluster with default durability (pgcluster.py), with one `serve` instance and with two
+(two processes on two ports, one database), next to the bare route and to one instance on SQLite,
+all from the same run. Everything that serves (the instances and PostgreSQL) is pinned to core 0
+and wrk to core 1, as in the SQLite figures, so each line has the same single core to serve with:
+on 2 cores the second instance cannot get a core of its own without taking wrk's, so what the
+two-instance lines show is the cost of splitting the work over two processes and one database, not
+scaling. For two instances one wrk runs two threads (32 connections each), each thread's
+connections to one instance (a Lua setup() gives each thread its address), so req/s and the
+latency percentiles cover both instances in one histogram.
+
 TEST-ONLY certificates are made in a temporary folder and removed with it.
 """
+import argparse
 import concurrent.futures
 import http.client
 import json
@@ -31,6 +44,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import pgcluster  # noqa: E402
 DURATION = int(os.environ.get("SECONDS_EACH", os.environ.get("DURATION", "10")))
 KEY = "bench-merchant-key-0123456789abcdef"
 TYPE = "order.com.northwindoutfitters.shop"
@@ -43,8 +58,8 @@ def run(command, **kwargs):
     return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
 
 
-def build():
-    for product in ("wallet-orders", "serve-reference", "apns-stand-in"):
+def build(products=("wallet-orders", "serve-reference", "apns-stand-in")):
+    for product in products:
         subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
 
@@ -70,11 +85,35 @@ def stop(process):
         process.kill()
 
 
-def wrk(url, headers=()):
-    command = ["taskset", "-c", "1", "wrk", "-t1", "-c64", f"-d{DURATION}s", "--latency", url]
+# For two instances: each wrk thread's connections go to one of the ports, in turn.
+SPREAD_LUA = """
+local ports = {%s}
+local next_port = 0
+function setup(thread)
+  next_port = next_port %% #ports + 1
+  thread.addr = wrk.lookup("127.0.0.1", tostring(ports[next_port]))[1]
+end
+"""
+
+
+def wrk(url, headers=(), ports=None):
+    """wrk on core 1, 64 connections: one thread, or with `ports` one thread per port (the URL's
+    port is replaced by each thread's)."""
+    threads = len(ports) if ports else 1
+    command = ["taskset", "-c", "1", "wrk", f"-t{threads}", "-c64", f"-d{DURATION}s", "--latency"]
     for header in headers:
-        command[5:5] = ["-H", header]
-    out = run(command).stdout
+        command += ["-H", header]
+    script = None
+    if ports:
+        script = tempfile.NamedTemporaryFile("w", suffix=".lua")
+        script.write(SPREAD_LUA % ", ".join(str(p) for p in ports))
+        script.flush()
+        command += ["-s", script.name]
+    try:
+        out = run(command + [url]).stdout
+    finally:
+        if script:
+            script.close()
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
     def percentile(p):
@@ -168,33 +207,118 @@ def pushes(work, store, root, signing, template, order):
         stand_in.kill()
 
 
+def prepare(work):
+    """TEST-ONLY certificates, 20 orders built and saved in a SQLite store, the API key file."""
+    certs = os.path.join(work, "signing", TYPE)
+    run([BIN, "dev-certs", "--order-type-id", TYPE, "--team-id", "BENCH00001", "--out", certs])
+    root = os.path.join(certs, "root-ca.pem")
+    store = os.path.join(work, "orders.sqlite")
+    order = json.load(open(os.path.join(ROOT, "Samples", "shipped-ecommerce", "order.json")))
+    # 20 orders in the store, and order documents for the upload figures.
+    sources = os.path.join(work, "orders.jsonl")
+    with open(sources, "w") as out:
+        for index in range(20):
+            order["orderIdentifier"] = f"bench-{index}"
+            out.write(json.dumps(order) + "\n")
+    template = os.path.join(work, "template")
+    shutil.copytree(os.path.join(ROOT, "Samples", "shipped-ecommerce"), template)
+    os.remove(os.path.join(template, "order.json"))
+    shutil.copytree(template, os.path.join(certs, "template"))  # for the orders the service builds itself
+    signing = ["--cert", os.path.join(certs, "order-type.pem"), "--key", os.path.join(certs, "order-type.key.pem"),
+               "--wwdr", os.path.join(certs, "wwdr-intermediate.pem")]
+    run([BIN, "build", "--batch", sources, "--template", template, "--out", os.path.join(work, "built"), "--quiet"] + signing)
+    built = sorted(os.path.join(work, "built", name) for name in os.listdir(os.path.join(work, "built")))
+    run([BIN, "store", "save", "--store", store, "--trust-root", root] + built)
+    with open(os.path.join(work, "keys.txt"), "w") as keys:
+        keys.write(KEY + "\n")
+    return certs, root, store, order, template, signing, built
+
+
+def serve(work, store, root, env=None):
+    """One `serve` instance on core 0; returns (process, port)."""
+    return start(
+        [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file",
+         os.path.join(work, "keys.txt"), "--signing-dir", os.path.join(work, "signing"), "--log-level", "warning"],
+        r"listening on http://127\.0\.0\.1:(\d+)", env=env)
+
+
+def etag_of(port):
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("GET", f"/v1/orders/{TYPE}/bench-0", headers={"Authorization": f"AppleOrder {TOKEN}"})
+    response = connection.getresponse()
+    etag, size = response.getheader("ETag"), len(response.read())
+    assert response.status == 200, response.status
+    return etag, size
+
+
+def cached_gets(ports, figures, label):
+    """The 304 and 200 lines for the instances listening on `ports` (one wrk thread per instance when two)."""
+    etag, size = etag_of(ports[0])
+    url = f"http://127.0.0.1:{ports[0]}/v1/orders/{TYPE}/bench-0"
+    spread = ports if len(ports) > 1 else None
+    figures[f"{label}: GET order, 304 (If-None-Match)"] = wrk(url, [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"], spread)
+    figures[f"{label}: GET order, 200 ({size} B)"] = wrk(url, [f"Authorization: AppleOrder {TOKEN}"], spread)
+
+
+def print_table(figures, ceiling, note):
+    print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -c64 on core 1, {note}\n")
+    print("| request | req/s | vs bare route | p50 | p99 | non-2xx/3xx |")
+    print("|---|---|---|---|---|---|")
+    for name, figure in figures.items():
+        print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {figure['p50']:.2f} ms | {figure['p99']:.2f} ms | {figure['errors']} |")
+
+
+def main_postgres():
+    """Cached GETs: the bare route, one instance on SQLite, one and two instances on PostgreSQL."""
+    if not os.environ.get("SKIP_BUILD"):
+        build(("wallet-orders", "serve-reference"))
+    cluster = pgcluster.start(cpu=0)
+    if cluster is None:
+        raise SystemExit("serve.py --store postgres: PostgreSQL's server binaries are missing (see the warning above)")
+    work = tempfile.mkdtemp(prefix="wallet-orders-serve-bench.")
+    try:
+        certs, root, sqlite_store, order, template, signing, built = prepare(work)
+        database = cluster.create_database("serve_bench")
+        pg_store = cluster.url(database, password=False)  # --store refuses a password; PGPASSWORD carries it
+        env = dict(os.environ, PGPASSWORD=cluster.password)
+        run([BIN, "store", "save", "--store", pg_store, "--trust-root", root] + built, env=env)
+
+        figures = {}
+        reference, port = start([REFERENCE, "0"], r"listening on 127\.0\.0\.1:(\d+)")
+        figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
+        stop(reference)
+
+        server, port = serve(work, sqlite_store, root)
+        cached_gets([port], figures, "SQLite, one instance")
+        stop(server)
+
+        server, port = serve(work, pg_store, root, env)
+        cached_gets([port], figures, "PostgreSQL, one instance")
+        stop(server)
+
+        servers = [serve(work, pg_store, root, env) for _ in range(2)]
+        cached_gets([port for _, port in servers], figures, "PostgreSQL, two instances")
+        for server, _ in servers:
+            stop(server)
+
+        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"],
+                    f"one thread per instance, every server (the instances and PostgreSQL) on core 0\n{cluster.describe()}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        cluster.stop()
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite",
+                        help="postgres: the cached GETs on PostgreSQL, one and two instances, next to SQLite")
+    if parser.parse_args().store == "postgres":
+        return main_postgres()
     if not os.environ.get("SKIP_BUILD"):
         build()
     work = tempfile.mkdtemp(prefix="wallet-orders-serve-bench.")
     try:
-        certs = os.path.join(work, "signing", TYPE)
-        run([BIN, "dev-certs", "--order-type-id", TYPE, "--team-id", "BENCH00001", "--out", certs])
-        root = os.path.join(certs, "root-ca.pem")
-        store = os.path.join(work, "orders.sqlite")
-        order = json.load(open(os.path.join(ROOT, "Samples", "shipped-ecommerce", "order.json")))
-        # 20 orders in the store, and order documents for the upload figures.
-        sources = os.path.join(work, "orders.jsonl")
-        with open(sources, "w") as out:
-            for index in range(20):
-                order["orderIdentifier"] = f"bench-{index}"
-                out.write(json.dumps(order) + "\n")
-        template = os.path.join(work, "template")
-        shutil.copytree(os.path.join(ROOT, "Samples", "shipped-ecommerce"), template)
-        os.remove(os.path.join(template, "order.json"))
-        shutil.copytree(template, os.path.join(certs, "template"))  # for the orders the service builds itself
-        signing = ["--cert", os.path.join(certs, "order-type.pem"), "--key", os.path.join(certs, "order-type.key.pem"),
-                   "--wwdr", os.path.join(certs, "wwdr-intermediate.pem")]
-        run([BIN, "build", "--batch", sources, "--template", template, "--out", os.path.join(work, "built"), "--quiet"] + signing)
-        built = sorted(os.path.join(work, "built", name) for name in os.listdir(os.path.join(work, "built")))
-        run([BIN, "store", "save", "--store", store, "--trust-root", root] + built)
-        with open(os.path.join(work, "keys.txt"), "w") as keys:
-            keys.write(KEY + "\n")
+        certs, root, store, order, template, signing, built = prepare(work)
 
         figures = {}
         reference, port = start([REFERENCE, "0"], r"listening on 127\.0\.0\.1:(\d+)")
@@ -241,12 +365,7 @@ def main():
         stop(server)
         push_rate, first_push = pushes(work, store, root, signing, template, order)
 
-        ceiling = figures["bare Hummingbird route (reference)"]["rate"]
-        print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -t1 -c64 on core 1, server on core 0\n")
-        print("| request | req/s | vs bare route | p50 | p99 | non-2xx/3xx |")
-        print("|---|---|---|---|---|---|")
-        for name, figure in figures.items():
-            print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {figure['p50']:.2f} ms | {figure['p99']:.2f} ms | {figure['errors']} |")
+        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"], "one thread, server on core 0")
         print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
         print(f"merchant upload of signed archives: {archive_saves:,.0f} saves/s (4 client threads)")
         print(f"merchant build-and-sign: {build_saves:,.0f} saves/s = {build_saves / rsa:.2f} × the RSA sign rate of one core")

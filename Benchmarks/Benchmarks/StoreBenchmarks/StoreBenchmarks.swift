@@ -1,15 +1,21 @@
 // Order store benchmarks on ordo-one/benchmark: durable saves one at a time and batched, and
 // contains, on a store of 100,000 orders (2,000 with WALLET_ORDERS_BENCH_SMOKE; any number with
-// WALLET_ORDERS_BENCH_STORE_ORDERS).
+// WALLET_ORDERS_BENCH_STORE_ORDERS), on SQLite and, when WALLET_ORDERS_BENCH_PG_URL names a
+// PostgreSQL server (report.py starts a throwaway one with default durability, pgcluster.py), the
+// same benchmarks on PostgreSQL ("store postgres …").
 //
-// The store is filled once through the public API (build, validate, batched save) and kept in
-// Benchmarks/.build/store-fixtures/ between runs; every run works on a fresh copy of it, and every
-// save benchmark saves orders the store doesn't hold yet, so that each save writes.
+// The SQLite store is filled once through the public API (build, validate, batched save) and kept
+// in Benchmarks/.build/store-fixtures/ between runs; every run works on a fresh copy of it. The
+// PostgreSQL store is filled the same way once per server (database fixture_N) and every run works
+// on a copy of that database (CREATE DATABASE … TEMPLATE, through psql: WALLET_ORDERS_BENCH_PG_PSQL
+// or `psql` on PATH), dropped when the process exits. Every save benchmark saves orders the store
+// doesn't hold yet, so that each save writes.
 import Benchmark
 import BenchmarkFixtures
 import Foundation
 import Synchronization
 import WalletOrders
+import WalletOrdersPostgres
 import WalletOrdersStore
 
 /// The shipped sample as another order (`orderIdentifier`) at another `updatedAt` (minute 09:00 plus `second`).
@@ -24,22 +30,106 @@ func variant(_ fixture: Fixture, orderIdentifier: String, second: Int, signingTi
     return try fixture.builder.build(OrderSource(files: files), signingTime: signingTime).bytes
 }
 
-/// The stores' temporary copies (about 1 GB each at 100,000 orders), removed with their WAL and
-/// shared-memory files when the benchmark process exits.
-enum StoreCopies {
-    private static let paths = Mutex<[String]>([])
+/// What the benchmark processes leave behind (SQLite copies of about 1 GB each at 100,000 orders,
+/// with their WAL and shared-memory files; PostgreSQL copies of the fixture database), removed
+/// when the process exits.
+enum Cleanup {
+    private static let actions = Mutex<[@Sendable () -> Void]>([])
     private static let registered = Atomic<Bool>(false)
 
-    static func removeAtExit(_ path: String) {
-        paths.withLock { $0.append(path) }
+    static func atExit(_ action: @escaping @Sendable () -> Void) {
+        actions.withLock { $0.append(action) }
         if !registered.exchange(true, ordering: .relaxed) {
             atexit {
-                for path in StoreCopies.paths.withLock({ $0 }) {
-                    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-                }
+                for action in Cleanup.actions.withLock({ $0 }) { action() }
             }
         }
     }
+
+    static func removeAtExit(_ path: String) {
+        atExit { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+    }
+}
+
+/// Which store a fixture is on.
+enum Backend: Sendable {
+    case sqlite
+    /// A PostgreSQL server (any database URL on it, as a role that may create databases).
+    case postgres(PostgresAdmin)
+
+    /// The part of a benchmark's name that says the store ("" for SQLite, whose names are older).
+    var namePart: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "postgres "
+        }
+    }
+}
+
+/// Database-level work the store doesn't do (create, copy, drop databases), through psql.
+struct PostgresAdmin: Sendable {
+    let url: URL
+    let psql: String
+
+    /// `url` on another database.
+    func url(database: String) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.path = "/" + database
+        return components.url!
+    }
+
+    /// Runs `sql`; returns psql's unaligned output. Retries while the database is still in use
+    /// (the backends of a closed pool take a moment to exit).
+    @discardableResult
+    func run(_ sql: String) throws -> String {
+        for attempt in 0... {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            // The password in psql's environment, not on its command line.
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            var environment = ProcessInfo.processInfo.environment
+            if let password = components.password { environment["PGPASSWORD"] = password }
+            components.password = nil
+            process.environment = environment
+            process.arguments = [psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", components.string!, "-c", sql]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard message.contains("is being accessed by other users"), attempt < 100 else {
+                throw BenchmarkSetupError(description: "psql \(sql): \(message)")
+            }
+            usleep(100_000)
+        }
+        fatalError("unreachable")
+    }
+
+    func exists(_ database: String) throws -> Bool {
+        try run("SELECT count(*) FROM pg_database WHERE datname = '\(database)'") == "1"
+    }
+}
+
+struct BenchmarkSetupError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Fills `store` with `count` orders `fixture-0` … through the public API, 1,000 per batch.
+func fill(_ store: some OrderStoring, count: Int, fixtures: Fixtures, shipped: Fixture) async throws {
+    for start in stride(from: 0, to: count, by: 1_000) {
+        let archives = try (start..<min(count, start + 1_000)).map {
+            try variant(shipped, orderIdentifier: "fixture-\($0)", second: 0, signingTime: fixtures.signingTime)
+        }
+        for result in try await store.save(signedArchives: archives) { _ = try result.get() }
+    }
+}
+
+func checkCount(_ stored: Int, _ count: Int) {
+    guard stored == count else { fatalError("the store fixture has \(stored) orders, not \(count)") }
 }
 
 /// The shared store: made (or copied from the cache) by the first benchmark's setup.
@@ -47,13 +137,15 @@ final class StoreFixture: Sendable {
     let count: Int
     let fixtures: Fixtures
     let shipped: Fixture
-    private let made = Mutex<SQLiteOrderStore?>(nil)
+    let backend: Backend
+    private let made = Mutex<(any OrderStoring)?>(nil)
     private let counter = Atomic<Int>(0)
 
-    init(count: Int, fixtures: Fixtures, shipped: Fixture) {
+    init(count: Int, fixtures: Fixtures, shipped: Fixture, backend: Backend) {
         self.count = count
         self.fixtures = fixtures
         self.shipped = shipped
+        self.backend = backend
     }
 
     /// Order identifiers no other benchmark uses.
@@ -67,14 +159,18 @@ final class StoreFixture: Sendable {
         try newIdentifiers(count).map { try variant(shipped, orderIdentifier: $0, second: 1, signingTime: fixtures.signingTime) }
     }
 
-    func store() async throws -> SQLiteOrderStore {
+    func store() async throws -> any OrderStoring {
         if let store = made.withLock({ $0 }) { return store }
-        let store = try await Self.open(count: count, fixtures: fixtures, shipped: shipped)
+        let store: any OrderStoring
+        switch backend {
+        case .sqlite: store = try await openSQLite()
+        case .postgres(let admin): store = try await openPostgres(admin)
+        }
         made.withLock { $0 = store }
         return store
     }
 
-    private static func open(count: Int, fixtures: Fixtures, shipped: Fixture) async throws -> SQLiteOrderStore {
+    private func openSQLite() async throws -> SQLiteOrderStore {
         let cacheFolder = Fixtures.repository.appendingPathComponent("Benchmarks/.build/store-fixtures")
         try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
         let cached = cacheFolder.appendingPathComponent("orders-\(count).sqlite")
@@ -82,20 +178,36 @@ final class StoreFixture: Sendable {
             let making = cacheFolder.appendingPathComponent("orders-\(count).making.sqlite")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: making.path + suffix) }
             let store = try SQLiteOrderStore(url: making, validator: fixtures.validator)
-            for start in stride(from: 0, to: count, by: 1_000) {
-                let archives = try (start..<min(count, start + 1_000)).map {
-                    try variant(shipped, orderIdentifier: "fixture-\($0)", second: 0, signingTime: fixtures.signingTime)
-                }
-                for result in try await store.save(signedArchives: archives) { _ = try result.get() }
-            }
-            guard try await store.count() == count else { fatalError("the store fixture has the wrong number of orders") }
+            try await fill(store, count: count, fixtures: fixtures, shipped: shipped)
+            checkCount(try await store.count(), count)
             try await store.backup(to: cached)  // one consistent file, WAL included
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: making.path + suffix) }
         }
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-bench-\(UUID().uuidString).sqlite")
         try FileManager.default.copyItem(at: cached, to: copy)
-        StoreCopies.removeAtExit(copy.path)
+        Cleanup.removeAtExit(copy.path)
         return try SQLiteOrderStore(url: copy, validator: fixtures.validator)
+    }
+
+    /// A copy of database fixture_COUNT, made through the store on this server the first time.
+    private func openPostgres(_ admin: PostgresAdmin) async throws -> PostgresOrderStore {
+        let fixture = "fixture_\(count)"
+        if try !admin.exists(fixture) {
+            let making = fixture + "_making"
+            try admin.run("DROP DATABASE IF EXISTS \(making) WITH (FORCE)")
+            try admin.run("CREATE DATABASE \(making) TEMPLATE template0")
+            let store = try await PostgresOrderStore(url: admin.url(database: making), validator: fixtures.validator)
+            try await fill(store, count: count, fixtures: fixtures, shipped: shipped)
+            checkCount(try await store.count(), count)
+            await store.close()
+            try admin.run("ALTER DATABASE \(making) RENAME TO \(fixture)")
+        }
+        let copy = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        // FILE_COPY: the template's files copied as they are (two checkpoints) rather than
+        // through the WAL; the copy is as durable either way.
+        try admin.run("CREATE DATABASE \(copy) TEMPLATE \(fixture) STRATEGY FILE_COPY")
+        Cleanup.atExit { _ = try? admin.run("DROP DATABASE IF EXISTS \(copy) WITH (FORCE)") }
+        return try await PostgresOrderStore(url: admin.url(database: copy), validator: fixtures.validator)
     }
 }
 
@@ -110,18 +222,33 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(smoke ? 3 : 30),
         maxIterations: smoke ? 20 : 1_000
     )
-    let shared: StoreFixture
+    let fixtures: Fixtures
     do {
-        let fixtures = try Fixtures.make()
-        guard let shipped = fixtures["shipped-ecommerce"] else { fatalError("no shipped-ecommerce fixture") }
-        shared = StoreFixture(count: storeSize, fixtures: fixtures, shipped: shipped)
+        fixtures = try Fixtures.make()
     } catch {
         fatalError("benchmark fixtures: \(error)")
     }
+    guard let shipped = fixtures["shipped-ecommerce"] else { fatalError("no shipped-ecommerce fixture") }
+    var backends: [Backend] = [.sqlite]
+    let environment = ProcessInfo.processInfo.environment
+    if let text = environment["WALLET_ORDERS_BENCH_PG_URL"], !text.isEmpty {
+        guard let url = URL(string: text) else { fatalError("WALLET_ORDERS_BENCH_PG_URL is not a URL") }
+        backends.append(.postgres(PostgresAdmin(url: url, psql: environment["WALLET_ORDERS_BENCH_PG_PSQL"] ?? "psql")))
+    }
+
+    for backend in backends {
+        register(backend: backend, storeSize: storeSize, batchSize: batchSize, smoke: smoke, fixtures: fixtures, shipped: shipped)
+    }
+}
+
+/// The store benchmarks on one backend: the same fixtures, store size and iterations on each.
+func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fixtures: Fixtures, shipped: Fixture) {
+    let on = backend.namePart
+    let shared = StoreFixture(count: storeSize, fixtures: fixtures, shipped: shipped, backend: backend)
     let setup: @Sendable () async throws -> Void = { _ = try await shared.store() }
 
     // One new order per sample, validated and committed (WAL fsync) on its own.
-    Benchmark("store save one durable \(storeSize)", closure: { benchmark in
+    Benchmark("store \(on)save one durable \(storeSize)", closure: { benchmark in
         let store = try await shared.store()
         let archive = try shared.newArchives(1)[0]
         benchmark.startMeasurement()
@@ -129,25 +256,27 @@ let benchmarks: @Sendable () -> Void = {
     }, setup: setup)
 
     // The large order (4.8 MB, 50 line items, localized), validated and committed on its own. At
-    // most 100 samples: each adds 4.8 MB to the store.
+    // most 100 samples: each adds 4.8 MB to the store. SQLite only.
     guard let large = shared.fixtures["large-order"] else { fatalError("no large-order fixture") }
-    Benchmark(
-        "store save large-order one durable \(storeSize)",
-        configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 100),
-        closure: { benchmark in
-            let store = try await shared.store()
-            let identifier = shared.newIdentifiers(1)[0]
-            var files = large.source.files
-            files["order.json"] = Array(
-                String(decoding: files["order.json"] ?? [], as: UTF8.self)
-                    .replacingOccurrences(of: "\"BENCH-LARGE-1\"", with: "\"\(identifier)\"").utf8)
-            let archive = try large.builder.build(OrderSource(files: files), signingTime: shared.fixtures.signingTime).bytes
-            benchmark.startMeasurement()
-            blackHole(try await store.save(signedArchive: archive))
-        }, setup: setup)
+    if case .sqlite = backend {
+        Benchmark(
+            "store save large-order one durable \(storeSize)",
+            configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 100),
+            closure: { benchmark in
+                let store = try await shared.store()
+                let identifier = shared.newIdentifiers(1)[0]
+                var files = large.source.files
+                files["order.json"] = Array(
+                    String(decoding: files["order.json"] ?? [], as: UTF8.self)
+                        .replacingOccurrences(of: "\"BENCH-LARGE-1\"", with: "\"\(identifier)\"").utf8)
+                let archive = try large.builder.build(OrderSource(files: files), signingTime: shared.fixtures.signingTime).bytes
+                benchmark.startMeasurement()
+                blackHole(try await store.save(signedArchive: archive))
+            }, setup: setup)
+    }
 
     // The same without validation (VerifiedOrderArchive made outside the measurement): the store's own cost.
-    Benchmark("store write one durable \(storeSize)", closure: { benchmark in
+    Benchmark("store \(on)write one durable \(storeSize)", closure: { benchmark in
         let store = try await shared.store()
         let verified = try VerifiedOrderArchive(bytes: try shared.newArchives(1)[0], validator: shared.fixtures.validator)
         benchmark.startMeasurement()
@@ -155,11 +284,11 @@ let benchmarks: @Sendable () -> Void = {
     }, setup: setup)
 
     // (Preparation before `startMeasurement()` is not measured; calling `stopMeasurement()` first
-// would record a sample of its own.)
+    // would record a sample of its own.)
 
-// A batch of new orders per sample: validated in parallel, then one transaction.
+    // A batch of new orders per sample: validated in parallel, then one transaction.
     Benchmark(
-        "store save batch of \(batchSize) durable \(storeSize)",
+        "store \(on)save batch of \(batchSize) durable \(storeSize)",
         configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 20),
         closure: { benchmark in
             let store = try await shared.store()
@@ -169,7 +298,7 @@ let benchmarks: @Sendable () -> Void = {
         }, setup: setup)
 
     Benchmark(
-        "store write batch of \(batchSize) durable \(storeSize)",
+        "store \(on)write batch of \(batchSize) durable \(storeSize)",
         configuration: .init(warmupIterations: 1, maxIterations: smoke ? 3 : 20),
         closure: { benchmark in
             let store = try await shared.store()
@@ -191,9 +320,9 @@ let benchmarks: @Sendable () -> Void = {
     let lookupsPerIteration = 100
     // Its own copy of the fixture, as made: exactly `storeSize` orders. The shared store has taken
     // the write benchmarks' orders by then (tens of thousands more, and their WAL frames).
-    let lookupStore = StoreFixture(count: storeSize, fixtures: shared.fixtures, shipped: shared.shipped)
+    let lookupStore = StoreFixture(count: storeSize, fixtures: fixtures, shipped: shipped, backend: backend)
     Benchmark(
-        "store contains \(storeSize), \(lookupsPerIteration) lookups",
+        "store \(on)contains \(storeSize), \(lookupsPerIteration) lookups",
         configuration: .init(warmupIterations: smoke ? 5 : 100, maxIterations: smoke ? 100 : 20_000),
         closure: { benchmark in
             let store = try await lookupStore.store()
