@@ -65,6 +65,11 @@ import WalletOrdersTestSupport
             name: "case-collision.order", python: #"z.writestr("Logo.png", b"\x89PNG")"#,
             ruleID: "zip.case-collision", file: "Logo.png"),
         Fixture(
+            // The same name composed and decomposed, in other cases: APFS keeps one of them.
+            name: "normalization-collision.order",
+            python: #"z.writestr("caf\u00e9.png", b"\x89PNG"); z.writestr("CAFE\u0301.png", b"\x89PNG")"#,
+            ruleID: "zip.case-collision", file: "CAFE\u{301}.png"),
+        Fixture(
             name: "bzip2-entry.order", python: #"z.writestr("coupon.png", b"data" * 100, compress_type=zipfile.ZIP_BZIP2)"#,
             ruleID: "zip.unsupported-compression", file: "coupon.png"),
         Fixture(

@@ -151,7 +151,7 @@ public struct OrderArchive: Sendable {
                 continue
             }
             if sameRecords, layout.untrustedRecords.contains(info.index) { continue }  // reported by the layout check
-            let folded = info.name.precomposedStringWithCanonicalMapping.lowercased()
+            let folded = Self.caseFolded(info.name)
             if let other = foldedNames[folded] {
                 diagnostics.append(
                     Diagnostic(
@@ -280,6 +280,14 @@ public struct OrderArchive: Sendable {
             throw WalletOrdersError(
                 .invalidCertificate, "The signature is not a DER-encoded CMS structure.", underlying: error)
         }
+    }
+
+    /// `name` as a case-insensitive, normalization-insensitive file system compares it (APFS):
+    /// canonically composed, then lowercased. An ASCII name is its own composition, so it skips
+    /// Foundation's normalization, about a fifth of the reading of a typical archive.
+    static func caseFolded(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        return name.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// What is unsafe about an entry path, if anything.
