@@ -163,6 +163,15 @@ class Cluster:
         """What the benchmarks read: the URL (with its password) and psql's path."""
         return {"WALLET_ORDERS_BENCH_PG_URL": self.url(), "WALLET_ORDERS_BENCH_PG_PSQL": self.psql_binary}
 
+    def pin(self, cpu):
+        """Moves the running server (postmaster and every backend; new backends inherit it) to core `cpu`."""
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            postmaster = f.readline().strip()
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", postmaster], capture_output=True, text=True).stdout.split()
+        for pid in [postmaster] + children:
+            subprocess.run(["taskset", "-p", "-c", str(cpu), pid], capture_output=True)
+        self.cpu = cpu
+
     def describe(self):
         return (f"PostgreSQL {self.version.split(' ')[1]} on 127.0.0.1:{self.port}, "
                 f"fsync=on synchronous_commit=on full_page_writes=on wal_sync_method={self.wal_sync_method}"
