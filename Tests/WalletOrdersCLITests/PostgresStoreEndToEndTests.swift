@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WalletOrdersTestSupport
 
@@ -193,5 +194,67 @@ struct PostgresStoreEndToEndTests {
         #expect(try first.stop() == 0)
         #expect(try second.stop() == 0)
         #expect(try third.stop() == 0)
+    }
+
+    @Test("serve across a PostgreSQL restart: uploads meanwhile fail with 503 store-unavailable, every acknowledged one survives, and the same process serves again")
+    func serveAcrossDatabaseRestart() throws {
+        // A private cluster: restarting the shared one would cut the other tests' connections.
+        let cluster = try PostgresTestCluster.startPrivate()
+        defer { cluster.stop() }
+        let database = try cluster.makeDatabase()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = [
+            "WALLET_ORDERS_STORE": cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2").absoluteString,
+            "WALLET_ORDERS_API_KEYS": Self.key,
+        ]
+        let server = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-restart")
+        let times = (0..<24).map { String(format: "2025-11-23T00:%02d:00Z", $0) }
+        let archives = try times.map { try StoreFixtures.archive(updatedAt: $0) }
+        let restarted = DispatchSemaphore(value: 0)
+        let restartError = Mutex<(any Error)?>(nil)
+        let restartEnded = Mutex<Date?>(nil)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.4)
+            do { try cluster.restart() } catch { restartError.withLock { $0 = error } }
+            restartEnded.withLock { $0 = Date() }
+            restarted.signal()
+        }
+        var acknowledged: [Int] = []
+        var failures: [(index: Int, answer: HTTPClient.Answer)] = []
+        var lastUploadStarted = Date()
+        for (index, archive) in archives.enumerated() {
+            lastUploadStarted = Date()
+            let answer = try HTTPClient.request(
+                "POST", "\(server.baseURL)/merchant/v1/orders", headers: ["Authorization": "Bearer \(Self.key)"],
+                body: try Data(contentsOf: archive))
+            if answer.status == 200 { acknowledged.append(index) } else { failures.append((index, answer)) }
+        }
+        restarted.wait()
+        #expect(restartError.withLock { $0 } == nil)
+        let ended = try #require(restartEnded.withLock { $0 })
+        #expect(ended < lastUploadStarted, "the restart happened while uploads went on (\(failures.count) failed)")
+        for failure in failures {
+            let error = failure.answer.json["error"] as? [String: Any]
+            #expect(failure.answer.status == 503, "upload \(failure.index): \(String(decoding: failure.answer.body, as: UTF8.self))")
+            #expect(error?["code"] as? String == "store-unavailable")
+            #expect((error?["message"] as? String)?.contains(database) == true, "the message names the store")
+        }
+        // What is stored is the last acknowledged version, or a later one whose answer was lost.
+        let last = try #require(acknowledged.last)
+        let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
+        let stored = try cluster.psql("SELECT updated_at_text FROM orders", database: database)
+        #expect(stored >= times[last], "stored \(stored), last acknowledged \(times[last])")
+        // The same process answers again, from the reconnected pool, without a restart of its own.
+        let newest = try StoreFixtures.archive(updatedAt: "2025-11-24T00:00:00Z")
+        let upload = try HTTPClient.request(
+            "POST", "\(server.baseURL)/merchant/v1/orders", headers: ["Authorization": "Bearer \(Self.key)"],
+            body: try Data(contentsOf: newest))
+        #expect(upload.status == 200, "\(String(decoding: upload.body, as: UTF8.self))")
+        let fetched = try HTTPClient.request(
+            "GET", "\(server.baseURL)/v1/orders/\(order)", headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"])
+        #expect(fetched.status == 200)
+        #expect(fetched.body == (try Data(contentsOf: newest)))
+        #expect(try server.stop() == 0)
     }
 }
