@@ -23,11 +23,19 @@ struct PostgresOrderStoreTests {
     /// Starts `psql` holding the write lock (the change counter's row) until ``releaseLock(_:_:)``,
     /// and returns once the server shows it holding the lock.
     static func holdWriteLock(_ cluster: PostgresTestCluster, _ database: String, name: String) async throws -> Process {
+        try await holdSession(
+            cluster, database, name: name,
+            sql: "BEGIN; SELECT last_sequence FROM change_counter FOR UPDATE; SELECT pg_sleep(120); COMMIT;")
+    }
+
+    /// Starts `psql` as application `name` running `sql`, which ends in `pg_sleep`, and returns once
+    /// the server shows it sleeping (so whatever `sql` took before, it holds).
+    static func holdSession(_ cluster: PostgresTestCluster, _ database: String, name: String, sql: String) async throws -> Process {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "PGAPPNAME=\(name)", "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres",
-            "-d", database, "-c", "BEGIN; SELECT last_sequence FROM change_counter FOR UPDATE; SELECT pg_sleep(120); COMMIT;",
+            "-d", database, "-c", sql,
         ]
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice

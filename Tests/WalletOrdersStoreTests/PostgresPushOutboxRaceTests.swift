@@ -42,18 +42,9 @@ struct PostgresPushOutboxRaceTests {
                 FOR EACH ROW EXECUTE FUNCTION pause_before_commit();
             """, database: database)
         let name = "hold-\(UUID().uuidString.prefix(8).lowercased())"
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "PGAPPNAME=\(name)", "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres",
-            "-d", database, "-c", "SELECT pg_advisory_lock(\(Self.lockKey)); SELECT pg_sleep(120);",
-        ]
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
+        let holder = try await PostgresOrderStoreTests.holdSession(
+            cluster, database, name: name, sql: "SELECT pg_advisory_lock(\(Self.lockKey)); SELECT pg_sleep(120);")
         defer { if holder.isRunning { holder.terminate() } }
-        try await PostgresOrderStoreTests.waitFor(
-            cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND query LIKE '%pg_sleep%' AND state = 'active'")
 
         let newest = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
         let save = Task { try await saver.save(signedArchive: newest) }
