@@ -21,6 +21,35 @@ import WalletOrdersTestSupport
         #expect(try OrderArchive(bytes: built.bytes).order() == order)
     }
 
+    /// Each path, and why an in-memory source leaves it out (`nil`: kept). The reason is read
+    /// a path component at a time, so the edges are components, not substrings.
+    static let junkPaths: [(path: String, reason: String?)] = [
+        ("logo.png", nil),
+        ("en.lproj/order.strings", nil),
+        ("a//b.png", nil),
+        ("__MACOSXy/a.png", nil),
+        ("x__MACOSX/a.png", nil),
+        ("__MACOSX/._order.json", "macOS resource-fork folder (__MACOSX) is not part of an order"),
+        ("a/__MACOSX", "macOS resource-fork folder (__MACOSX) is not part of an order"),
+        ("__MACOSX/.DS_Store", "macOS resource-fork folder (__MACOSX) is not part of an order"),
+        (".DS_Store", "Finder metadata (.DS_Store) is not part of an order"),
+        ("en.lproj/.DS_Store", "Finder metadata (.DS_Store) is not part of an order"),
+        ("en.lproj/.gitkeep", "placeholder file (.gitkeep) is not part of an order"),
+        (".DS_Store/x.png", "hidden file or folder is not part of an order"),
+        (".git/config", "hidden file or folder is not part of an order"),
+        ("a/.hidden/b.png", "hidden file or folder is not part of an order"),
+        (".DS_Storex", "hidden file or folder is not part of an order"),
+        ("manifest.json", "an old manifest.json; the builder writes a new one"),
+        ("signature", "an old signature; the builder signs anew"),
+    ]
+
+    @Test("Junk is recognized by whole path components", arguments: junkPaths)
+    func junkByComponent(path: String, reason: String?) {
+        let source = OrderSource(files: [path: [0x00]])
+        #expect(source.skippedFiles.map(\.reason) == (reason.map { [$0] } ?? []))
+        #expect(source.files.keys.contains(path) == (reason == nil))
+    }
+
     @Test("Junk in a source folder is skipped and each skipped file is reported")
     func junkIsSkipped() throws {
         let folder = try TemporaryFolder()

@@ -11,6 +11,9 @@ import Foundation
 import WalletOrders
 import WalletOrdersStore
 
+// As `wallet-orders` does at start (see its Platform.swift): with TZ unset, glibc stats
+// /etc/localtime on each of libzip's per-entry mktime calls.
+if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, ["build", "build-store", "validate", "verify", "contains"].contains(arguments[1]) else {
     FileHandle.standardError.write(Data("usage: wallet-orders-profile build|build-store|validate|verify|contains FIXTURE [ITERATIONS]\n".utf8))

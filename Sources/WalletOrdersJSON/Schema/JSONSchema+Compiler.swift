@@ -352,8 +352,10 @@ final class SchemaCompiler {
             return strings
         }
         func allowedValues(_ values: [JSONNode]) -> AllowedValues {
-            AllowedValues(
-                values: Set(values.map(CanonicalValue.init)), texts: values.map(jsonText),
+            var strings = ExactKeyTable()
+            for value in values { if let string = value.stringValue { strings.insert(string) } }
+            return AllowedValues(
+                values: Set(values.map(CanonicalValue.init)), strings: strings, texts: values.map(jsonText),
                 display: values.map { $0.stringValue ?? jsonText($0) })
         }
 
@@ -402,9 +404,8 @@ final class SchemaCompiler {
                 object.dependentSchemas = try schemaMap(keyword, value).map { (key: $0.0, node: $0.1) }
             case "properties":
                 hasObject = true
-                for (name, node) in try schemaMap(keyword, value) where object.properties[name] == nil {
-                    object.properties[name] = (node, object.propertyOrder.count)
-                    object.propertyOrder.append(name)
+                for (name, node) in try schemaMap(keyword, value) where object.properties.insert(name).inserted {
+                    object.propertyNodes.append(node)
                 }
             case "patternProperties":
                 hasObject = true
@@ -570,10 +571,8 @@ final class SchemaCompiler {
 
         if hasObject {
             object.requiredSlots = object.required.map { name in
-                guard object.propertyOrder.count <= 64, let entry = object.properties[name],
-                    sameScalars(object.propertyOrder[entry.slot], name)
-                else { return -1 }
-                return entry.slot
+                guard object.properties.count <= 64, let slot = object.properties.index(of: name) else { return -1 }
+                return slot
             }
         }
         var name: String?

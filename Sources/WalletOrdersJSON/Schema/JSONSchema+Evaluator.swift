@@ -229,7 +229,7 @@ struct SchemaEvaluator {
             guard let otherwise else { return true }
             return evaluateInPlace(otherwise, instance, &annotations, describing: describing)
         case .enumeration(let allowed):
-            if allowed.values.contains(CanonicalValue(instance)) { return true }
+            if allowed.contains(instance) { return true }
             if collecting {
                 var message = "\(render(instance)) is not one of \(list(allowed.display, "or", limit: 12))"
                 if let suggestion = suggestion(for: instance.stringValue, among: allowed.display) {
@@ -241,7 +241,7 @@ struct SchemaEvaluator {
             }
             return false
         case .constant(let allowed):
-            if allowed.values.contains(CanonicalValue(instance)) { return true }
+            if allowed.contains(instance) { return true }
             if collecting {
                 let expected = allowed.texts[0].hasPrefix("\"") ? "'\(allowed.display[0])'" : allowed.texts[0]
                 report(
@@ -305,9 +305,9 @@ struct SchemaEvaluator {
         if hasMemberRules {
             for (position, member) in members.enumerated() {
                 var matched = false
-                if let entry = rules.properties.index(forKey: member.key), sameScalars(rules.properties[entry].key, member.key) {
+                if let slot = rules.properties.index(of: member.key) {
                     matched = true
-                    let (child, slot) = rules.properties[entry].value
+                    let child = rules.propertyNodes[slot]
                     if slot < 64 { seenSlots |= 1 << UInt64(slot) }
                     if tracking { annotations.properties.insert(position) }
                     if !evaluateMember(child, member, keyword: "properties", node, describing: describing) {

@@ -157,18 +157,29 @@ enum Keyword: Sendable {
 struct AllowedValues: Sendable {
     /// For lookups under JSON equality.
     let values: Set<CanonicalValue>
+    /// The string values, for the usual lookup (a string instance equals only a string value).
+    let strings: ExactKeyTable
     /// Each value as compact JSON text, in schema order.
     let texts: [String]
     /// Each value for a message: strings bare, everything else as JSON text.
     let display: [String]
+
+    /// Whether `instance` equals one of the values (JSON equality).
+    func contains(_ instance: JSONNode) -> Bool {
+        if case .string(let string) = instance.value { return strings.index(of: string) != nil }
+        return values.contains(CanonicalValue(instance))
+    }
 }
 
 /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames`, `required`,
 /// `dependentRequired`, `dependentSchemas`, `minProperties` and `maxProperties`.
 struct ObjectRules: Sendable {
-    /// `properties`: each name's subschema and its slot (its place in ``propertyOrder``).
-    var properties: [String: (node: Int, slot: Int)] = [:]
-    var propertyOrder: [String] = []
+    /// `properties`: the names, in schema order; a name's index there (its slot) is also its
+    /// subschema's index in ``propertyNodes``.
+    var properties = ExactKeyTable()
+    var propertyNodes: [Int] = []
+    /// The `properties` names in schema order.
+    var propertyOrder: [String] { properties.keys }
     /// For each `required` name, its slot in ``properties`` when it has one and there are at most
     /// 64 properties (so a `UInt64` can record which were seen); otherwise -1.
     var requiredSlots: [Int] = []

@@ -32,29 +32,68 @@ struct ContentWalk {
         if let root = context.root { visit(root, isAmount: false) }
     }
 
+    /// What a member's key means to the rules the walk feeds. Each rule declares its keys; the
+    /// walk looks each member's key up once, instead of comparing it with every rule's names.
+    private enum Role {
+        case amount, currency, countryCode, localizable
+        case file(FileRules.ReferenceKind)
+    }
+
+    private static let roles: (keys: ExactKeyTable, roles: [Role]) = {
+        var keys = ExactKeyTable()
+        var roles: [Role] = []
+        func add(_ key: String, _ role: Role) {
+            precondition(keys.insert(key).inserted, "two rules claim the key '\(key)'")
+            roles.append(role)
+        }
+        add(MoneyRules.amountKey, .amount)
+        add(MoneyRules.currencyKey, .currency)
+        add(AddressRules.countryCodeKey, .countryCode)
+        for (key, kind) in FileRules.referenceKeys { add(key, .file(kind)) }
+        for key in LocalizationRules.localizableKeys { add(key, .localizable) }
+        return (keys, roles)
+    }()
+
     private mutating func visit(_ node: JSONNode, isAmount: Bool) {
         switch node.value {
         case .object(let members):
-            MoneyRules.visit(object: members, at: path, context: context, into: &money)
-            var hasCurrency = false
-            for member in members where member.key == "currency" {
-                hasCurrency = true
-                break
-            }
-            for member in members {
-                path.tokens.append(.key(member.key))
-                if case .string(let value) = member.value.value {
-                    AddressRules.visit(key: member.key, value: value, at: path, context: context, into: &addresses)
-                    if let kind = FileRules.referenceKind(of: member.key) {
-                        fileReferences.append(
-                            .init(name: value, pointer: path.pointer, isImage: kind.isImage, isProductImage: kind.isProductImage))
-                    }
-                    if LocalizationRules.isLocalizable(member.key) {
-                        localizableStrings.append(.init(value: value, path: path))
+            let table = Self.roles
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { keyRoles in
+                var amount: JSONNode?
+                var currency: JSONNode?
+                for (position, member) in members.enumerated() {
+                    let role = table.keys.index(of: member.key) ?? -1
+                    keyRoles[position] = role
+                    guard role >= 0 else { continue }
+                    switch table.roles[role] {
+                    case .amount: if amount == nil { amount = member.value }
+                    case .currency: if currency == nil { currency = member.value }
+                    default: break
                     }
                 }
-                visit(member.value, isAmount: hasCurrency && member.key == "amount")
-                path.tokens.removeLast()
+                if let amount, let code = currency?.stringValue {
+                    MoneyRules.visit(amount: amount, currency: code, at: path, context: context, into: &money)
+                }
+                for (position, member) in members.enumerated() {
+                    path.tokens.append(.key(member.key))
+                    let role = keyRoles[position] >= 0 ? table.roles[keyRoles[position]] : nil
+                    if let role, case .string(let value) = member.value.value {
+                        switch role {
+                        case .countryCode:
+                            AddressRules.visit(countryCode: value, at: path, context: context, into: &addresses)
+                        case .file(let kind):
+                            fileReferences.append(.init(name: value, path: path, kind: kind))
+                        case .localizable:
+                            localizableStrings.append(.init(value: value, path: path))
+                        case .amount, .currency:
+                            break
+                        }
+                    }
+                    var memberIsAmount = false
+                    if case .amount = role { memberIsAmount = currency != nil }
+                    visit(member.value, isAmount: memberIsAmount)
+                    path.tokens.removeLast()
+                }
             }
         case .array(let elements):
             for index in elements.indices {

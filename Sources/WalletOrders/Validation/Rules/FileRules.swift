@@ -2,24 +2,33 @@ import WalletOrdersJSON
 /// Files order.json names: present, of the right kind and size, consistent across localizations;
 /// and files nothing names.
 enum FileRules {
-    /// What a key's string value names: an image (and whether HIG asks for 300×300 and no
-    /// transparency: logos and product images) or a document (PDF, PNG or JPEG); `nil` for any
-    /// other key. A `switch`, not a dictionary: it runs for every member of the order, and
-    /// comparing short strings is cheaper than hashing them.
-    static func referenceKind(of key: String) -> (isImage: Bool, isProductImage: Bool)? {
-        switch key {
-        case "logo", "image": (true, true)
-        case "trackingLogoNameDarkColorScheme", "trackingLogoNameLightColorScheme": (true, false)
-        case "receipt", "returnLabel": (false, false)
-        default: nil
-        }
-    }
-
-    struct Reference {
-        var name: String
-        var pointer: String
+    /// What a member's string value names: an image (and whether HIG asks for 300×300 and no
+    /// transparency: logos and product images) or a document (PDF, PNG or JPEG).
+    struct ReferenceKind {
         var isImage: Bool
         var isProductImage: Bool
+    }
+
+    /// The keys whose string values name files, and what they name.
+    static let referenceKeys: [(key: String, kind: ReferenceKind)] = [
+        ("logo", ReferenceKind(isImage: true, isProductImage: true)),
+        ("image", ReferenceKind(isImage: true, isProductImage: true)),
+        ("trackingLogoNameDarkColorScheme", ReferenceKind(isImage: true, isProductImage: false)),
+        ("trackingLogoNameLightColorScheme", ReferenceKind(isImage: true, isProductImage: false)),
+        ("receipt", ReferenceKind(isImage: false, isProductImage: false)),
+        ("returnLabel", ReferenceKind(isImage: false, isProductImage: false)),
+    ]
+
+    /// One member naming a file, from ``ContentWalk``.
+    struct Reference {
+        var name: String
+        /// Where the member is (a pointer is made of it only for a finding).
+        var path: JSONPath
+        var kind: ReferenceKind
+
+        var pointer: String { path.pointer }
+        var isImage: Bool { kind.isImage }
+        var isProductImage: Bool { kind.isProductImage }
     }
 
     /// `logo.png` → `logo@2x.png`.
@@ -35,18 +44,11 @@ enum FileRules {
     /// Judges `references` (every member naming a file, from ``ContentWalk``) against the files.
     static func check(_ context: ValidationContext, references: [Reference], into findings: inout [Diagnostic]) {
         guard context.root != nil else { return }
-        var referenced: Set<String> = [OrderArchive.orderPath]
-        for folder in context.localizationFolders {
-            referenced.insert("\(folder)/order.strings")
-        }
         var checkedPaths: Set<String> = []
 
         for reference in references {
             let scales = reference.isImage ? [1, 2, 3] : [1]
             let names = scales.map { $0 == 1 ? reference.name : variant(reference.name, scale: $0) }
-            for folder in [""] + context.localizationFolders.map({ $0 + "/" }) {
-                for name in names { referenced.insert(folder + name) }
-            }
             let atTop = context.files[reference.name] != nil
             let missingIn = context.localizationFolders.filter { context.files["\($0)/\(reference.name)"] == nil }
             if !atTop && (context.localizationFolders.isEmpty || missingIn.count == context.localizationFolders.count) {
@@ -86,13 +88,52 @@ enum FileRules {
                 }
             }
         }
+        let referenced = ReferencedNames(references, localizationFolders: context.localizationFolders)
         for path in context.files.keys.sorted() where !referenced.contains(path) {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
             if name == "order.strings" || name == "pass.strings" { continue }  // localization rules judge these
             findings.append(
                 context.fileDiagnostic(
                     .filesUnreferenced, "Nothing in order.json references '\(path)'.", file: path,
                     hint: "Remove it to keep the order small, or reference it."))
+        }
+    }
+
+    /// The paths order.json references: `order.json`, each `.lproj` folder's `order.strings`, and
+    /// each referenced name (images also at @2x and @3x) at the top level or in an `.lproj` folder.
+    ///
+    /// Asked of each file of the order, rather than listing every path a name could take (three
+    /// scales in every folder), which built and hashed a string per combination.
+    struct ReferencedNames {
+        let names: Set<String>
+        let imageNames: Set<String>
+        let localizationFolders: Set<String>
+
+        init(_ references: [Reference], localizationFolders: [String]) {
+            names = Set(references.map(\.name))
+            imageNames = Set(references.lazy.filter(\.isImage).map(\.name))
+            self.localizationFolders = Set(localizationFolders)
+        }
+
+        func contains(_ path: String) -> Bool {
+            if path == OrderArchive.orderPath || isName(path) { return true }
+            guard let slash = path.firstIndex(of: "/"), localizationFolders.contains(String(path[..<slash])) else { return false }
+            let rest = String(path[path.index(after: slash)...])
+            return rest == "order.strings" || isName(rest)
+        }
+
+        /// Whether `name` is a referenced name, or an @2x/@3x variant of a referenced image.
+        private func isName(_ name: String) -> Bool {
+            if names.contains(name) { return true }
+            guard !imageNames.isEmpty else { return false }
+            // `variant` puts "@2x" before the last dot, or at the end when there is none.
+            let end = name.lastIndex(of: ".") ?? name.endIndex
+            guard let start = name.index(end, offsetBy: -3, limitedBy: name.startIndex) else { return false }
+            let suffix = name[start..<end]
+            guard suffix == "@2x" || suffix == "@3x" else { return false }
+            let base = String(name[..<start]) + name[end...]
+            let scale = suffix == "@2x" ? 2 : 3
+            return imageNames.contains(base) && variant(base, scale: scale) == name
         }
     }
 

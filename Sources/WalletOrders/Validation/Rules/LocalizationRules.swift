@@ -8,13 +8,6 @@ enum LocalizationRules {
         "displayName", "title", "subtitle", "altText", "notes", "statusDescription", "label", "returnPolicyDescription",
     ]
 
-    /// Whether `key` is one of ``localizableKeys`` (a `switch`: it runs for every string member).
-    static func isLocalizable(_ key: String) -> Bool {
-        switch key {
-        case "displayName", "title", "subtitle", "altText", "notes", "statusDescription", "label", "returnPolicyDescription": true
-        default: false
-        }
-    }
 
     /// A localizable string of order.json and where it is, from ``ContentWalk``.
     struct UsedString {

@@ -2,11 +2,13 @@ import WalletOrdersJSON
 
 /// Currencies from ISO 4217, amounts with the currency's minor units, one currency per payment.
 enum MoneyRules {
-    /// One object, as ``ContentWalk`` passes it: an `amount` beside a `currency`.
-    static func visit(object members: [JSONMember], at path: JSONPath, context: ValidationContext, into findings: inout [Diagnostic]) {
-        guard let amountMember = members.first(where: { $0.key == "amount" }),
-            let currency = members.first(where: { $0.key == "currency" })?.value.stringValue
-        else { return }
+    /// The keys of a money object (`CurrencyAmount`).
+    static let amountKey = "amount"
+    static let currencyKey = "currency"
+
+    /// One object, as ``ContentWalk`` passes it: its first `amount` and its first `currency`
+    /// (a string).
+    static func visit(amount: JSONNode, currency: String, at path: JSONPath, context: ValidationContext, into findings: inout [Diagnostic]) {
         var currencyPointer: String { path.pointer(appending: "currency") }
         let minorUnits = ReferenceData.currencyMinorUnits[currency]
         if minorUnits == nil, ASCIIText.isUppercaseLetters(currency, count: 3) {
@@ -18,7 +20,7 @@ enum MoneyRules {
         }
         var amountPointer: String { path.pointer(appending: "amount") }
         let text: String?
-        switch amountMember.value.value {
+        switch amount.value {
         case .number(let number):
             findings.append(
                 context.diagnostic(
