@@ -515,6 +515,43 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
         #expect(error.schemaPointer == pointer)
     }
 
+    // MARK: String equality
+
+    @Test("property names and enum strings compare by code points: a canonically equivalent key is another key")
+    func keysCompareByCodePoints() throws {
+        // "é" as one code point (U+00E9) and as "e" + U+0301: equal as Swift strings, different in JSON.
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        let validator = try schema(
+            """
+            {
+              "type": "object",
+              "properties": { "\(composed)": { "type": "string" }, "\(decomposed)": { "type": "integer" }, "kind": { "enum": ["\(composed)"] } },
+              "additionalProperties": false
+            }
+            """)
+        #expect(validator.validate(try json(#"{"\#(composed)": "x", "\#(decomposed)": 1, "kind": "\#(composed)"}"#)).isEmpty)
+        let wrong = validator.validate(try json(#"{"\#(composed)": 1, "\#(decomposed)": "x", "kind": "\#(decomposed)"}"#))
+        #expect(wrong.map(\.keyword) == ["type", "type", "enum"])
+        #expect(wrong.map(\.instancePointer) == ["/\(composed)", "/\(decomposed)", "/kind"])
+    }
+
+    @Test("ExactKeyTable finds each of many keys by its exact bytes, and nothing else")
+    func exactKeyTable() {
+        var table = ExactKeyTable()
+        let keys = [""] + (0..<300).map { "key-\($0)" } + ["\u{E9}", "e\u{301}", "K", "\u{212A}"]
+        for (index, key) in keys.enumerated() {
+            #expect(table.insert(key) == (index, true))
+        }
+        #expect(table.insert("key-7") == (8, false))
+        #expect(table.count == keys.count)
+        #expect(keys.indices.allSatisfy { table.index(of: keys[$0]) == $0 })
+        #expect(table.index(of: "key-300") == nil)
+        #expect(table.index(of: "key-") == nil)
+        #expect(table.index(of: "Key-1") == nil)
+        #expect(ExactKeyTable().index(of: "") == nil)
+    }
+
     // MARK: Concurrency
 
     @Test("one compiled schema validates from many tasks at once with the same results")

@@ -5,9 +5,21 @@
 import Foundation
 
 /// A subschema's place: which document, and the JSON Pointer inside it.
+///
+/// Pointers compare by code points, as JSON keys do: `/properties/é` written as one code point
+/// and as `e` + U+0301 are two places (`String`'s `==` would make them one).
 struct SchemaLocation: Hashable, Sendable {
     var document: Int
     var pointer: String
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.document == rhs.document && sameScalars(lhs.pointer, rhs.pointer)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(document)
+        hasher.combine(ExactString(string: pointer))
+    }
 }
 
 /// Turns schema documents into a ``SchemaProgram``.
