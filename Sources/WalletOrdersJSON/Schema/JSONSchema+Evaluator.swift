@@ -87,19 +87,19 @@ struct SchemaEvaluator {
                 valid = false
             }
         case .string(let string):
-            if let rules = node.string, !evaluateString(node, rules.value, instance, string, describing: describing) {
+            if let rules = node.string, !evaluateString(node, rules, instance, string, describing: describing) {
                 guard collecting else { return false }
                 valid = false
             }
         case .number(let text):
-            if let rules = node.number, !evaluateNumber(node, rules.value, instance, text, describing: describing) {
+            if let rules = node.number, !evaluateNumber(node, rules, instance, text, describing: describing) {
                 guard collecting else { return false }
                 valid = false
             }
         case .null, .bool:
             break
         }
-        for keyword in node.keywords where !evaluate(keyword, node, instance, &annotations, describing: describing) {
+        for index in node.keywords.indices where !evaluate(node.keywords[index], node, instance, &annotations, describing: describing) {
             guard collecting else { return false }
             valid = false
         }
@@ -276,9 +276,8 @@ struct SchemaEvaluator {
         _ node: SchemaNode, _ instance: JSONNode, _ members: [JSONMember], _ annotations: inout Annotations, describing: Int
     ) -> Bool {
         guard let box = node.object else { return true }
-        let rules = box.value
         var valid = true
-        if let maximum = rules.maxProperties, members.count > maximum {
+        if let maximum = box.value.maxProperties, members.count > maximum {
             let count = Self.distinctKeyCount(members)
             if count > maximum {
                 guard collecting else { return false }
@@ -288,7 +287,7 @@ struct SchemaEvaluator {
                     "expected at most \(maximum) \(maximum == 1 ? "key" : "keys"), found \(count)", describing: describing)
             }
         }
-        if let minimum = rules.minProperties, minimum > 0 {
+        if let minimum = box.value.minProperties, minimum > 0 {
             let count = members.count < minimum ? members.count : Self.distinctKeyCount(members)
             if count < minimum {
                 guard collecting else { return false }
@@ -299,44 +298,48 @@ struct SchemaEvaluator {
             }
         }
         let hasMemberRules =
-            !rules.properties.isEmpty || !rules.patternProperties.isEmpty || rules.additionalProperties != nil
-            || rules.propertyNames != nil
+            !box.value.properties.isEmpty || !box.value.patternProperties.isEmpty || box.value.additionalProperties != nil
+            || box.value.propertyNames != nil
         var seenSlots: UInt64 = 0
         if hasMemberRules {
-            for (position, member) in members.enumerated() {
+            // By index, and the rules through the box: copying each member, or the rules struct,
+            // cost a retain and a release per array and string in them, per member.
+            let patternCount = box.value.patternProperties.count
+            for position in members.indices {
                 var matched = false
-                if let slot = rules.properties.index(of: member.key) {
+                if let slot = box.value.properties.index(of: members[position].key) {
                     matched = true
-                    let child = rules.propertyNodes[slot]
+                    let child = box.value.propertyNodes[slot]
                     if slot < 64 { seenSlots |= 1 << UInt64(slot) }
                     if tracking { annotations.properties.insert(position) }
-                    if !evaluateMember(child, member, keyword: "properties", node, describing: describing) {
+                    if !evaluateMember(child, members[position], keyword: "properties", node, describing: describing) {
                         guard collecting else { return false }
                         valid = false
                     }
                 }
-                for (pattern, child) in rules.patternProperties where pattern.matches(member.key) {
+                for pattern in 0..<patternCount where box.value.patternProperties[pattern].pattern.matches(members[position].key) {
                     matched = true
                     if tracking { annotations.properties.insert(position) }
-                    if !evaluateMember(child, member, keyword: "patternProperties", node, describing: describing) {
+                    let child = box.value.patternProperties[pattern].node
+                    if !evaluateMember(child, members[position], keyword: "patternProperties", node, describing: describing) {
                         guard collecting else { return false }
                         valid = false
                     }
                 }
-                if !matched, let additional = rules.additionalProperties {
+                if !matched, let additional = box.value.additionalProperties {
                     if tracking { annotations.properties.insert(position) }
-                    if !evaluateMember(additional, member, keyword: "additionalProperties", node, describing: describing) {
+                    if !evaluateMember(additional, members[position], keyword: "additionalProperties", node, describing: describing) {
                         guard collecting else { return false }
                         valid = false
                     }
                 }
-                if let names = rules.propertyNames, !evaluateName(names, member, node, describing: describing) {
+                if let names = box.value.propertyNames, !evaluateName(names, members[position], node, describing: describing) {
                     guard collecting else { return false }
                     valid = false
                 }
             }
         }
-        for (name, slot) in zip(rules.required, rules.requiredSlots) {
+        for (name, slot) in zip(box.value.required, box.value.requiredSlots) {
             if slot >= 0 ? seenSlots & (1 << UInt64(slot)) != 0 : Self.hasKey(members, name) { continue }
             guard collecting else { return false }
             valid = false
@@ -344,7 +347,7 @@ struct SchemaEvaluator {
                 "required", at: instance.position, schemaPointer: node.location + "/required",
                 "missing required key '\(name)'", describing: describing, property: name)
         }
-        for (key, required) in rules.dependentRequired where Self.hasKey(members, key) {
+        for (key, required) in box.value.dependentRequired where Self.hasKey(members, key) {
             for name in required where !Self.hasKey(members, name) {
                 guard collecting else { return false }
                 valid = false
@@ -355,7 +358,7 @@ struct SchemaEvaluator {
                     property: name)
             }
         }
-        for (key, child) in rules.dependentSchemas where Self.hasKey(members, key) {
+        for (key, child) in box.value.dependentSchemas where Self.hasKey(members, key) {
             if !evaluateInPlace(child, instance, &annotations, describing: describing) {
                 guard collecting else { return false }
                 valid = false
@@ -431,41 +434,40 @@ struct SchemaEvaluator {
         _ node: SchemaNode, _ instance: JSONNode, _ elements: [JSONNode], _ annotations: inout Annotations, describing: Int
     ) -> Bool {
         guard let box = node.array else { return true }
-        let rules = box.value
         var valid = true
         func plural(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
-        if let maximum = rules.maxItems, elements.count > maximum {
+        if let maximum = box.value.maxItems, elements.count > maximum {
             guard collecting else { return false }
             valid = false
             report(
                 "maxItems", at: instance.position, schemaPointer: node.location + "/maxItems",
                 "expected at most \(plural(maximum)), found \(elements.count)", describing: describing)
         }
-        if let minimum = rules.minItems, elements.count < minimum {
+        if let minimum = box.value.minItems, elements.count < minimum {
             guard collecting else { return false }
             valid = false
             report(
                 "minItems", at: instance.position, schemaPointer: node.location + "/minItems",
                 "expected at least \(plural(minimum)), found \(elements.count)", describing: describing)
         }
-        let prefixCount = min(rules.prefixItems.count, elements.count)
+        let prefixCount = min(box.value.prefixItems.count, elements.count)
         for position in 0..<prefixCount {
             if tracking { annotations.items.insert(position) }
-            if !evaluateItem(rules.prefixItems[position], elements[position], at: position, keyword: "prefixItems", node, describing: describing) {
+            if !evaluateItem(box.value.prefixItems[position], elements[position], at: position, keyword: "prefixItems", node, describing: describing) {
                 guard collecting else { return false }
                 valid = false
             }
         }
-        if let items = rules.items, elements.count > rules.prefixItems.count {
+        if let items = box.value.items, elements.count > box.value.prefixItems.count {
             if tracking { annotations.items.insertAll() }
             if nodes[items].constant == false {
                 guard collecting else { return false }
                 valid = false
                 report(
                     "items", at: instance.position, schemaPointer: nodes[items].location,
-                    "expected at most \(plural(rules.prefixItems.count)), found \(elements.count)", describing: describing)
+                    "expected at most \(plural(box.value.prefixItems.count)), found \(elements.count)", describing: describing)
             } else {
-                for position in rules.prefixItems.count..<elements.count {
+                for position in box.value.prefixItems.count..<elements.count {
                     if !evaluateItem(items, elements[position], at: position, keyword: "items", node, describing: describing) {
                         guard collecting else { return false }
                         valid = false
@@ -473,8 +475,8 @@ struct SchemaEvaluator {
                 }
             }
         }
-        if let contains = rules.contains {
-            let minimum = rules.minContains ?? 1
+        if let contains = box.value.contains {
+            let minimum = box.value.minContains ?? 1
             var matches = 0
             for (position, element) in elements.enumerated() {
                 path.append(.index(position))
@@ -488,7 +490,7 @@ struct SchemaEvaluator {
                     matches += 1
                     if tracking {
                         annotations.items.insert(position)
-                    } else if rules.maxContains == nil && matches >= minimum {
+                    } else if box.value.maxContains == nil && matches >= minimum {
                         break
                     }
                 }
@@ -498,11 +500,11 @@ struct SchemaEvaluator {
                 guard collecting else { return false }
                 valid = false
                 report(
-                    rules.minContains == nil ? "contains" : "minContains", at: instance.position,
-                    schemaPointer: node.location + (rules.minContains == nil ? "/contains" : "/minContains"),
+                    box.value.minContains == nil ? "contains" : "minContains", at: instance.position,
+                    schemaPointer: node.location + (box.value.minContains == nil ? "/contains" : "/minContains"),
                     "expected at least \(plural(minimum)) \(what), found \(matches)", describing: describing)
             }
-            if let maximum = rules.maxContains, matches > maximum {
+            if let maximum = box.value.maxContains, matches > maximum {
                 guard collecting else { return false }
                 valid = false
                 report(
@@ -510,7 +512,7 @@ struct SchemaEvaluator {
                     "expected at most \(plural(maximum)) \(what), found \(matches)", describing: describing)
             }
         }
-        if rules.uniqueItems && elements.count > 1 {
+        if box.value.uniqueItems && elements.count > 1 {
             var seen: [CanonicalValue: Int] = [:]
             for (position, element) in elements.enumerated() {
                 let value = CanonicalValue(element)
@@ -557,17 +559,17 @@ struct SchemaEvaluator {
     // MARK: Strings and numbers
 
     private mutating func evaluateString(
-        _ node: SchemaNode, _ rules: StringRules, _ instance: JSONNode, _ string: String, describing: Int
+        _ node: SchemaNode, _ box: Rules<StringRules>, _ instance: JSONNode, _ string: String, describing: Int
     ) -> Bool {
         var valid = true
-        if rules.minLength != nil || rules.maxLength != nil {
+        if box.value.minLength != nil || box.value.maxLength != nil {
             let bytes = string.utf8.count
             // A scalar takes one to four UTF-8 bytes: count only when the bytes don't decide.
             let needsCount =
-                (rules.minLength.map { bytes < $0 * 4 && bytes >= $0 } ?? false) || (rules.maxLength.map { bytes > $0 } ?? false)
+                (box.value.minLength.map { bytes < $0 * 4 && bytes >= $0 } ?? false) || (box.value.maxLength.map { bytes > $0 } ?? false)
             let length = needsCount ? string.unicodeScalars.count : bytes
             func characters(_ count: Int) -> String { count == 1 ? "1 character" : "\(count) characters" }
-            if let minimum = rules.minLength, bytes < minimum || (needsCount && length < minimum) {
+            if let minimum = box.value.minLength, bytes < minimum || (needsCount && length < minimum) {
                 guard collecting else { return false }
                 valid = false
                 let count = string.unicodeScalars.count
@@ -576,7 +578,7 @@ struct SchemaEvaluator {
                     "\(render(instance)) is too short: expected at least \(characters(minimum)), found \(count)",
                     describing: describing)
             }
-            if let maximum = rules.maxLength, needsCount && length > maximum {
+            if let maximum = box.value.maxLength, needsCount && length > maximum {
                 guard collecting else { return false }
                 valid = false
                 report(
@@ -585,14 +587,14 @@ struct SchemaEvaluator {
                     describing: describing)
             }
         }
-        if let pattern = rules.pattern, !pattern.matches(string) {
+        if let pattern = box.value.pattern, !pattern.matches(string) {
             guard collecting else { return false }
             valid = false
             report(
                 "pattern", at: instance.position, schemaPointer: node.location + "/pattern",
                 "\(render(instance)) does not match the pattern \(pattern.source)", describing: describing)
         }
-        if let format = rules.format, !format.accepts(string) {
+        if let format = box.value.format, !format.accepts(string) {
             guard collecting else { return false }
             valid = false
             report(
@@ -603,7 +605,7 @@ struct SchemaEvaluator {
     }
 
     private mutating func evaluateNumber(
-        _ node: SchemaNode, _ rules: NumberRules, _ instance: JSONNode, _ text: String, describing: Int
+        _ node: SchemaNode, _ box: Rules<NumberRules>, _ instance: JSONNode, _ text: String, describing: Int
     ) -> Bool {
         guard let value = ExactDecimal(text) else { return true }
         var valid = true
@@ -611,23 +613,23 @@ struct SchemaEvaluator {
             valid = false
             report(keyword, at: instance.position, schemaPointer: node.location + "/" + keyword, message, describing: describing)
         }
-        if let minimum = rules.minimum, ExactDecimal.compare(value, minimum.value) < 0 {
+        if let minimum = box.value.minimum, ExactDecimal.compare(value, minimum.value) < 0 {
             guard collecting else { return false }
             fail("minimum", "\(text) is less than the minimum \(minimum.text)")
         }
-        if let minimum = rules.exclusiveMinimum, ExactDecimal.compare(value, minimum.value) <= 0 {
+        if let minimum = box.value.exclusiveMinimum, ExactDecimal.compare(value, minimum.value) <= 0 {
             guard collecting else { return false }
             fail("exclusiveMinimum", "\(text) must be greater than \(minimum.text)")
         }
-        if let maximum = rules.maximum, ExactDecimal.compare(value, maximum.value) > 0 {
+        if let maximum = box.value.maximum, ExactDecimal.compare(value, maximum.value) > 0 {
             guard collecting else { return false }
             fail("maximum", "\(text) is greater than the maximum \(maximum.text)")
         }
-        if let maximum = rules.exclusiveMaximum, ExactDecimal.compare(value, maximum.value) >= 0 {
+        if let maximum = box.value.exclusiveMaximum, ExactDecimal.compare(value, maximum.value) >= 0 {
             guard collecting else { return false }
             fail("exclusiveMaximum", "\(text) must be less than \(maximum.text)")
         }
-        if let divisor = rules.multipleOf, !value.isMultiple(of: divisor.value) {
+        if let divisor = box.value.multipleOf, !value.isMultiple(of: divisor.value) {
             guard collecting else { return false }
             fail("multipleOf", "\(text) is not a multiple of \(divisor.text)")
         }

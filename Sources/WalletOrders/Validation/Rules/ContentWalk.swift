@@ -61,23 +61,24 @@ struct ContentWalk {
             withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { keyRoles in
                 var amount: JSONNode?
                 var currency: JSONNode?
-                for (position, member) in members.enumerated() {
-                    let role = table.keys.index(of: member.key) ?? -1
+                // By index: copying each member costs a retain and a release of its key and value.
+                for position in members.indices {
+                    let role = table.keys.index(of: members[position].key) ?? -1
                     keyRoles[position] = role
                     guard role >= 0 else { continue }
                     switch table.roles[role] {
-                    case .amount: if amount == nil { amount = member.value }
-                    case .currency: if currency == nil { currency = member.value }
+                    case .amount: if amount == nil { amount = members[position].value }
+                    case .currency: if currency == nil { currency = members[position].value }
                     default: break
                     }
                 }
                 if let amount, let code = currency?.stringValue {
                     MoneyRules.visit(amount: amount, currency: code, at: path, context: context, into: &money)
                 }
-                for (position, member) in members.enumerated() {
-                    path.tokens.append(.key(member.key))
+                for position in members.indices {
+                    path.tokens.append(.key(members[position].key))
                     let role = keyRoles[position] >= 0 ? table.roles[keyRoles[position]] : nil
-                    if let role, case .string(let value) = member.value.value {
+                    if let role, case .string(let value) = members[position].value.value {
                         switch role {
                         case .countryCode:
                             AddressRules.visit(countryCode: value, at: path, context: context, into: &addresses)
@@ -91,7 +92,7 @@ struct ContentWalk {
                     }
                     var memberIsAmount = false
                     if case .amount = role { memberIsAmount = currency != nil }
-                    visit(member.value, isAmount: memberIsAmount)
+                    visit(members[position].value, isAmount: memberIsAmount)
                     path.tokens.removeLast()
                 }
             }
