@@ -53,3 +53,25 @@ import WalletOrdersTestSupport
         }
     }
 }
+
+/// The attacker's order.json for the walks over the tree: as deep as the parser allows, every
+/// level a wide object. Validation runs on a task (a worker thread's smaller stack), finishes,
+/// and says what is wrong instead of overflowing the stack.
+@Suite struct DeepOrderTests {
+    @Test("an order.json nested as deep as the parser allows, each level 200 keys wide, validates on a task")
+    func deepAndWide() async throws {
+        let levels = 500
+        let wide = (0..<200).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let deep = String(repeating: "{\(wide),\"n\":", count: levels) + "0" + String(repeating: "}", count: levels)
+        var text = minimalOrderJSON(typeIdentifier: "order.com.example.deep")
+        text.removeLast(text.count - text.lastIndex(of: "}")!.utf16Offset(in: text))
+        text += ",\"deep\":\(deep)}"
+        let source = OrderSource(files: ["order.json": Array(text.utf8)])
+        let validator = try OrderValidator(verifier: TestPKI.verifier)
+        let report = await Task.detached { validator.validate(source, subject: "deep") }.value
+        // Wallet ignores a key it doesn't know: one warning, at the key, and nothing about the inside.
+        let unknown = report.diagnostics.filter { $0.ruleID == "schema.unknown-key" }
+        #expect(unknown.map(\.location.jsonPointer) == ["/deep"])
+        #expect(unknown.map(\.severity) == [.warning])
+    }
+}

@@ -24,6 +24,8 @@ struct ContentWalk {
     /// Every localizable string, for ``LocalizationRules``.
     private(set) var localizableStrings: [LocalizationRules.UsedString] = []
     private var path = JSONPath()
+    /// Indices into ``roles`` (-1: none) of the members of the objects being visited, outermost first.
+    private var memberRoles: [Int] = []
 
     /// Walks `context.root`, if there is one.
     init(context: ValidationContext) {
@@ -58,44 +60,48 @@ struct ContentWalk {
         switch node.value {
         case .object(let members):
             let table = Self.roles
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { keyRoles in
-                var amount: JSONNode?
-                var currency: JSONNode?
-                // By index: copying each member costs a retain and a release of its key and value.
-                for position in members.indices {
-                    let role = table.keys.index(of: members[position].key) ?? -1
-                    keyRoles[position] = role
-                    guard role >= 0 else { continue }
-                    switch table.roles[role] {
-                    case .amount: if amount == nil { amount = members[position].value }
-                    case .currency: if currency == nil { currency = members[position].value }
-                    default: break
-                    }
-                }
-                if let amount, let code = currency?.stringValue {
-                    MoneyRules.visit(amount: amount, currency: code, at: path, context: context, into: &money)
-                }
-                for position in members.indices {
-                    path.tokens.append(.key(members[position].key))
-                    let role = keyRoles[position] >= 0 ? table.roles[keyRoles[position]] : nil
-                    if let role, case .string(let value) = members[position].value.value {
-                        switch role {
-                        case .countryCode:
-                            AddressRules.visit(countryCode: value, at: path, context: context, into: &addresses)
-                        case .file(let kind):
-                            fileReferences.append(.init(name: value, path: path, kind: kind))
-                        case .localizable:
-                            localizableStrings.append(.init(value: value, path: path))
-                        case .amount, .currency:
-                            break
-                        }
-                    }
-                    var memberIsAmount = false
-                    if case .amount = role { memberIsAmount = currency != nil }
-                    visit(members[position].value, isAmount: memberIsAmount)
-                    path.tokens.removeLast()
+            // The roles of this object's members sit at the end of `memberRoles` while its
+            // members are visited (the members' own objects push theirs after them and pop them).
+            // One array for the whole walk: nothing allocated per object, nothing on the stack.
+            let base = memberRoles.count
+            var amount: JSONNode?
+            var currency: JSONNode?
+            // By index: copying each member costs a retain and a release of its key and value.
+            for position in members.indices {
+                let role = table.keys.index(of: members[position].key) ?? -1
+                memberRoles.append(role)
+                guard role >= 0 else { continue }
+                switch table.roles[role] {
+                case .amount: if amount == nil { amount = members[position].value }
+                case .currency: if currency == nil { currency = members[position].value }
+                default: break
                 }
             }
+            if let amount, let code = currency?.stringValue {
+                MoneyRules.visit(amount: amount, currency: code, at: path, context: context, into: &money)
+            }
+            for position in members.indices {
+                path.tokens.append(.key(members[position].key))
+                let roleIndex = memberRoles[base + position]
+                let role = roleIndex >= 0 ? table.roles[roleIndex] : nil
+                if let role, case .string(let value) = members[position].value.value {
+                    switch role {
+                    case .countryCode:
+                        AddressRules.visit(countryCode: value, at: path, context: context, into: &addresses)
+                    case .file(let kind):
+                        fileReferences.append(.init(name: value, path: path, kind: kind))
+                    case .localizable:
+                        localizableStrings.append(.init(value: value, path: path))
+                    case .amount, .currency:
+                        break
+                    }
+                }
+                var memberIsAmount = false
+                if case .amount = role { memberIsAmount = currency != nil }
+                visit(members[position].value, isAmount: memberIsAmount)
+                path.tokens.removeLast()
+            }
+            memberRoles.removeLast(members.count)
         case .array(let elements):
             for index in elements.indices {
                 path.tokens.append(.index(index))
