@@ -189,6 +189,33 @@ import WalletOrdersTestSupport
         #expect(maximumAhead == limit)
     }
 
+    @Test("An array of many orders goes to the tasks 16 at a time, still bounded, every order once and as built alone")
+    func chunkedSynchronousInputs() async throws {
+        let line = try Self.orderLine(["orderIdentifier": "CHUNK-ID"])
+        func input(_ number: Int) -> OrderBatchInput {
+            var bytes = line
+            if let range = bytes.firstRange(of: Array("CHUNK-ID".utf8)) { bytes.replaceSubrange(range, with: Array("C-\(number)".utf8)) }
+            return OrderBatchInput(origin: .line(number + 1), orderJSON: bytes)
+        }
+        let inputs = (0..<600).map(input)
+        let builder = try Self.batchBuilder(validate: false, concurrency: 2)
+        #expect(builder.results(for: Array(inputs.prefix(20))).inputsPerTask == 1)  // few orders: one a task
+        #expect(builder.results(for: CountingInputs(count: 600, line: line)).inputsPerTask == 1)  // asynchronous: one a task
+        let results = builder.results(for: inputs)
+        #expect(results.inputsPerTask == 16)
+        var archives: [Int: [UInt8]] = [:]
+        for try await result in results {
+            #expect(results.statistics.inFlight <= 2 * 16)
+            #expect(archives[result.index] == nil)
+            archives[result.index] = try #require(result.archive?.bytes)
+        }
+        #expect(archives.keys.sorted() == Array(0..<600))
+        #expect(results.statistics.peakInFlight == 2 * 16)
+        for index in [0, 17, 599] {
+            #expect(builder.build(inputs[index], index: index).archive?.bytes == archives[index])
+        }
+    }
+
     // MARK: - Inputs
 
     @Test("JSON Lines: blank lines skipped, CRLF and a last line without newline read, line numbers kept")

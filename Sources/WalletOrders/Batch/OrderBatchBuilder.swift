@@ -180,7 +180,14 @@ public struct OrderBatchBuilder: Sendable {
     /// `orders` throws (a read error of the input itself) or `CancellationError`.
     public func results<Orders: AsyncSequence>(for orders: Orders) -> OrderBatchSequence<Orders, OrderBatchResult>
     where Orders.Element == OrderBatchInput {
-        OrderBatchSequence(base: orders, maximumConcurrency: maximumConcurrency) { [self] input, index in
+        results(for: orders, inputsPerTask: 1)
+    }
+
+    /// ``results(for:)-(AsyncSequence)`` with ``OrderBatchSequence/inputsPerTask`` chosen by the
+    /// caller, who knows that `orders` never keeps a task waiting (a file, not a pipe).
+    package func results<Orders: AsyncSequence>(for orders: Orders, inputsPerTask: Int) -> OrderBatchSequence<Orders, OrderBatchResult>
+    where Orders.Element == OrderBatchInput {
+        OrderBatchSequence(base: orders, maximumConcurrency: maximumConcurrency, inputsPerTask: inputsPerTask) { [self] input, index in
             build(input, index: index)
         }
     }
@@ -189,7 +196,9 @@ public struct OrderBatchBuilder: Sendable {
     public func results<Orders: Sequence>(for orders: Orders)
         -> OrderBatchSequence<OrderBatchSynchronousInputs<Orders>, OrderBatchResult>
     where Orders.Element == OrderBatchInput {
-        results(for: OrderBatchSynchronousInputs(orders))
+        results(
+            for: OrderBatchSynchronousInputs(orders),
+            inputsPerTask: batchInputsPerTask(count: orders.underestimatedCount, maximumConcurrency: maximumConcurrency))
     }
 
     /// Builds one order of the batch, synchronously: what each task of ``results(for:)-(AsyncSequence)`` runs.

@@ -5,41 +5,57 @@ import Synchronization
 /// ``OrderValidator/validateBatch(_:maximumConcurrency:now:)``.
 ///
 /// The sequence pulls inputs from `Base` only as fast as results are taken: at most
-/// ``maximumConcurrency`` inputs are ever started and not yet returned by `next()` (running, or
-/// finished and waiting to be taken). Memory therefore stays bounded whatever the input's size,
-/// and a slow consumer (writing files, say) slows the batch instead of piling up results.
+/// ``maximumConcurrency`` × ``inputsPerTask`` inputs are ever started and not yet returned by
+/// `next()` (running, or finished and waiting to be taken). Memory therefore stays bounded
+/// whatever the input's size, and a slow consumer (writing files, say) slows the batch instead of
+/// piling up results.
 ///
 /// Results come in completion order, not input order; each carries the index of its input
-/// (0-based) so a caller can restore input order. Iterate the sequence once. The work of each
-/// input runs in its own task on the global concurrent executor; when the iterating task is
-/// cancelled, `next()` throws `CancellationError` and inputs not yet started never are (those
-/// running finish, and their results are dropped with the iterator). `next()` rethrows an error thrown by `Base`
-/// after the results of the inputs already started.
+/// (0-based) so a caller can restore input order. Iterate the sequence once. Inputs are worked
+/// on in tasks on the global concurrent executor, at most ``maximumConcurrency`` at once, each
+/// task taking ``inputsPerTask`` consecutive inputs and handing their results over together;
+/// when the iterating task is cancelled, `next()` throws `CancellationError` and inputs not yet
+/// started never are (those running finish, and their results are dropped with the iterator).
+/// `next()` rethrows an error thrown by `Base` after the results of the inputs already started.
 public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncSequence where Base.Element: Sendable {
-    /// How many inputs may be in flight at once (at least 1).
+    /// How many tasks may work at once (at least 1).
     public let maximumConcurrency: Int
+    /// How many consecutive inputs each task takes (at least 1).
+    ///
+    /// 1 for an asynchronous input, whose next element may be slow to come (a pipe). For a
+    /// synchronous one of many inputs the batch APIs choose more, up to 16, keeping at least 16
+    /// tasks' worth per concurrent task: handing a result from a worker thread to the consumer
+    /// wakes a thread, which cost a quarter of validating a small archive.
+    public let inputsPerTask: Int
     /// Counters of this batch: started, finished, in flight and the most ever in flight.
     public let statistics: OrderBatchStatistics
 
     let base: Base
     let transform: @Sendable (Base.Element, Int) -> Element
 
-    init(base: Base, maximumConcurrency: Int, transform: @escaping @Sendable (Base.Element, Int) -> Element) {
+    init(
+        base: Base, maximumConcurrency: Int, inputsPerTask: Int = 1, transform: @escaping @Sendable (Base.Element, Int) -> Element
+    ) {
         self.base = base
         self.maximumConcurrency = Swift.max(1, maximumConcurrency)
+        self.inputsPerTask = Swift.max(1, inputsPerTask)
         self.transform = transform
         self.statistics = OrderBatchStatistics()
     }
 
     /// Makes the iterator. Make only one per sequence.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), limit: maximumConcurrency, transform: transform, statistics: statistics)
+        Iterator(
+            base: base.makeAsyncIterator(), limit: maximumConcurrency, inputsPerTask: inputsPerTask, transform: transform,
+            statistics: statistics)
     }
 
     /// Starts inputs up to the concurrency limit and hands out results as they complete.
     public struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
+        /// Inputs started and not yet handed out, at most.
         let limit: Int
+        let inputsPerTask: Int
         let transform: @Sendable (Base.Element, Int) -> Element
         let statistics: OrderBatchStatistics
         let completions = Completions<Element>()
@@ -48,9 +64,13 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
         var baseFinished = false
         var baseError: (any Error)?
 
-        init(base: Base.AsyncIterator, limit: Int, transform: @escaping @Sendable (Base.Element, Int) -> Element, statistics: OrderBatchStatistics) {
+        init(
+            base: Base.AsyncIterator, limit: Int, inputsPerTask: Int, transform: @escaping @Sendable (Base.Element, Int) -> Element,
+            statistics: OrderBatchStatistics
+        ) {
             self.base = base
-            self.limit = limit
+            self.limit = limit * inputsPerTask
+            self.inputsPerTask = inputsPerTask
             self.transform = transform
             self.statistics = statistics
         }
@@ -58,29 +78,40 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
         /// The next result to complete, or `nil` when every input has been processed.
         public mutating func next() async throws -> Element? {
             try Task.checkCancellation()
-            while !baseFinished && inFlight < limit {
-                let element: Base.Element?
-                do {
-                    element = try await base.next()
-                } catch {
-                    baseFinished = true
-                    baseError = error
-                    break
+            // A task starts when a whole task's worth of inputs fits under the limit.
+            while !baseFinished && inFlight + inputsPerTask <= limit {
+                var inputs: [(element: Base.Element, index: Int)] = []
+                inputs.reserveCapacity(inputsPerTask)
+                while inputs.count < inputsPerTask {
+                    let element: Base.Element?
+                    do {
+                        element = try await base.next()
+                    } catch {
+                        baseFinished = true
+                        baseError = error
+                        break
+                    }
+                    guard let element else {
+                        baseFinished = true
+                        break
+                    }
+                    inputs.append((element, nextIndex))
+                    nextIndex += 1
                 }
-                guard let element else {
-                    baseFinished = true
-                    break
-                }
-                let index = nextIndex
-                nextIndex += 1
-                inFlight += 1
-                statistics.recordStart()
+                if inputs.isEmpty { break }
+                inFlight += inputs.count
+                statistics.recordStart(inputs.count)
                 let transform = self.transform
                 let completions = self.completions
-                // Each input's work is synchronous and short; a task per input lets the executor
-                // spread them over the cores. It needs no handle: its only output is `complete`.
+                let work = inputs
+                // Each input's work is synchronous and short; tasks let the executor spread them
+                // over the cores. A task needs no handle: its only output is `complete`.
                 Task {
-                    completions.complete(transform(element, index))
+                    if work.count == 1 {
+                        completions.complete(transform(work[0].element, work[0].index))
+                    } else {
+                        completions.complete(contentsOf: work.map { transform($0.element, $0.index) })
+                    }
                 }
             }
             if inFlight == 0 {
@@ -99,6 +130,12 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
 }
 
 extension OrderBatchSequence: Sendable where Base: Sendable {}
+
+/// ``OrderBatchSequence/inputsPerTask`` for `count` inputs known in advance: at least 16 tasks for
+/// each of `maximumConcurrency`, so that the work still spreads evenly, and at most 16 inputs a task.
+func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
+    min(16, max(1, count / (16 * max(1, maximumConcurrency))))
+}
 
 /// Counters of one batch, safe to read from any task while it runs (for progress displays and
 /// tests).
@@ -136,15 +173,22 @@ public final class OrderBatchStatistics: Sendable {
 /// Where finished work waits to be taken, and the one consumer waits for it.
 final class Completions<Output: Sendable>: Sendable {
     private struct State {
+        /// Outputs not yet taken: `ready[taken...]`.
         var ready: [Output] = []
+        var taken = 0
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
     }
     private let state = Mutex(State())
 
     func complete(_ output: Output) {
+        complete(contentsOf: CollectionOfOne(output))
+    }
+
+    /// Hands over several outputs at once: the consumer is woken once for all of them.
+    func complete(contentsOf outputs: some Collection<Output>) {
         let waiter = state.withLockVisibleToSanitizers { state -> CheckedContinuation<Void, Never>? in
-            state.ready.append(output)
+            state.ready.append(contentsOf: outputs)
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -154,14 +198,24 @@ final class Completions<Output: Sendable>: Sendable {
     func take() async throws -> Output {
         while true {
             let ready = state.withLockVisibleToSanitizers { state -> Output? in
-                state.ready.isEmpty ? nil : state.ready.removeFirst()
+                guard state.taken < state.ready.count else { return nil }
+                let output = state.ready[state.taken]
+                state.taken += 1
+                if state.taken == state.ready.count {
+                    state.ready.removeAll(keepingCapacity: true)
+                    state.taken = 0
+                } else if state.taken >= 64 && state.taken * 2 >= state.ready.count {
+                    state.ready.removeFirst(state.taken)  // never drained to empty: compact now and then
+                    state.taken = 0
+                }
+                return output
             }
             if let ready { return ready }
             try Task.checkCancellation()
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = state.withLockVisibleToSanitizers { state -> Bool in
-                        if !state.ready.isEmpty || state.cancelled { return true }
+                        if state.taken < state.ready.count || state.cancelled { return true }
                         state.waiter = continuation
                         return false
                     }

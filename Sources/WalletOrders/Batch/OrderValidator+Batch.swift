@@ -27,7 +27,13 @@ extension OrderValidator {
     public func validateBatch<URLs: AsyncSequence>(
         _ urls: URLs, maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount, now: Date = Date()
     ) -> OrderBatchSequence<URLs, OrderBatchValidationResult> where URLs.Element == URL {
-        OrderBatchSequence(base: urls, maximumConcurrency: maximumConcurrency) { [self] url, index in
+        validateBatch(urls, maximumConcurrency: maximumConcurrency, inputsPerTask: 1, now: now)
+    }
+
+    func validateBatch<URLs: AsyncSequence>(
+        _ urls: URLs, maximumConcurrency: Int, inputsPerTask: Int, now: Date
+    ) -> OrderBatchSequence<URLs, OrderBatchValidationResult> where URLs.Element == URL {
+        OrderBatchSequence(base: urls, maximumConcurrency: maximumConcurrency, inputsPerTask: inputsPerTask) { [self] url, index in
             OrderBatchValidationResult(index: index, url: url, report: validateItem(at: url, now: now))
         }
     }
@@ -37,7 +43,9 @@ extension OrderValidator {
     public func validateBatch<URLs: Sequence>(
         _ urls: URLs, maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount, now: Date = Date()
     ) -> OrderBatchSequence<OrderBatchSynchronousInputs<URLs>, OrderBatchValidationResult> where URLs.Element == URL {
-        validateBatch(OrderBatchSynchronousInputs(urls), maximumConcurrency: maximumConcurrency, now: now)
+        validateBatch(
+            OrderBatchSynchronousInputs(urls), maximumConcurrency: maximumConcurrency,
+            inputsPerTask: batchInputsPerTask(count: urls.underestimatedCount, maximumConcurrency: maximumConcurrency), now: now)
     }
 
     /// One item of a batch: a source folder or an archive file.

@@ -17,7 +17,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return error.response()
         } catch let error as HTTPParserError {
             throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see ParseErrorAnswer)
-        } catch let error as HTTPResponseError {
+        } catch let error as any HTTPResponseError {
             let status = error.status
             let code: String
             switch status {
