@@ -10,7 +10,8 @@
 #   Benchmarks/batch-cli.sh 100000     # the memory check: a 100,000-order batch
 #   SKIP_BUILD=1 JOBS=2 REPEAT=1 Benchmarks/batch-cli.sh 2000
 #
-# Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
+# It also builds once more with --jobs 1 --no-validate (the floor: building, signing and writing
+# alone). Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
 # same --jobs settings, and prints every rate next to `openssl speed rsa2048`'s sign rate on one
 # core from the same run (the mean of a run before and after).
 #
@@ -87,6 +88,20 @@ for run in range(repeat):
             best[jobs] = (seconds, cpu, max(usage.ru_maxrss, previous[2] if previous else 0))
         else:
             best[jobs] = (previous[0], previous[1], max(previous[2], usage.ru_maxrss))
+# The same build with --jobs 1 and --no-validate: what building, signing and writing cost without
+# validation, the floor that no validation speed-up can go below.
+unvalidated = None
+for run in range(repeat):
+    out = os.path.join(work, f"out-novalidate-{run}")
+    command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", "Samples/shipped-ecommerce",
+               "--out", out, "--signing-time", signing_time, "--jobs", "1", "--quiet", "--no-validate",
+               "--cert", os.path.join(work, "certs/order-type.pem"), "--key", os.path.join(work, "certs/order-type.key.pem"),
+               "--wwdr", os.path.join(work, "certs/wwdr-intermediate.pem")]
+    started = time.monotonic()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    seconds = time.monotonic() - started
+    print(f"  run {run + 1}, --jobs 1 --no-validate: {seconds:.2f} s, {orders / seconds:.1f} orders/s", flush=True)
+    unvalidated = min(seconds, unvalidated or seconds)
 # Validation of what the first run wrote: every archive in full (container, signature, chain,
 # schema, rules), clean archives printing nothing but the summary.
 archives = os.path.join(work, f"out-{jobs_list[0]}-0")
@@ -110,6 +125,8 @@ for jobs in jobs_list:
     seconds, cpu, rss = best[jobs]
     rate = orders / seconds
     print(f"{jobs:<6} {seconds:8.2f} {rate:10.1f} {rate / base:11.2f}x {rate / rsa:11.2f}x {1000 * cpu / orders:13.3f} {rss / 1024:14.1f}")
+rate = orders / unvalidated
+print(f"{'1 --no-validate':<15} {unvalidated:8.2f} {rate:10.1f} {rate / base:11.2f}x {rate / rsa:11.2f}x")
 print(f"{'validate':<9} {'seconds':>8} {'archives/s':>11} {'per core vs RSA sign':>21}")
 for jobs in jobs_list:
     rate = orders / validated[jobs]

@@ -135,7 +135,7 @@ enum AllocatorTuning {
     /// Keeps freed memory for reuse instead of returning it to the kernel after every order:
     /// without this, glibc trims each thread's heap (madvise) and maps large buffers anew, and
     /// a batch takes about 60 page faults per order (measured: 123,000 for 2,000 orders; 1,700
-    /// with it). Memory stays bounded: at most `--jobs` orders are in flight.
+    /// with it). Memory stays bounded: at most `--jobs` tasks of orders are in flight.
     static func forBatch() {
         #if canImport(Glibc)
         // <malloc.h> is not part of Swift's Glibc module: find mallopt(3) at run time.

@@ -150,7 +150,7 @@ public struct OrderBatchBuilder: Sendable {
     /// Validates each order before signing (as `wallet-orders validate SOURCE` would); an order
     /// with errors is not signed. `nil` signs without validating.
     public var validator: OrderValidator?
-    /// How many orders may be in flight at once (default: the number of active cores).
+    /// How many orders are built at once (default: the number of active cores).
     public var maximumConcurrency: Int
 
     /// Creates a batch builder.
@@ -160,7 +160,7 @@ public struct OrderBatchBuilder: Sendable {
     ///   - template: The files every order shares.
     ///   - signingTime: The signing time of every archive (within the certificates' validity).
     ///   - validate: Whether to validate each order before signing and refuse those with errors.
-    ///   - maximumConcurrency: Orders in flight at once; at least 1.
+    ///   - maximumConcurrency: Orders built at once; at least 1.
     ///   - compression: How each archive's files are compressed.
     /// - Throws: ``WalletOrdersError`` when the validator can't be made (a packaging error).
     public init(

@@ -22,7 +22,7 @@ extension OrderValidator {
     ///
     /// - Parameters:
     ///   - urls: The archives and source folders.
-    ///   - maximumConcurrency: Items in flight at once (default: the number of active cores).
+    ///   - maximumConcurrency: Items validated at once (default: the number of active cores).
     ///   - now: The time certificates are checked at.
     public func validateBatch<URLs: AsyncSequence>(
         _ urls: URLs, maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount, now: Date = Date()
