@@ -139,7 +139,11 @@ import WalletOrdersTestSupport
     struct CountingInputs: AsyncSequence, Sendable {
         let count: Int
         let line: [UInt8]
+        /// Throws ``Broken`` instead of giving the order after this many.
+        var failAfter: Int? = nil
         let pulled = Counter()
+
+        struct Broken: Error, Equatable {}
 
         final class Counter: Sendable {
             let value = Mutex(0)
@@ -150,7 +154,8 @@ import WalletOrdersTestSupport
         struct Iterator: AsyncIteratorProtocol {
             let owner: CountingInputs
             var next = 0
-            mutating func next() async -> OrderBatchInput? {
+            mutating func next() async throws -> OrderBatchInput? {
+                if let failAfter = owner.failAfter, next == failAfter { throw Broken() }
                 guard next < owner.count else { return nil }
                 next += 1
                 owner.pulled.value.withLock { $0 += 1 }
@@ -214,6 +219,37 @@ import WalletOrdersTestSupport
         for index in [0, 17, 599] {
             #expect(builder.build(inputs[index], index: index).archive?.bytes == archives[index])
         }
+    }
+
+    @Test("An input that fails in the middle of a task's orders: every order read before it is built and handed out, then its error")
+    func inputFailsMidTask() async throws {
+        let inputs = CountingInputs(count: 100, line: try Self.orderLine(["orderIdentifier": "STREAM-ID"]), failAfter: 20)
+        let results = try Self.batchBuilder(validate: false, concurrency: 2).results(for: inputs, inputsPerTask: 8)
+        var indexes: [Int] = []
+        await #expect(throws: CountingInputs.Broken()) {
+            for try await result in results {
+                #expect(result.error == nil)
+                indexes.append(result.index)
+            }
+        }
+        #expect(indexes.sorted() == Array(0..<20))
+        #expect(inputs.pulled.value.withLock { $0 } == 20)
+    }
+
+    @Test("Cancelling the consumer ends the batch with CancellationError before another task's worth is read")
+    func cancelledConsumer() async throws {
+        let inputs = CountingInputs(count: 1_000, line: try Self.orderLine(["orderIdentifier": "STREAM-ID"]))
+        let results = try Self.batchBuilder(validate: false, concurrency: 2).results(for: inputs, inputsPerTask: 8)
+        let consumer = Task {
+            var taken = 0
+            for try await _ in results {
+                taken += 1
+                if taken == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return taken
+        }
+        await #expect(throws: CancellationError.self) { try await consumer.value }
+        #expect(inputs.pulled.value.withLock { $0 } == 2 * 8)
     }
 
     // MARK: - Inputs
