@@ -50,9 +50,12 @@ struct BatchBuild {
             } else {
                 let inputs = try reportingFailures { try OrderBatchInputs.jsonLines(at: URL(fileURLWithPath: input)) }
                 let total = progressMode.isOff ? nil : Self.countLines(in: input)
-                // A file's next line is always at hand (a pipe's may not be): several orders a task.
+                // A regular file's next line is always at hand (a FIFO's may not be): several orders a task.
+                var info = stat()
+                let isRegularFile = stat(input, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
                 failed = try await process(
-                    inputs, total: total, builder: builder, out: outFolder, progress: progressMode, inputsPerTask: Self.linesPerTask)
+                    inputs, total: total, builder: builder, out: outFolder, progress: progressMode,
+                    inputsPerTask: isRegularFile ? Self.linesPerTask : 1)
             }
         }
         if failed > 0 { throw ExitCode.failure }

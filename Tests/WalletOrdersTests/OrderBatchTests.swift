@@ -252,6 +252,28 @@ import WalletOrdersTestSupport
         #expect(inputs.pulled.value.withLock { $0 } == 2 * 8)
     }
 
+    @Test("A huge maximumConcurrency (--jobs 2^60) bounds the batch without overflowing", arguments: [Int.max, 1 << 60])
+    func hugeConcurrency(concurrency: Int) async throws {
+        let line = try Self.orderLine(["orderIdentifier": "STREAM-ID"])
+        let builder = try Self.batchBuilder(validate: false, concurrency: concurrency)
+        var built = 0
+        for try await result in builder.results(for: CountingInputs(count: 20, line: line), inputsPerTask: 8) {
+            #expect(result.error == nil)
+            built += 1
+        }
+        #expect(built == 20)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = try folder.write(try SampleBuilds.build(Self.sample).bytes, to: "good.order")
+        let validator = try OrderValidator(verifier: TestPKI.verifier)
+        var reports = 0
+        for try await result in validator.validateBatch(Array(repeating: archive, count: 40), maximumConcurrency: concurrency) {
+            #expect(result.report.isValid)
+            reports += 1
+        }
+        #expect(reports == 40)
+    }
+
     // MARK: - Inputs
 
     @Test("JSON Lines: blank lines skipped, CRLF and a last line without newline read, line numbers kept")

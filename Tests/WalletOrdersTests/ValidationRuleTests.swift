@@ -240,6 +240,35 @@ import WalletOrdersTestSupport
         }, expected: [.init(rule: "json.invalid-utf8", severity: .error, file: "order.json", pointer: nil)]),
     ]
 
+    /// Changes after which every file is still referenced: no `files.unreferenced`, nothing else.
+    static let stillReferenced: [Case] = [
+        // Referenced names are matched as whole paths, whatever their characters: a name starting
+        // with a combining mark (so "/" and the mark form one Character) in every .lproj folder,
+        // and a name starting with a prepended mark at the top level, each with its variants.
+        Case(name: "odd-names-are-referenced", sample: "localized", change: { files in
+            files.set("/merchant/logo", "\u{301}logo.png")
+            for folder in ["en.lproj", "fr.lproj", "zh-Hans.lproj"] {
+                for (old, new) in [("logo.png", "\u{301}logo.png"), ("logo@2x.png", "\u{301}logo@2x.png"), ("logo@3x.png", "\u{301}logo@3x.png")] {
+                    files.all["\(folder)/\(new)"] = files.all.removeValue(forKey: "\(folder)/\(old)")
+                }
+            }
+        }, expected: []),
+        Case(name: "prepended-mark-names-are-referenced", sample: "shipped-ecommerce", change: { files in
+            files.set("/merchant/logo", "\u{600}x.png")
+            files.all["\u{600}x.png"] = files.all.removeValue(forKey: "logo.png")
+            files.all["\u{600}x@2x.png"] = pngHeader(width: 600, height: 600)
+        }, expected: []),
+    ]
+
+    @Test("Files named with unusual characters still count as referenced, with their variants", arguments: stillReferenced)
+    func unusualNamesReferenced(testCase: Case) throws {
+        var files = Files(all: try SampleBuilds.source(testCase.sample).files)
+        try testCase.change(&files)
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: testCase.name)
+        #expect(!report.contains(ruleID: "files.unreferenced"), "\(report.diagnostics.map(\.description))")
+        #expect(report.diagnostics.allSatisfy { $0.severity == .info }, "\(report.diagnostics.map(\.description))")
+    }
+
     @Test("Each broken sample gives exactly its rule, at its place, with its severity", arguments: cases)
     func ruleFires(testCase: Case) throws {
         var files = Files(all: try SampleBuilds.source(testCase.sample).files)

@@ -69,7 +69,8 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
             statistics: OrderBatchStatistics
         ) {
             self.base = base
-            self.limit = limit * inputsPerTask
+            let (product, overflow) = limit.multipliedReportingOverflow(by: inputsPerTask)
+            self.limit = overflow ? Int.max : product
             self.inputsPerTask = inputsPerTask
             self.transform = transform
             self.statistics = statistics
@@ -134,7 +135,7 @@ extension OrderBatchSequence: Sendable where Base: Sendable {}
 /// ``OrderBatchSequence/inputsPerTask`` for `count` inputs known in advance: at least 16 tasks for
 /// each of `maximumConcurrency`, so that the work still spreads evenly, and at most 16 inputs a task.
 func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
-    min(16, max(1, count / (16 * max(1, maximumConcurrency))))
+    min(16, max(1, count / 16 / max(1, maximumConcurrency)))  // no product: `--jobs` may be huge
 }
 
 /// Counters of one batch, safe to read from any task while it runs (for progress displays and
@@ -155,7 +156,8 @@ public final class OrderBatchStatistics: Sendable {
     public var finished: Int { counts.withLockVisibleToSanitizers { $0.finished } }
     /// Inputs started and not yet handed out (running, or done and waiting to be taken).
     public var inFlight: Int { counts.withLockVisibleToSanitizers { $0.started - $0.finished } }
-    /// The largest ``inFlight`` ever seen; never more than the sequence's `maximumConcurrency`.
+    /// The largest ``inFlight`` ever seen; never more than the sequence's `maximumConcurrency` ×
+    /// `inputsPerTask`.
     public var peakInFlight: Int { counts.withLockVisibleToSanitizers { $0.peakInFlight } }
 
     func recordStart(_ count: Int = 1) {

@@ -90,7 +90,7 @@ enum FileRules {
         }
         let referenced = ReferencedNames(references, localizationFolders: context.localizationFolders)
         for path in context.files.keys.sorted() where !referenced.contains(path) {
-            let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+            let name = path.split(separator: "/").last ?? path[...]
             if name == "order.strings" || name == "pass.strings" { continue }  // localization rules judge these
             findings.append(
                 context.fileDiagnostic(
@@ -103,37 +103,32 @@ enum FileRules {
     /// each referenced name (images also at @2x and @3x) at the top level or in an `.lproj` folder.
     ///
     /// Asked of each file of the order, rather than listing every path a name could take (three
-    /// scales in every folder), which built and hashed a string per combination.
+    /// scales in every folder), which built and hashed a string per combination. A folder is
+    /// matched as the bytes `folder/` at the start of the path: the path the old list held
+    /// (`folder + "/" + name`) whatever characters the names contain.
     struct ReferencedNames {
+        /// Every referenced name, and the @2x and @3x variant of every referenced image.
         let names: Set<String>
-        let imageNames: Set<String>
-        let localizationFolders: Set<String>
+        /// Each `.lproj` folder followed by `/`.
+        let folderPrefixes: [String]
 
         init(_ references: [Reference], localizationFolders: [String]) {
-            names = Set(references.map(\.name))
-            imageNames = Set(references.lazy.filter(\.isImage).map(\.name))
-            self.localizationFolders = Set(localizationFolders)
+            var names = Set(references.map(\.name))
+            for reference in references where reference.isImage {
+                names.insert(variant(reference.name, scale: 2))
+                names.insert(variant(reference.name, scale: 3))
+            }
+            self.names = names
+            folderPrefixes = localizationFolders.map { $0 + "/" }
         }
 
         func contains(_ path: String) -> Bool {
-            if path == OrderArchive.orderPath || isName(path) { return true }
-            guard let slash = path.firstIndex(of: "/"), localizationFolders.contains(String(path[..<slash])) else { return false }
-            let rest = String(path[path.index(after: slash)...])
-            return rest == "order.strings" || isName(rest)
-        }
-
-        /// Whether `name` is a referenced name, or an @2x/@3x variant of a referenced image.
-        private func isName(_ name: String) -> Bool {
-            if names.contains(name) { return true }
-            guard !imageNames.isEmpty else { return false }
-            // `variant` puts "@2x" before the last dot, or at the end when there is none.
-            let end = name.lastIndex(of: ".") ?? name.endIndex
-            guard let start = name.index(end, offsetBy: -3, limitedBy: name.startIndex) else { return false }
-            let suffix = name[start..<end]
-            guard suffix == "@2x" || suffix == "@3x" else { return false }
-            let base = String(name[..<start]) + name[end...]
-            let scale = suffix == "@2x" ? 2 : 3
-            return imageNames.contains(base) && variant(base, scale: scale) == name
+            if path == OrderArchive.orderPath || names.contains(path) { return true }
+            for prefix in folderPrefixes where path.utf8.starts(with: prefix.utf8) {
+                let rest = String(path.utf8.dropFirst(prefix.utf8.count)) ?? ""
+                if rest == "order.strings" || names.contains(rest) { return true }
+            }
+            return false
         }
     }
 
