@@ -154,7 +154,11 @@ enum Keyword: Sendable {
 }
 
 /// The values of `enum` or `const`.
-struct AllowedValues: Sendable {
+///
+/// A class, so that ``Keyword`` holds one reference, not eight: a wide payload gave the enum's
+/// case tag to the spare bits of pointers inside it, which LeakSanitizer (the fuzz targets) then
+/// no longer recognized as pointers and reported their arrays as leaked.
+final class AllowedValues: Sendable {
     /// For lookups under JSON equality.
     let values: Set<CanonicalValue>
     /// The string values, for the usual lookup (a string instance equals only a string value).
@@ -163,6 +167,13 @@ struct AllowedValues: Sendable {
     let texts: [String]
     /// Each value for a message: strings bare, everything else as JSON text.
     let display: [String]
+
+    init(values: Set<CanonicalValue>, strings: ExactKeyTable, texts: [String], display: [String]) {
+        self.values = values
+        self.strings = strings
+        self.texts = texts
+        self.display = display
+    }
 
     /// Whether `instance` equals one of the values (JSON equality).
     func contains(_ instance: JSONNode) -> Bool {
