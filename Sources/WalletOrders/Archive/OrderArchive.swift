@@ -104,7 +104,7 @@ public struct OrderArchive: Sendable {
         }
         var diagnostics: [Diagnostic] = []
         var files: [String: [UInt8]] = [:]
-        var seen: Set<[UInt8]> = []
+        var seen: Set<RawEntryName> = []
         var foldedNames: [String: String] = [:]
         var totalRead = 0
         var stoppedForSize = false
@@ -128,7 +128,7 @@ public struct OrderArchive: Sendable {
 
         for info in reader.entries.prefix(limits.maxEntryCount) {
             let location = Diagnostic.Location(file: info.name)
-            if !seen.insert(info.rawName).inserted {
+            if !seen.insert(RawEntryName(bytes: info.rawName)).inserted {
                 diagnostics.append(
                     Diagnostic(
                         .zipDuplicateName, "The archive holds more than one entry named '\(info.name)'.",
@@ -405,5 +405,15 @@ enum OrderDecoding {
         @unknown default:
             return "\(decoding)"
         }
+    }
+}
+
+/// An entry's name as stored (not necessarily UTF-8), hashed as one run of bytes: `[UInt8]`'s own
+/// `hash(into:)` feeds the hasher a byte at a time, which was a tenth of reading an archive.
+private struct RawEntryName: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

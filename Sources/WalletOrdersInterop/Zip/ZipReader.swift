@@ -34,8 +34,8 @@ package final class ZipReader {
 
         /// Whether the entry is a Unix symbolic link.
         package var isSymbolicLink: Bool {
-            let unixHosts: Set<UInt8> = [UInt8(ZIP_OPSYS_UNIX), UInt8(ZIP_OPSYS_OS_X)]
-            return unixHosts.contains(hostSystem) && (externalAttributes >> 16) & 0o170000 == 0o120000
+            (hostSystem == UInt8(ZIP_OPSYS_UNIX) || hostSystem == UInt8(ZIP_OPSYS_OS_X))
+                && (externalAttributes >> 16) & 0o170000 == 0o120000
         }
     }
 
