@@ -48,11 +48,12 @@ struct BatchBuild {
                 let total = progressMode.isOff ? nil : Self.countFiles(in: input)
                 failed = try await process(inputs, total: total, builder: builder, out: outFolder, progress: progressMode)
             } else {
-                let inputs = try reportingFailures { try OrderBatchInputs.jsonLines(at: URL(fileURLWithPath: input)) }
-                let total = progressMode.isOff ? nil : Self.countLines(in: input)
-                // A regular file's next line is always at hand (a FIFO's may not be): several orders a task.
+                // A regular file can be read twice (to count its lines for progress) and its next
+                // line is always at hand; a FIFO's lines come once, when the writer sends them.
                 var info = stat()
                 let isRegularFile = stat(input, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+                let inputs = try reportingFailures { try OrderBatchInputs.jsonLines(at: URL(fileURLWithPath: input)) }
+                let total = progressMode.isOff || !isRegularFile ? nil : Self.countLines(in: input)
                 failed = try await process(
                     inputs, total: total, builder: builder, out: outFolder, progress: progressMode,
                     inputsPerTask: isRegularFile ? Self.linesPerTask : 1)

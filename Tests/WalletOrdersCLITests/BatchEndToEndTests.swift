@@ -300,6 +300,39 @@ import WalletOrdersTestSupport
         #expect(result.output.hasPrefix("built 2, failed 1 in "))
     }
 
+    @Test("--batch FIFO with progress on: every line written to the FIFO is built (counting lines for progress must not read it first)")
+    func namedPipe() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try [Self.orderLine(["orderIdentifier": "P-1"]), Self.orderLine(["orderIdentifier": "P-2"])]
+        let fifo = folder.file("orders.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // Python writes the lines into the FIFO, a pause between them, while wallet-orders reads it.
+        let result = try ExternalProgram.python(
+            """
+            import subprocess, sys, threading, time
+            def feed():
+                with open(sys.argv[1], "w") as fifo:
+                    for line in sys.argv[2:4]:
+                        fifo.write(line + "\\n")
+                        fifo.flush()
+                        time.sleep(0.3)
+            writer = threading.Thread(target=feed)
+            writer.start()
+            done = subprocess.run(sys.argv[4:], capture_output=True, env={"NO_COLOR": "1"}, timeout=60)
+            writer.join()
+            sys.stdout.write(done.stdout.decode())
+            sys.stderr.write(done.stderr.decode())
+            sys.exit(done.returncode)
+            """,
+            [fifo.path] + lines + [try WalletOrdersBinary.url().path, "build", "--batch", fifo.path, "--template", Repository.shippedEcommerce.path,
+             "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+        #expect(result.status == 0, "\(result)")
+        #expect(try Self.names(in: folder.file("out")) == ["P-1.order", "P-2.order"])
+        #expect(result.output.hasPrefix("built 2, failed 0 in "), "\(result)")
+    }
+
     @Test("A missing input file is an error with a hint, exit 1")
     func missingInput() throws {
         let folder = try TemporaryFolder()
