@@ -82,10 +82,13 @@ extension PostgresOrderStore {
     public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
     {
-        let after = try ChangedOrders.changeSequence(after: tag)
-        return try await withConnection("read") { [logger] connection -> ChangedOrders? in
-            var identifiers: [String] = []
-            var newest: Int64?
+        let tag = try ChangedOrders.tag(tag)
+        let storeID = storeID
+        // One snapshot for the counter and the orders: a tag is never judged against a newer counter.
+        return try await readTransaction("read") { connection, logger -> ChangedOrders? in
+            let after = ChangedOrders.changeSequence(
+                after: tag, storeID: storeID, newest: try await Self.newestSequence(connection, logger: logger))
+            var changes: [(orderIdentifier: String, sequence: Int64)] = []
             for try await row in try await connection.query(
                 """
                 SELECT o.order_identifier, o.change_sequence FROM registrations r
@@ -95,12 +98,9 @@ extension PostgresOrderStore {
                 ORDER BY o.change_sequence
                 """, logger: logger)
             {
-                let (identifier, sequence) = try row.decode((String, Int64).self)
-                identifiers.append(identifier)
-                newest = sequence
+                changes.append(try row.decode((String, Int64).self))
             }
-            guard let newest else { return nil }
-            return ChangedOrders(orderIdentifiers: identifiers, lastModified: String(newest))
+            return ChangedOrders(changes: changes, storeID: storeID)
         }
     }
 
@@ -199,6 +199,22 @@ extension PostgresOrderStore {
             index = next
         }
         return bytes
+    }
+}
+
+// MARK: - Change sequence
+
+extension PostgresOrderStore: OrderChangeSequencing {
+    public func newestChangeSequence() async throws -> Int64 {
+        try await withConnection("read") { [logger] connection in try await Self.newestSequence(connection, logger: logger) }
+    }
+
+    public func continueChangeSequence(after sequence: Int64) async throws {
+        // Under the write lock, like every change: no transaction numbers a change meanwhile.
+        try await writeTransaction("write") { connection, writer in
+            guard sequence > writer.sequence else { return }
+            try await connection.query("UPDATE change_counter SET last_sequence = \(sequence) WHERE id = 1", logger: writer.logger)
+        }
     }
 }
 

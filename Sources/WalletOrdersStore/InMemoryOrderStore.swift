@@ -149,3 +149,11 @@ public actor InMemoryOrderStore: OrderStoring {
         return before - changes.count
     }
 }
+
+extension InMemoryOrderStore: OrderChangeSequencing {
+    public func newestChangeSequence() -> Int64 { nextSequence - 1 }
+
+    public func continueChangeSequence(after sequence: Int64) {
+        nextSequence = max(nextSequence, min(sequence, Int64.max - 1) + 1)
+    }
+}

@@ -213,8 +213,12 @@ enum OpaqueToken {
     static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data()
-        return data.base64EncodedString()
+        return base64URL((try? encoder.encode(value)) ?? Data())
+    }
+
+    /// `data` as base64url without padding.
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -21,6 +21,13 @@ public import WalletOrders
 ///   the destination takes the source's customer link secret, so the links customers already
 ///   have and the devices already registered keep working after the move.
 ///
+/// - **Change sequence:** when both stores number their changes (``OrderChangeSequencing``), the
+///   destination's sequence continues past the source's newest change (before the first page and
+///   again at the end), and never goes back. The web service's `lastModified` tags name their
+///   store, so a device holding a tag of the source gets its full list from the destination once,
+///   then the destination's tags; a destination that already served devices keeps their tags
+///   exact, since every order the copy writes is numbered after any tag either store gave out.
+///
 /// The push outbox and the change history are not copied: pending pushes are sent by the
 /// source's servers before the move, and the destination's history starts with the copied
 /// orders as inserted.
@@ -78,6 +85,7 @@ public enum OrderStoreCopy {
         if let from = registrationStores.0, let to = registrationStores.1 {
             try await to.setCustomerLinkSecret(try await from.customerLinkSecret())
         }
+        try await carryChangeSequence(from: source, to: destination)
         var query = OrderQuery(sort: .identifier, limit: max(1, batchSize), after: after)
         while true {
             let page = try await source.list(query)
@@ -113,7 +121,15 @@ public enum OrderStoreCopy {
             guard let next = page.nextCursor else { break }
             query.after = next
         }
+        // The source may have changed while the pages were copied.
+        try await carryChangeSequence(from: source, to: destination)
         return report
+    }
+
+    /// Moves the destination's change sequence past the source's newest change, when both number theirs.
+    private static func carryChangeSequence(from source: any OrderStoring, to destination: any OrderStoring) async throws {
+        guard let from = source as? any OrderChangeSequencing, let to = destination as? any OrderChangeSequencing else { return }
+        try await to.continueChangeSequence(after: try await from.newestChangeSequence())
     }
 
     /// How two stores compare after a copy.

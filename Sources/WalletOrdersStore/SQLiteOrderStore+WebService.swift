@@ -71,9 +71,11 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
     {
-        let after = try ChangedOrders.changeSequence(after: tag)
+        let tag = try ChangedOrders.tag(tag)
+        let storeID = storeID
         return try await perform("read") { database in
             try await database.read { db in
+                let after = ChangedOrders.changeSequence(after: tag, storeID: storeID, newest: try Self.newestChangeSequence(db))
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
@@ -82,8 +84,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                         WHERE r.deviceIdentifier = ? AND r.orderTypeIdentifier = ? AND o.changeSequence > ?
                         ORDER BY o.changeSequence
                         """, arguments: [deviceIdentifier, orderTypeIdentifier, after])
-                guard let newest = rows.last.map({ $0[1] as Int64 }) else { return nil }
-                return ChangedOrders(orderIdentifiers: rows.map { $0[0] }, lastModified: String(newest))
+                return ChangedOrders(changes: rows.map { ($0[0], $0[1]) }, storeID: storeID)
             }
         }
     }
@@ -168,6 +169,34 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                     arguments: [order.orderTypeIdentifier, order.orderIdentifier]) ?? 0
             }
         }
+    }
+}
+
+extension SQLiteOrderStore: OrderChangeSequencing {
+    public func newestChangeSequence() async throws -> Int64 {
+        try await perform("read") { database in
+            try await database.read { db in try Self.newestChangeSequence(db) }
+        }
+    }
+
+    public func continueChangeSequence(after sequence: Int64) async throws {
+        try await perform("write") { database in
+            try await database.write { db in
+                // The `changes` log's AUTOINCREMENT counter numbers every change (and so every tag).
+                try db.execute(
+                    sql: """
+                        INSERT INTO sqlite_sequence (name, seq) SELECT 'changes', 0
+                        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'changes')
+                        """)
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'changes' AND seq < ?", arguments: [sequence, sequence])
+            }
+        }
+    }
+
+    /// The number of the newest change: the `changes` log's AUTOINCREMENT counter.
+    static func newestChangeSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
     }
 }
 

@@ -60,7 +60,7 @@ public final class SQLiteOrderStore: OrderStoring {
     private let nextLookup = Atomic<Int>(0)
     private let validator: OrderValidator
     /// The store's random identifier, made by the migration that created the history log.
-    private let storeID: String
+    let storeID: String
 
     /// Opens the store at `url`, creating the file (not its folder) and migrating the schema when
     /// needed, or, with ``Access/readOnly``, reading it as it is.

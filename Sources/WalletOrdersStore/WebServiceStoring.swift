@@ -36,27 +36,14 @@ public enum DeviceRegistrationResult: String, Sendable, Hashable, Codable {
 public struct ChangedOrders: Sendable, Hashable, Codable {
     /// The `orderIdentifier`s of the device's orders of the type that changed since the tag.
     public var orderIdentifiers: [String]
-    /// The opaque tag the device echoes back as `ordersModifiedSince`.
+    /// The opaque tag the device echoes back as `ordersModifiedSince`: the store's change
+    /// sequence, marked with the store it came from (see ``DeviceRegistrationStoring``).
     public var lastModified: String
 
     /// Creates a list.
     public init(orderIdentifiers: [String], lastModified: String) {
         self.orderIdentifiers = orderIdentifiers
         self.lastModified = lastModified
-    }
-}
-
-extension ChangedOrders {
-    /// The change sequence number a `lastModified` tag names (`-1`: no tag, every order). Tags are
-    /// the store's change sequence as decimal digits; anything else is a tag no store gave out.
-    package static func changeSequence(after tag: String?) throws -> Int64 {
-        guard let tag else { return -1 }
-        guard tag.utf8.count <= 19, tag.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(tag) else {
-            throw WalletOrdersError(
-                .malformedToken, "ordersModifiedSince is not a tag this service gave out.",
-                hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
-        }
-        return value
     }
 }
 
@@ -88,7 +75,13 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
 ///
 /// The tag of ``changedOrders(deviceIdentifier:orderTypeIdentifier:since:)`` is the store's
 /// change sequence, not `updatedAt`: it never repeats or goes back, whatever clocks and
-/// `updatedAt` values the merchant's systems use.
+/// `updatedAt` values the merchant's systems use. It names the store that gave it out (a short
+/// key derived from the store's random identifier), so a tag the store can't have issued, from
+/// another store, another server (an epoch, a decimal, a date), an earlier version of this
+/// service (bare decimals) or ahead of the store's sequence (a store restored from a backup), is
+/// answered with every one of the device's orders of the type: the device fetches each once
+/// (cheaply, with `If-Modified-Since`) and continues with a tag of this store. Never a 204 that
+/// would leave it without the changes it missed.
 public protocol DeviceRegistrationStoring: Sendable {
     /// The access record of a stored order, or `nil` when no such order is stored.
     func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord?
@@ -102,10 +95,11 @@ public protocol DeviceRegistrationStoring: Sendable {
     @discardableResult
     func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool
 
-    /// The device's orders of `orderTypeIdentifier` changed after `tag` (all of them for `nil`),
-    /// or `nil` when none did (Apple's 204).
+    /// The device's orders of `orderTypeIdentifier` changed after `tag` (all of them for `nil`
+    /// and for a tag this store didn't give out), or `nil` when none did (Apple's 204).
     ///
-    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when `tag` is not one this store made.
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when `tag` is longer than 1024 bytes,
+    ///   which no server's tag is.
     func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
 

@@ -31,6 +31,10 @@ struct ChangeTagTests {
         }
     }
 
+    static func newest(_ store: any OrderStoring) async throws -> Int64 {
+        try await #require(store as? any OrderChangeSequencing).newestChangeSequence()
+    }
+
     static func changed(_ store: any DeviceRegistrationStoring, since tag: String?) async throws -> ChangedOrders? {
         try await store.changedOrders(deviceIdentifier: device, orderTypeIdentifier: type, since: tag)
     }
@@ -101,6 +105,102 @@ struct ChangeTagTests {
                 #expect(error.code == .malformedToken)
             }
         }
+    }
+
+    @Test(
+        "A copy into a store that already served devices keeps their tags exact; its sequence never goes back",
+        arguments: copyPairs)
+    func copyIntoServingStore(from sourceKind: StoreKind, to destinationKind: StoreKind) async throws {
+        try await sourceKind.withWebServiceStore { source in
+            try await destinationKind.withWebServiceStore { destination in
+                // The destination runs well ahead of the source and has a device of its own, whose
+                // tag is past anything the source numbered.
+                try await Self.prepare(destination)
+                for day in 1...9 { try await Self.save(destination, "T-3", "2025-12-0\(day)T00:00:00Z") }
+                try await Self.save(destination, "T-1", "2025-11-22T00:00:00Z")
+                let tag = try #require(try await Self.changed(destination, since: nil)).lastModified
+                try await Self.save(source, "T-1", "2025-11-21T00:00:00Z")  // older than the destination's
+                try await Self.save(source, "T-2", "2025-11-25T00:00:00Z")  // newer than the destination's
+                try await Self.save(source, "S-1", "2025-11-21T00:00:00Z")
+                let before = try await Self.newest(destination)
+                #expect(try await Self.newest(source) < before)
+                #expect(OrderChangeTag(encoded: tag)?.sequence == before)
+
+                let report = try await OrderStoreCopy.copy(from: source, to: destination)
+                #expect(report.written == 2, "T-2 (newer) and S-1; the destination's T-1 is newer")
+                #expect(try await Self.newest(destination) == before + 2, "continued, not moved back")
+                // The destination's device learns of the copied T-2 exactly, not the full list.
+                let copied = try #require(try await Self.changed(destination, since: tag))
+                #expect(copied.orderIdentifiers == ["T-2"])
+                try await Self.save(destination, "T-1", "2025-11-26T00:00:00Z")
+                #expect(try await Self.changed(destination, since: copied.lastModified)?.orderIdentifiers == ["T-1"])
+            }
+        }
+    }
+
+    @Test("The copy carries the change sequence: the destination continues past the source's newest change", arguments: OrderStoreCopyTests.pairs)
+    func copyCarriesSequence(from sourceKind: StoreKind, to destinationKind: StoreKind) async throws {
+        try await sourceKind.withStore { (source: any OrderStoring) async throws -> Void in
+            try await destinationKind.withStore { (destination: any OrderStoring) async throws -> Void in
+                let from = try #require(source as? any OrderChangeSequencing)
+                let to = try #require(destination as? any OrderChangeSequencing)
+                for day in 1...6 { try await Self.save(source, "T-1", "2025-12-0\(day)T00:00:00Z") }
+                _ = try await source.delete(SampleVersions.identifier("T-1"))
+                try await Self.save(source, "T-2", "2025-11-21T00:00:00Z")
+                let newest = try await from.newestChangeSequence()
+                #expect(newest == 8)
+                #expect(try await to.newestChangeSequence() == 0)
+                _ = try await OrderStoreCopy.copy(from: source, to: destination)
+                #expect(try await to.newestChangeSequence() == newest + 1, "T-2, numbered after the source's newest change")
+                try await to.continueChangeSequence(after: 3)
+                #expect(try await to.newestChangeSequence() == newest + 1, "never back")
+                // History still works across the gap.
+                let history = try await destination.history(since: nil)
+                #expect(history.inserted == [SampleVersions.identifier("T-2")])
+                try await Self.save(destination, "T-3", "2025-11-21T00:00:00Z")
+                let next = try await destination.history(since: history.newToken)
+                #expect(next.inserted == [SampleVersions.identifier("T-3")])
+                #expect(try await to.newestChangeSequence() == newest + 2)
+            }
+        }
+    }
+
+    @Test("A tag of this store ahead of its sequence gets the full list", arguments: StoreKind.webServiceCases)
+    func aheadOfSequence(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            let own = try #require(try await Self.changed(store, since: nil))
+            let parsed = try #require(OrderChangeTag(encoded: own.lastModified))
+            #expect(parsed.sequence == 2)
+            for sequence: Int64 in [4, 1000, .max] {
+                let ahead = OrderChangeTag(storeKey: parsed.storeKey, sequence: sequence).encoded
+                #expect(try await Self.changed(store, since: ahead)?.orderIdentifiers == ["T-1", "T-2"], "\(sequence)")
+            }
+            // Exactly at the newest change: nothing changed since.
+            let newest = OrderChangeTag(storeKey: parsed.storeKey, sequence: try await Self.newest(store)).encoded
+            #expect(try await Self.changed(store, since: newest) == nil)
+        }
+    }
+
+    @Test("Tags: a short opaque text naming the store; only what encoded writes reads back")
+    func format() throws {
+        let tag = OrderChangeTag(storeID: "0f4c1c52-6c1f-4c55-9a0e-3f1c7e2b9d10", sequence: 1042)
+        #expect(tag.encoded.hasPrefix("t1."))
+        #expect(tag.encoded.hasSuffix(".1042"))
+        #expect(tag.encoded.utf8.count == 3 + 16 + 1 + 4)
+        #expect(!tag.encoded.contains("0f4c1c52"), "the store's identifier isn't shown")
+        #expect(OrderChangeTag(encoded: tag.encoded) == tag)
+        #expect(OrderChangeTag(storeID: "another", sequence: 1042).storeKey != tag.storeKey)
+        for text in [
+            "1042", "1732612345.123", "t1.\(tag.storeKey).01042", "t1.\(tag.storeKey).-1", "t1.\(tag.storeKey).",
+            "t2.\(tag.storeKey).1042", "t1.\(tag.storeKey.dropLast()).1042", "t1.\(tag.storeKey).1042.", "t1.\(tag.storeKey).99999999999999999999",
+            "t1.\(tag.storeKey.dropLast())+.1042", "",
+        ] {
+            #expect(OrderChangeTag(encoded: text) == nil, "\(text)")
+        }
+        #expect(try ChangedOrders.tag(nil) == nil)
+        #expect(try ChangedOrders.tag(String(repeating: "1", count: OrderChangeTag.maximumLength)) == nil)
+        #expect(throws: WalletOrdersError.self) { try ChangedOrders.tag(String(repeating: "1", count: OrderChangeTag.maximumLength + 1)) }
     }
 
     @Test("A tag ahead of the store's sequence (the store was restored from a backup) gets the full list")

@@ -1,0 +1,111 @@
+import Foundation
+import WalletOrdersInterop
+public import WalletOrders
+
+/// A store whose changes are numbered by one sequence: the history log's, and the order web
+/// service's `lastModified` tags (``DeviceRegistrationStoring/changedOrders(deviceIdentifier:orderTypeIdentifier:since:)``).
+///
+/// ``OrderStoreCopy`` carries the sequence from one store to the next: before it writes, and again
+/// when it is done, the destination's sequence is moved past the source's newest change. A
+/// sequence never goes back, so a destination that already served devices keeps their tags exact,
+/// and every order the copy writes is numbered after every tag either store gave out.
+public protocol OrderChangeSequencing: Sendable {
+    /// The number of the store's newest change (0 before the first).
+    func newestChangeSequence() async throws -> Int64
+
+    /// Numbers the store's next changes after `sequence`; does nothing when the store's own
+    /// sequence is there already (it never goes back).
+    func continueChangeSequence(after sequence: Int64) async throws
+}
+
+/// A `lastModified` tag of the changed-orders list: the store it came from and the change
+/// sequence number the device has seen.
+///
+/// As text, `t1.` + the store's key + `.` + the sequence in decimal (`t1.kUuNMnyBOmrdFwTJ.1042`).
+/// The key is 16 base64url characters: the first 96 bits of SHA-256 over a label and the store's
+/// random `storeID` (the identifier history tokens carry), so a tag names its store without
+/// showing the identifier, and no other server's tag (an epoch, a decimal, a date, the bare
+/// decimals of earlier versions of this service) reads as one of ours.
+package struct OrderChangeTag: Sendable, Hashable {
+    /// The longest `ordersModifiedSince` answered; a longer one is no server's tag and is refused.
+    package static let maximumLength = 1024
+
+    /// The key of the store that made the tag (``storeKey(for:)``).
+    package let storeKey: String
+    /// The change sequence number the tag stands for.
+    package let sequence: Int64
+
+    private static let prefix = "t1"
+    private static let keyLength = 16
+
+    /// A tag of the store with key `storeKey`.
+    package init(storeKey: String, sequence: Int64) {
+        self.storeKey = storeKey
+        self.sequence = sequence
+    }
+
+    /// A tag of the store identified by `storeID`.
+    package init(storeID: String, sequence: Int64) {
+        self.init(storeKey: Self.storeKey(for: storeID), sequence: sequence)
+    }
+
+    /// The key tags of the store identified by `storeID` carry.
+    package static func storeKey(for storeID: String) -> String {
+        let digest = SHA256.hash(Array("wallet-orders change tag\u{0}\(storeID)".utf8))
+        return OpaqueToken.base64URL(Data(digest.prefix(12)))
+    }
+
+    /// The tag as the device receives it.
+    package var encoded: String { "\(Self.prefix).\(storeKey).\(sequence)" }
+
+    /// Reads a tag made by ``encoded``; `nil` for any other text.
+    package init?(encoded text: String) {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].elementsEqual(Self.prefix.utf8),
+            parts[1].count == Self.keyLength,
+            parts[1].allSatisfy({ byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
+            }),
+            (1...19).contains(parts[2].count), parts[2].allSatisfy({ (48...57).contains($0) }),
+            parts[2].count == 1 || parts[2].first != UInt8(ascii: "0"),  // the way ``encoded`` writes numbers, only
+            let sequence = Int64(String(decoding: parts[2], as: UTF8.self))
+        else { return nil }
+        self.init(storeKey: String(decoding: parts[1], as: UTF8.self), sequence: sequence)
+    }
+}
+
+extension ChangedOrders {
+    /// Reads `ordersModifiedSince` before the store is asked: the tag when the text is one of
+    /// ours (of any store), `nil` when there is none or it is another server's (both mean every
+    /// order).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` for text longer than
+    ///   ``OrderChangeTag/maximumLength`` bytes, which no server gives out.
+    package static func tag(_ text: String?) throws -> OrderChangeTag? {
+        guard let text else { return nil }
+        guard text.utf8.count <= OrderChangeTag.maximumLength else {
+            throw WalletOrdersError(
+                .malformedToken,
+                "ordersModifiedSince is \(text.utf8.count) bytes long; no tag is longer than \(OrderChangeTag.maximumLength).",
+                hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
+        }
+        return OrderChangeTag(encoded: text)
+    }
+
+    /// The change sequence to list the changes after (`-1`: every order): the tag's when the
+    /// store identified by `storeID` made it and its `newest` change is not before it. Any
+    /// other tag (another store's, one from before a restore, none) gets every order.
+    package static func changeSequence(after tag: OrderChangeTag?, storeID: String, newest: Int64) -> Int64 {
+        guard let tag, tag.sequence <= newest, tag.storeKey == OrderChangeTag.storeKey(for: storeID) else { return -1 }
+        return tag.sequence
+    }
+
+    /// The answer for the device's orders that changed, in change sequence order (`nil`, Apple's
+    /// 204, when none did), tagged with the newest one's sequence.
+    package init?(changes: [(orderIdentifier: String, sequence: Int64)], storeID: String) {
+        guard let newest = changes.last?.sequence else { return nil }
+        self.init(
+            orderIdentifiers: changes.map(\.orderIdentifier),
+            lastModified: OrderChangeTag(storeID: storeID, sequence: newest).encoded)
+    }
+}
