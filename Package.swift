@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersTests",
             dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
-            exclude: ["Support/make_order_archive.py", "Golden", "Fixtures"],
+            exclude: ["Support/make_order_archive.py", "Support/apple_profile_chain.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -73,19 +73,19 @@ import WalletOrdersTestSupport
 
         let verify = try CLI.run(["verify", setup.forged.path] + trust)
         #expect(verify.status == 1, "\(verify)")
-        #expect(verify.output.contains("error[signature.signer-uid-mismatch]"), "\(verify)")
+        #expect(verify.output.contains("error[signature.signer-order-type-mismatch]"), "\(verify)")
         #expect(verify.output.contains(Self.victimType) && verify.output.contains(Self.attackerType), "\(verify)")
 
         let validate = try CLI.run(["validate", setup.forged.path] + trust)
         #expect(validate.status == 1, "\(validate)")
-        #expect(validate.output.contains("error[signature.signer-uid-mismatch]"), "\(validate)")
+        #expect(validate.output.contains("error[signature.signer-order-type-mismatch]"), "\(validate)")
 
         let store = setup.folder.file("orders.sqlite").path
         let first = try CLI.run(["store", "save", setup.genuine.path, "--store", store] + trust)
         #expect(first.status == 0, "\(first)")
         let attack = try CLI.run(["store", "save", setup.forged.path, "--store", store, "--json"] + trust)
         #expect(attack.status == 1, "\(attack)")
-        #expect(attack.output.contains("signature.signer-uid-mismatch"), "\(attack)")
+        #expect(attack.output.contains("signature.signer-order-type-mismatch"), "\(attack)")
         let fetched = setup.folder.file("fetched.order")
         let get = try CLI.run(["store", "get", Self.victimType, Repository.shippedOrderIdentifier, "--out", fetched.path, "--store", store])
         #expect(get.status == 0, "\(get)")

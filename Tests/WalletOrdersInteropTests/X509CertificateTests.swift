@@ -130,7 +130,7 @@ import WalletOrdersTestSupport
         #expect(chain.leaf.isIssued(by: chain.intermediate))
         #expect(!chain.leaf.isIssued(by: chain.root))
         #expect(chain.intermediate.isIssued(by: chain.root))
-        #expect(chain.leaf.extendedKeyUsageOIDs == ["1.2.840.113635.100.4.14"])
+        #expect(chain.leaf.extendedKeyUsageOIDs == ["1.2.840.113635.100.4.19"])
         #expect(chain.root.extendedKeyUsageOIDs == [])
         #expect(chain.leaf.notBefore == TestChain.leafNotBefore && chain.leaf.notAfter == TestChain.leafNotAfter)
         #expect(openSSLErrorQueueIsEmpty())

@@ -71,7 +71,8 @@ import WalletOrdersTestSupport
     func crossMerchantSignatureIsAnError() throws {
         let forged = try Self.forged()
         let report = TestPKI.verifier.verify(archiveBytes: forged, subject: "forged")
-        let findings = report.diagnostics(ruleID: "signature.signer-uid-mismatch")
+        // The order-type marker and the subject UID name the same other type: one finding, for the marker.
+        let findings = report.diagnostics(ruleID: "signature.signer-order-type-mismatch")
         #expect(findings.count == 1, "\(report.diagnostics)")
         #expect(findings.first?.severity == .error)
         #expect(findings.first?.location.jsonPointer == "/orderTypeIdentifier")
@@ -79,10 +80,10 @@ import WalletOrdersTestSupport
         #expect(findings.first?.message.contains(Self.attackerType) == true)
         #expect(!report.isValid)
         // It is the only problem: the signature, chain and manifest are all sound.
-        #expect(report.errors.map(\.ruleID) == ["signature.signer-uid-mismatch"], "\(report.errors)")
+        #expect(report.errors.map(\.ruleID) == ["signature.signer-order-type-mismatch"], "\(report.errors)")
 
         let validation = try OrderValidator(verifier: TestPKI.verifier).validate(archiveBytes: forged, subject: "forged")
-        #expect(validation.errors.map(\.ruleID).contains("signature.signer-uid-mismatch"), "\(validation.errors)")
+        #expect(validation.errors.map(\.ruleID).contains("signature.signer-order-type-mismatch"), "\(validation.errors)")
         #expect(!validation.isValid)
     }
 
@@ -99,24 +100,39 @@ import WalletOrdersTestSupport
         }
     }
 
-    /// A leaf issued by the test intermediate (or by `issuer`), for profile tests.
+    /// A leaf issued by the test intermediate (or by the root), for profile tests: Apple's Order
+    /// Type ID profile unless told otherwise (`marker: nil` leaves the order-type marker out;
+    /// `customExtensions` replace the marker and the APNs extension).
     static func leaf(
         uid: String? = victimType, keyUsage: String = "critical,digitalSignature",
-        extendedKeyUsages: [String] = [OrderTypeCertificateProfile.extendedKeyUsage], caPathLength: Int? = nil,
+        extendedKeyUsages: [String] = ["clientAuth", OrderTypeCertificateProfile.orderTypeExtendedKeyUsage],
+        marker: String? = victimType, customExtensions: [(oid: String, critical: Bool, derValue: [UInt8])]? = nil,
+        organization: String = DevelopmentCertificateAuthority.organization, caPathLength: Int? = nil,
         key: PrivateKey? = nil, issuedByRoot: Bool = false
     ) throws -> (X509Certificate, PrivateKey) {
         let authority = TestPKI.authority
         let key = try key ?? PrivateKey.generateRSA(bits: 2048)
         var subject: [(type: String, value: String)] = []
         if let uid { subject.append(("UID", uid)) }
-        subject += [("CN", "Profile test"), ("OU", "TESTTEAM01"), ("O", DevelopmentCertificateAuthority.organization), ("C", "US")]
+        subject += [("CN", "Profile test"), ("OU", "TESTTEAM01"), ("O", organization), ("C", "US")]
+        var extensions: [(oid: String, critical: Bool, derValue: [UInt8])] = [(OrderTypeCertificateProfile.pushExtension, false, [0x05, 0x00])]
+        if let marker { extensions.insert((OrderTypeCertificateProfile.orderTypeMarker, false, OrderTypeCertificateProfile.markerValue(marker)), at: 0) }
+        if let customExtensions { extensions = customExtensions }
         let certificate = try CertificateIssuer.issue(
             .init(
                 subject: subject, notBefore: Date().addingTimeInterval(-86_400), notAfter: Date().addingTimeInterval(86_400 * 30),
-                certificateAuthorityPathLength: caPathLength, keyUsage: keyUsage, extendedKeyUsages: extendedKeyUsages),
+                certificateAuthorityPathLength: caPathLength, keyUsage: keyUsage, extendedKeyUsages: extendedKeyUsages,
+                customExtensions: extensions),
             subjectKey: key, issuer: issuedByRoot ? authority.root : authority.intermediate,
             issuerKey: issuedByRoot ? authority.rootKey : authority.intermediateKey)
         return (certificate, key)
+    }
+
+    /// A leaf in the Pass Type ID profile (pass-signing EKU and pass marker) of `organization`.
+    static func passShapedLeaf(organization: String) throws -> (X509Certificate, PrivateKey) {
+        try leaf(
+            extendedKeyUsages: ["clientAuth", OrderTypeCertificateProfile.passTypeExtendedKeyUsage],
+            customExtensions: [(OrderTypeCertificateProfile.passTypeMarker, false, [0x05, 0x00])], organization: organization)
     }
 
     static func ecKey(curve: String) throws -> PrivateKey {
@@ -156,6 +172,20 @@ import WalletOrdersTestSupport
         .init(name: "RSA 1024-bit key", ruleID: "certificate.leaf-key-type") { try leaf(key: PrivateKey.generateRSA(bits: 1024)) },
         .init(name: "EC key on secp256k1", ruleID: "certificate.leaf-key-type") { try leaf(key: ecKey(curve: "secp256k1")) },
         .init(name: "no subject UID", ruleID: "signature.signer-uid-missing") { try leaf(uid: nil) },
+        .init(name: "a Pass Type ID certificate", ruleID: "certificate.pass-type-certificate") {
+            try passShapedLeaf(organization: "Example Shop Inc.")
+        },
+        .init(name: "a development certificate in the old, pass-shaped profile", ruleID: "certificate.pass-type-certificate") {
+            try passShapedLeaf(organization: DevelopmentCertificateAuthority.organization)
+        },
+        .init(name: "the order-type marker left out", ruleID: "certificate.leaf-order-type-marker") { try leaf(marker: nil) },
+        .init(name: "an order-type marker that is not a UTF8String", ruleID: "certificate.leaf-order-type-marker") {
+            // A PrintableString where Apple writes a UTF8String.
+            try leaf(customExtensions: [(OrderTypeCertificateProfile.orderTypeMarker, false, [0x13, 0x03, 0x61, 0x62, 0x63])])
+        },
+        .init(name: "clientAuth alone, with the order-type marker", ruleID: "certificate.leaf-extended-key-usage") {
+            try leaf(extendedKeyUsages: ["clientAuth"])
+        },
     ]
 
     @Test("A signer outside the Order Type ID profile fails verification, saying which part", arguments: profileCases)
@@ -223,6 +253,86 @@ import WalletOrdersTestSupport
     func intermediateAsSigner() throws {
         let problems = OrderTypeCertificateProfile.problems(
             of: BundledCertificates.appleWWDRG4.profileFacts, subject: BundledCertificates.appleWWDRG4.subject)
-        #expect(Set(problems.map(\.ruleID)) == ["signature.signer-uid-missing", "certificate.leaf-extended-key-usage", "certificate.leaf-is-ca", "certificate.leaf-key-usage"])
+        #expect(
+            Set(problems.map(\.ruleID)) == [
+                "signature.signer-uid-missing", "certificate.leaf-extended-key-usage", "certificate.leaf-order-type-marker",
+                "certificate.leaf-is-ca", "certificate.leaf-key-usage",
+            ])
+    }
+
+    @Test("A pass certificate is named as one; one made by an older dev-certs says to make new ones")
+    func passCertificatesAreNamed() throws {
+        for (organization, expected) in [("Example Shop Inc.", "Order Type ID Certificate"), (DevelopmentCertificateAuthority.organization, "wallet-orders dev-certs")] {
+            let (certificate, key) = try Self.passShapedLeaf(organization: organization)
+            let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "pass")
+            // One finding for the one mistake, not also the missing order EKU and marker.
+            #expect(report.errors.map(\.ruleID) == ["certificate.pass-type-certificate"], "\(report.errors)")
+            #expect(report.errors.first?.hint?.contains(expected) == true, "\(String(describing: report.errors.first?.hint))")
+            do {
+                _ = try SigningIdentity(
+                    certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
+                Issue.record("loaded a pass certificate as a signing identity")
+            } catch let error as WalletOrdersError {
+                #expect(error.code == .certificateProfile)
+                #expect(error.message.contains("certificate.pass-type-certificate"), "\(error.message)")
+                #expect(error.hint?.contains(expected) == true, "\(String(describing: error.hint))")
+            }
+        }
+    }
+
+    @Test("A subject UID naming another type than the order-type marker fails the binding, naming the UID")
+    func uidDisagreeingWithMarker() throws {
+        let (certificate, key) = try Self.leaf(uid: Self.attackerType, marker: Self.victimType)
+        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "uid")
+        #expect(report.errors.map(\.ruleID) == ["signature.signer-uid-mismatch"], "\(report.errors)")
+        #expect(report.errors.first?.message.contains(Self.attackerType) == true)
+        let identity = try SigningIdentity(
+            certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
+        #expect(throws: WalletOrdersError(.orderTypeMismatch, "")) { try identity.checkCanSign(orderTypeIdentifier: Self.victimType) }
+    }
+
+    @Test("An intermediate without Apple's WWDR marker can't issue order signers")
+    func intermediateWithoutMarker() throws {
+        let authority = TestPKI.authority
+        let intermediateKey = try PrivateKey.generateRSA(bits: 2048)
+        let intermediate = try CertificateIssuer.issue(
+            .init(
+                subject: [("C", "US"), ("O", "Unmarked CA"), ("OU", "G4"), ("CN", "Unmarked Intermediate")],
+                notBefore: Date().addingTimeInterval(-86_400), notAfter: Date().addingTimeInterval(86_400 * 60),
+                certificateAuthorityPathLength: 0, keyUsage: "critical,keyCertSign,cRLSign"),
+            subjectKey: intermediateKey, issuer: authority.root, issuerKey: authority.rootKey)
+        let key = try PrivateKey.generateRSA(bits: 2048)
+        let certificate = try CertificateIssuer.issue(
+            .init(
+                subject: [("UID", Self.victimType), ("CN", "Order Type ID: \(Self.victimType)"), ("OU", "TESTTEAM01"), ("C", "US")],
+                notBefore: Date().addingTimeInterval(-86_400), notAfter: Date().addingTimeInterval(86_400 * 30),
+                keyUsage: "critical,digitalSignature",
+                extendedKeyUsages: ["clientAuth", OrderTypeCertificateProfile.orderTypeExtendedKeyUsage],
+                customExtensions: [
+                    (OrderTypeCertificateProfile.orderTypeMarker, false, OrderTypeCertificateProfile.markerValue(Self.victimType))
+                ]),
+            subjectKey: key, issuer: intermediate, issuerKey: intermediateKey)
+        let report = TestPKI.verifier.verify(
+            archiveBytes: try Self.resigned(with: certificate, key: key, chain: [intermediate]), subject: "unmarked")
+        #expect(report.errors.map(\.ruleID) == ["certificate.intermediate-marker"], "\(report.errors)")
+        do {
+            _ = try SigningIdentity(certificate: certificate, privateKey: key, intermediateCandidates: [intermediate], validAt: Date())
+            Issue.record("loaded a signer whose intermediate lacks the WWDR marker")
+        } catch let error as WalletOrdersError {
+            #expect(error.code == .certificateProfile)
+            #expect(error.message.contains("certificate.intermediate-marker"), "\(error.message)")
+        }
+    }
+
+    @Test("The marker's value is a DER UTF8String, long-form length included, and reads back")
+    func markerValueRoundTrips() {
+        for text in ["order.com.example.shop", String(repeating: "o", count: 200), String(repeating: "é", count: 40_000)] {
+            let value = OrderTypeCertificateProfile.markerValue(text)
+            #expect(value.first == 0x0C)
+            #expect(OrderTypeCertificateProfile.markerText(value) == text)
+        }
+        #expect(OrderTypeCertificateProfile.markerText([0x0C, 0x02, 0x61]) == nil, "short")
+        #expect(OrderTypeCertificateProfile.markerText([0x0C, 0x01, 0x61, 0x00]) == nil, "trailing bytes")
+        #expect(OrderTypeCertificateProfile.markerText([0x0C, 0x01, 0xFF]) == nil, "not UTF-8")
     }
 }

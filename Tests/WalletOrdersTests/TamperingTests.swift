@@ -71,8 +71,8 @@ import WalletOrdersTestSupport
         }
         let report = verify(tampered)
         #expect(report.diagnostics(ruleID: "signature.digest-mismatch").map(\.location.file) == ["signature"])
-        // The foreign signer's UID no longer matches this order's orderTypeIdentifier.
-        #expect(report.contains(ruleID: "signature.signer-uid-mismatch"))
+        // The foreign signer's order-type marker no longer matches this order's orderTypeIdentifier.
+        #expect(report.contains(ruleID: "signature.signer-order-type-mismatch"))
     }
 
     @Test("Re-signing with a key from another authority is untrusted")

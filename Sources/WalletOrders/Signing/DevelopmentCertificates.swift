@@ -2,7 +2,8 @@ public import Foundation
 import WalletOrdersInterop
 
 /// A local, test-only stand-in for Apple's certificate hierarchy: a root, a WWDR-like
-/// intermediate, and Order Type ID certificates laid out as Apple issues them.
+/// intermediate, and Order Type ID certificates in Apple's profile (the extensions a production
+/// Order Type ID certificate and Apple's WWDR G4 intermediate carry).
 ///
 /// With it anyone can run the whole build → sign → verify pipeline without an Apple developer
 /// account. Wallet trusts none of it: every subject says `TEST ONLY`, and verification succeeds
@@ -16,13 +17,6 @@ public struct DevelopmentCertificateAuthority: Sendable {
     /// The organization every development certificate names.
     public static let organization = "wallet-orders TEST ONLY"
 
-    /// Apple's order-signing extended key usage, modelled on the Pass Type ID one (spec §2.2).
-    static let orderSigningExtendedKeyUsage = "1.2.840.113635.100.4.14"
-    /// TLS client authentication: Apple's type-ID certificates carry it beside their own usage,
-    /// because the same certificate logs in to APNs to push updates (spec §5.1).
-    static let clientAuthenticationExtendedKeyUsage = "clientAuth"
-    /// Apple's marker extension on pass-signing certificates, reused for the test leaf.
-    static let appleMarkerExtension = "1.2.840.113635.100.6.1.16"
 
     /// Makes a new root and intermediate with fresh RSA-2048 keys.
     ///
@@ -51,7 +45,9 @@ public struct DevelopmentCertificateAuthority: Sendable {
                         ("CN", "wallet-orders Development WWDR Intermediate (TEST ONLY)"),
                     ],
                     notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor),
-                    certificateAuthorityPathLength: 0, keyUsage: "critical,keyCertSign,cRLSign"),
+                    certificateAuthorityPathLength: 0, keyUsage: "critical,keyCertSign,cRLSign",
+                    // Apple's WWDR marker (a NULL), which Wallet requires of the signer's issuer.
+                    customExtensions: [(OrderTypeCertificateProfile.intermediateMarker, false, [0x05, 0x00])]),
                 subjectKey: intermediateKey, issuer: root, issuerKey: rootKey)
         } catch {
             throw WalletOrdersError(.signingFailed, "Making the development certificate authority failed: \(error)", underlying: error)
@@ -63,8 +59,11 @@ public struct DevelopmentCertificateAuthority: Sendable {
     /// The intermediate certificate (PEM), the stand-in for Apple's WWDR intermediate.
     public var intermediateCertificatePEM: String { Self.markTestOnly(intermediate.pemString) }
 
-    /// Issues an Order Type ID certificate with the subject Apple uses
-    /// (`UID=<orderTypeIdentifier>, CN=Order Type ID: <orderTypeIdentifier>, OU=<teamIdentifier>, O=…, C=US`).
+    /// Issues an Order Type ID certificate with the subject and extensions Apple uses: subject
+    /// `UID=<orderTypeIdentifier>, CN=Order Type ID: <orderTypeIdentifier>, OU=<teamIdentifier>, O=…, C=US`;
+    /// key usage critical digitalSignature; extended key usage clientAuth and
+    /// `1.2.840.113635.100.4.19`; the order-type marker `1.2.840.113635.100.14.2` naming the
+    /// order type; and `1.2.840.113635.100.6.3.2` (NULL), with which Apple's certificate logs in to APNs.
     ///
     /// - Parameters:
     ///   - validFrom: Start of validity (default: one day ago). Tests pass past dates to make expired certificates.
@@ -83,8 +82,13 @@ public struct DevelopmentCertificateAuthority: Sendable {
                     ],
                     notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validFor),
                     keyUsage: "critical,digitalSignature",
-                    extendedKeyUsages: [Self.clientAuthenticationExtendedKeyUsage, Self.orderSigningExtendedKeyUsage],
-                    customExtensions: [(Self.appleMarkerExtension, false, [0x05, 0x00])]),
+                    extendedKeyUsages: [
+                        OrderTypeCertificateProfile.clientAuthentication, OrderTypeCertificateProfile.orderTypeExtendedKeyUsage,
+                    ],
+                    customExtensions: [
+                        (OrderTypeCertificateProfile.orderTypeMarker, false, OrderTypeCertificateProfile.markerValue(orderTypeIdentifier)),
+                        (OrderTypeCertificateProfile.pushExtension, false, [0x05, 0x00]),
+                    ]),
                 subjectKey: key, issuer: intermediate, issuerKey: intermediateKey)
             return DevelopmentOrderTypeCertificate(certificate: certificate, privateKey: key, authority: self)
         } catch {

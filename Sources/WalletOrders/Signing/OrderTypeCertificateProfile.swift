@@ -1,27 +1,47 @@
 import WalletOrdersInterop
 
-/// What an Order Type ID certificate must be for Wallet to bind an order to it: the rules the
-/// verifier applies to the signer of every archive and ``SigningIdentity`` to the certificate it
-/// loads, so that we never sign what we would refuse.
+/// What an Order Type ID certificate must be for Wallet to accept an order it signed: Apple's
+/// device policy for orders (`SecPolicyCreateOrderBundleSigner`), read from a production Order
+/// Type ID certificate and Apple's WWDR G4 intermediate. The verifier applies it to the signer of
+/// every archive, and ``SigningIdentity`` to the certificate it loads, so that we never sign what
+/// we would refuse.
 ///
-/// - The subject `UID` names the order type (spec §2.2: Apple's type-ID certificates carry the
-///   type identifier there), and it must equal `order.json`'s `orderTypeIdentifier` (checked
-///   where the order is known: ``OrderTypeCertificateProfile/bindingProblem(signerUID:orderTypeIdentifier:)``).
-///   Without this, any merchant's certificate issued by the same WWDR intermediate could sign,
-///   and replace, another merchant's orders.
-/// - The extended key usage includes Apple's type-ID signing purpose
-///   (``OrderTypeCertificateProfile/extendedKeyUsage``, the purpose Apple's Security framework
-///   requires of Wallet signers; spec §2.2). A TLS, code-signing or Apple Pay certificate lacks it.
-/// - It is an end-entity certificate (no `basicConstraints cA: TRUE`), and when it has a key
-///   usage extension, that includes digitalSignature.
-/// - The key is one Apple issues: RSA of at least 2,048 bits (what Certificates, Identifiers &
-///   Profiles issues today) or EC on P-256, P-384 or P-521.
+/// The signing certificate:
+/// - carries the extended key usage ``orderTypeExtendedKeyUsage`` (`1.2.840.113635.100.4.19`;
+///   Apple's certificates add `clientAuth`, because the same certificate logs in to APNs);
+/// - carries the order-type marker ``orderTypeMarker`` (`1.2.840.113635.100.14.2`), a
+///   UTF8String that must equal `order.json`'s `orderTypeIdentifier`. The subject `UID` names
+///   the type too, and must agree: checked where the order is known
+///   (``OrderTypeCertificateProfile/bindingProblems(of:orderTypeIdentifier:)``). Without the
+///   binding, any merchant's certificate from the same intermediate could sign, and replace,
+///   another merchant's orders;
+/// - is an end-entity certificate (no `basicConstraints cA: TRUE`) whose key usage, when present,
+///   includes digitalSignature;
+/// - has a key Apple issues: RSA of at least 2,048 bits or EC on P-256, P-384 or P-521.
 ///
-/// A Pass Type ID certificate carries the same purpose; what keeps it from signing orders is its
-/// `UID` (`pass.…`), which never equals an `orderTypeIdentifier` (`order.…`).
+/// The intermediate that issued it carries Apple's WWDR marker ``intermediateMarker``
+/// (`1.2.840.113635.100.6.2.1`).
+///
+/// A Pass Type ID certificate (``passTypeExtendedKeyUsage``, ``passTypeMarker``) is named as
+/// what it is: it signs passes, not orders.
+///
+/// Not checked here: revocation (Wallet asks Apple's OCSP responder; this library works offline)
+/// and the Apple anchor (the trust store decides which roots are anchors).
 enum OrderTypeCertificateProfile {
-    /// Apple's extended key usage for Wallet type-ID signing certificates.
-    static let extendedKeyUsage = "1.2.840.113635.100.4.14"
+    /// Apple's extended key usage for Order Type ID certificates.
+    static let orderTypeExtendedKeyUsage = "1.2.840.113635.100.4.19"
+    /// Apple's extension naming the order type (a UTF8String) on Order Type ID certificates.
+    static let orderTypeMarker = "1.2.840.113635.100.14.2"
+    /// Apple's marker on its WWDR intermediates, which Wallet requires of the signer's issuer.
+    static let intermediateMarker = "1.2.840.113635.100.6.2.1"
+    /// Apple's extension (NULL) that lets a type-ID certificate log in to APNs.
+    static let pushExtension = "1.2.840.113635.100.6.3.2"
+    /// TLS client authentication, which Apple's certificates carry for APNs.
+    static let clientAuthentication = "1.3.6.1.5.5.7.3.2"
+    /// The extended key usage of Pass Type ID certificates (pass signing).
+    static let passTypeExtendedKeyUsage = "1.2.840.113635.100.4.14"
+    /// The marker extension of Pass Type ID certificates.
+    static let passTypeMarker = "1.2.840.113635.100.6.1.16"
     /// The smallest RSA key accepted.
     static let minimumRSABits = 2048
     /// The EC curves accepted, by OpenSSL's names.
@@ -35,7 +55,53 @@ enum OrderTypeCertificateProfile {
         var hint: String
     }
 
-    /// Every way `certificate` (whose subject is `subject` and `UID` `uid`) misses the profile.
+    /// The order types a signing certificate names: its subject `UID` and its order-type marker.
+    struct SignerNames: Sendable, Hashable {
+        /// The subject `UID`, when there is one.
+        var uid: String?
+        /// The order-type marker's value, when it is there and a UTF8String.
+        var orderTypeMarker: String?
+
+        init(uid: String?, orderTypeMarker: String?) {
+            self.uid = uid
+            self.orderTypeMarker = orderTypeMarker
+        }
+
+        init(_ facts: X509Certificate.ProfileFacts, subject: DistinguishedName) {
+            self.init(uid: subject["UID"], orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText))
+        }
+
+        /// The order type the certificate was issued for, as people name it.
+        var orderType: String? { orderTypeMarker ?? uid }
+    }
+
+    /// The text of an order-type marker: the extension's value must be exactly one DER UTF8String.
+    static func markerText(_ value: [UInt8]) -> String? {
+        var reader = DERReader(value)
+        guard let element = reader.next(tag: 0x0C), reader.isAtEnd else { return nil }
+        return String(validating: value[element.content], as: UTF8.self)
+    }
+
+    /// The order-type marker's value for `orderTypeIdentifier`: one DER UTF8String.
+    static func markerValue(_ orderTypeIdentifier: String) -> [UInt8] {
+        let text = Array(orderTypeIdentifier.utf8)
+        var length: [UInt8] = []
+        var count = text.count
+        while count > 0 {
+            length.insert(UInt8(count & 0xFF), at: 0)
+            count >>= 8
+        }
+        let header: [UInt8] = text.count < 0x80 ? [UInt8(text.count)] : [0x80 | UInt8(length.count)] + length
+        return [0x0C] + header + text
+    }
+
+    /// Whether the certificate is a Pass Type ID certificate rather than an Order Type ID one.
+    static func isPassTypeCertificate(_ facts: X509Certificate.ProfileFacts) -> Bool {
+        !facts.extendedKeyUsages.contains(orderTypeExtendedKeyUsage)
+            && (facts.extendedKeyUsages.contains(passTypeExtendedKeyUsage) || facts.extensionValue(passTypeMarker) != nil)
+    }
+
+    /// Every way a signing certificate (whose subject is `subject`) misses the profile.
     static func problems(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> [Problem] {
         let name = "'\(subject)'"
         var problems: [Problem] = []
@@ -46,13 +112,40 @@ enum OrderTypeCertificateProfile {
                     message: "The signing certificate \(name) has no subject UID, so no order type can be bound to it.",
                     hint: "Sign with the Order Type ID certificate Apple issued for the order's orderTypeIdentifier."))
         }
-        if !facts.extendedKeyUsages.contains(extendedKeyUsage) {
-            let present = facts.extendedKeyUsages.isEmpty ? "none" : facts.extendedKeyUsages.joined(separator: ", ")
+        if isPassTypeCertificate(facts) {
+            // One finding for one mistake: a pass certificate also lacks the order EKU and marker.
+            let madeByOlderDevCerts = subject["O"] == DevelopmentCertificateAuthority.organization
             problems.append(
                 Problem(
-                    rule: .certificateLeafExtendedKeyUsage,
-                    message: "The signing certificate \(name) lacks the Order Type ID extended key usage \(extendedKeyUsage) (it has: \(present)).",
-                    hint: "Sign with an Order Type ID certificate (Certificates, Identifiers & Profiles); TLS, code-signing and Apple Pay certificates can't sign orders."))
+                    rule: .certificatePassTypeCertificate,
+                    message: madeByOlderDevCerts
+                        ? "The signing certificate \(name) is a development certificate in the old, pass-shaped profile (extended key usage \(passTypeExtendedKeyUsage)); Wallet's order policy requires \(orderTypeExtendedKeyUsage) and the order-type marker."
+                        : "The signing certificate \(name) is a Pass Type ID certificate: it signs Wallet passes, and orders need an Order Type ID certificate.",
+                    hint: madeByOlderDevCerts
+                        ? "Make new development certificates (`wallet-orders dev-certs`) and sign again; they carry Apple's Order Type ID profile."
+                        : "Create an Order Type ID certificate for the order type in Certificates, Identifiers & Profiles (Certificates → + → Order Type ID Certificate) and sign with it."))
+        } else {
+            if !facts.extendedKeyUsages.contains(orderTypeExtendedKeyUsage) {
+                let present = facts.extendedKeyUsages.isEmpty ? "none" : facts.extendedKeyUsages.joined(separator: ", ")
+                problems.append(
+                    Problem(
+                        rule: .certificateLeafExtendedKeyUsage,
+                        message: "The signing certificate \(name) lacks the Order Type ID extended key usage \(orderTypeExtendedKeyUsage) (it has: \(present)).",
+                        hint: "Sign with an Order Type ID certificate (Certificates, Identifiers & Profiles); TLS, code-signing and Apple Pay certificates can't sign orders."))
+            }
+            if let marker = facts.extensionValue(orderTypeMarker), markerText(marker) == nil {
+                problems.append(
+                    Problem(
+                        rule: .certificateLeafOrderTypeMarker,
+                        message: "The signing certificate \(name) has an order-type marker (\(orderTypeMarker)) that is not a UTF8String.",
+                        hint: "Apple's Order Type ID certificates name the order type there as a UTF8String; sign with one Apple issued."))
+            } else if facts.extensionValue(orderTypeMarker) == nil {
+                problems.append(
+                    Problem(
+                        rule: .certificateLeafOrderTypeMarker,
+                        message: "The signing certificate \(name) lacks Apple's order-type marker (extension \(orderTypeMarker) naming the order type).",
+                        hint: "Sign with the Order Type ID certificate Apple issued for the order type; for development, make certificates with `wallet-orders dev-certs`."))
+            }
         }
         if facts.isCertificateAuthority {
             problems.append(
@@ -84,12 +177,40 @@ enum OrderTypeCertificateProfile {
         return problems
     }
 
-    /// The problem when the signer's `UID` is not the order's `orderTypeIdentifier`.
-    static func bindingProblem(signerUID: String, orderTypeIdentifier: String) -> Problem? {
-        guard signerUID != orderTypeIdentifier else { return nil }
+    /// The problem when the intermediate that issued the signer (whose subject is `subject`)
+    /// lacks Apple's WWDR marker.
+    static func intermediateProblem(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> Problem? {
+        guard facts.extensionValue(intermediateMarker) == nil else { return nil }
+        let madeByOlderDevCerts = subject["O"] == DevelopmentCertificateAuthority.organization
         return Problem(
-            rule: .signatureSignerUIDMismatch,
-            message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, which was issued for '\(signerUID)'.",
-            hint: "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'.")
+            rule: .certificateIntermediateMarker,
+            message: "The intermediate '\(subject)' that issued the signing certificate lacks Apple's WWDR marker (extension \(intermediateMarker)).",
+            hint: madeByOlderDevCerts
+                ? "It was made by an earlier `wallet-orders dev-certs`: make new development certificates and sign again."
+                : "Sign with a certificate issued by Apple's WWDR intermediate (G4), and include that intermediate.")
+    }
+
+    /// The problems when the certificate naming `signer` was not issued for `orderTypeIdentifier`:
+    /// its order-type marker names another type (`signature.signer-order-type-mismatch`), or its
+    /// subject `UID` does (`signature.signer-uid-mismatch`; not repeated when the marker already
+    /// said the same).
+    static func bindingProblems(of signer: SignerNames, orderTypeIdentifier: String) -> [Problem] {
+        var problems: [Problem] = []
+        let hint = "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'."
+        if let marker = signer.orderTypeMarker, marker != orderTypeIdentifier {
+            problems.append(
+                Problem(
+                    rule: .signatureSignerOrderTypeMismatch,
+                    message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose order-type marker names '\(marker)'.",
+                    hint: hint))
+        }
+        if let uid = signer.uid, uid != orderTypeIdentifier, uid != signer.orderTypeMarker || problems.isEmpty {
+            problems.append(
+                Problem(
+                    rule: .signatureSignerUIDMismatch,
+                    message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose subject UID names '\(uid)'.",
+                    hint: hint))
+        }
+        return problems
     }
 }

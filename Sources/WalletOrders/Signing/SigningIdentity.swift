@@ -20,8 +20,8 @@ public struct SigningIdentity: Sendable {
     /// The certificates, signer identifier and algorithms encoded once, for RSA keys (`nil` for
     /// other keys, which sign through OpenSSL's CMS functions).
     let preparedSigner: PreparedCMSSigner?
-    /// The certificate's subject `UID`, read once.
-    let subjectUID: String?
+    /// The order types the certificate names (subject `UID`, order-type marker), read once.
+    let signerNames: OrderTypeCertificateProfile.SignerNames
     /// Validity periods, read once: notBefore and notAfter of the certificate, then the intermediate.
     let validity: [Date]
 
@@ -29,8 +29,9 @@ public struct SigningIdentity: Sendable {
     public var certificateSummary: CertificateSummary { CertificateSummary(certificate) }
     /// The intermediate certificate that goes into every signature next to the signing certificate.
     public var intermediateSummary: CertificateSummary { CertificateSummary(intermediate) }
-    /// The order type identifier the certificate was issued for (its subject `UID`), if present.
-    public var orderTypeIdentifier: String? { subjectUID }
+    /// The order type identifier the certificate was issued for (its order-type marker, which
+    /// the profile requires to agree with its subject `UID`).
+    public var orderTypeIdentifier: String? { signerNames.orderType }
     /// The Team ID (the subject `OU`), if present.
     public var teamIdentifier: String? { certificate.subject["OU"] }
 
@@ -156,15 +157,8 @@ public struct SigningIdentity: Sendable {
                 "The private key does not belong to the certificate '\(certificate.subject)'.",
                 hint: "Use the key generated with the certificate's signing request (both come out of the same .p12 export).")
         }
-        let problems = OrderTypeCertificateProfile.problems(of: certificate.profileFacts, subject: certificate.subject)
-        if let first = problems.first {
-            throw WalletOrdersError(
-                .certificateProfile,
-                problems.count == 1
-                    ? "\(first.message) Wallet would refuse every order it signs."
-                    : "The signing certificate can't sign orders:\n" + problems.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
-                hint: first.hint)
-        }
+        let facts = certificate.profileFacts
+        try Self.refuse(OrderTypeCertificateProfile.problems(of: facts, subject: certificate.subject))
         try Self.checkValidity(certificate, role: "signing certificate", at: date)
         guard let first = intermediateCandidates.first else {
             throw WalletOrdersError(
@@ -183,13 +177,27 @@ public struct SigningIdentity: Sendable {
                     ? "Two different CAs carry this name; use the intermediate that came with the certificate (compare `openssl x509 -noout -ext authorityKeyIdentifier` of the certificate with the intermediate's subjectKeyIdentifier)."
                     : Self.generationHint(certificateIssuer: certificate.issuer, given: given.subject))
         }
+        try Self.refuse(
+            OrderTypeCertificateProfile.intermediateProblem(of: issuer.profileFacts, subject: issuer.subject).map { [$0] } ?? [])
         try Self.checkValidity(issuer, role: "WWDR intermediate certificate", at: date)
         self.certificate = certificate
         self.privateKey = privateKey
         self.intermediate = issuer
         self.preparedSigner = PreparedCMSSigner(certificate: certificate, privateKey: privateKey, additionalCertificates: [issuer])
-        self.subjectUID = certificate.subject["UID"]
+        self.signerNames = OrderTypeCertificateProfile.SignerNames(facts, subject: certificate.subject)
         self.validity = [certificate.notBefore, certificate.notAfter, issuer.notBefore, issuer.notAfter]
+    }
+
+    /// Throws ``WalletOrdersError/Code/certificateProfile`` naming each problem with its rule id:
+    /// Wallet would refuse every order signed with such a certificate.
+    private static func refuse(_ problems: [OrderTypeCertificateProfile.Problem]) throws {
+        guard let first = problems.first else { return }
+        throw WalletOrdersError(
+            .certificateProfile,
+            problems.count == 1
+                ? "\(first.message) Wallet would refuse every order it signs (\(first.ruleID))."
+                : "The signing certificate can't sign orders:\n" + problems.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
+            hint: first.hint)
     }
 
     /// Throws ``WalletOrdersError/Code/certificateNotValid`` unless both certificates are valid at `date`.
@@ -230,14 +238,13 @@ public struct SigningIdentity: Sendable {
     }
 
     /// Throws ``WalletOrdersError/Code/orderTypeMismatch`` unless this identity's certificate was
-    /// issued for `orderTypeIdentifier` (its subject `UID`): Wallet binds an order to the
-    /// certificate of its order type, so an archive signed otherwise would be refused.
+    /// issued for `orderTypeIdentifier` (its order-type marker and subject `UID`): Wallet binds an
+    /// order to the certificate of its order type, so an archive signed otherwise would be refused.
     public func checkCanSign(orderTypeIdentifier: String) throws {
-        // The profile guarantees a UID (SigningIdentity refuses certificates without one).
-        let uid = subjectUID ?? ""
-        guard let problem = OrderTypeCertificateProfile.bindingProblem(signerUID: uid, orderTypeIdentifier: orderTypeIdentifier)
-        else { return }
-        throw WalletOrdersError(.orderTypeMismatch, problem.message, hint: problem.hint)
+        let problems = OrderTypeCertificateProfile.bindingProblems(of: signerNames, orderTypeIdentifier: orderTypeIdentifier)
+        guard let first = problems.first else { return }
+        throw WalletOrdersError(
+            .orderTypeMismatch, problems.map { "\($0.message) (\($0.ruleID))" }.joined(separator: " "), hint: first.hint)
     }
 
     /// The `signature` file for `manifest`: a detached CMS signature (DER, SHA-256, RSA PKCS #1

@@ -82,17 +82,17 @@ public struct OrderValidator: Sendable {
     {
         // One way through: the container stage, then order.json parsed once, then the binding of
         // order type to certificate and the content stage on that parse. Each stage only adds.
-        var (report, signerUID) = verifier.verifyContainer(archive, subject: subject, now: now)
+        var (report, signer) = verifier.verifyContainer(archive, subject: subject, now: now)
         guard let orderBytes = archive.contents(of: OrderArchive.orderPath) else { return (report, nil) }
         let parsed = JSONParser.parse(orderBytes)
-        if let signerUID, let orderTypeIdentifier = parsed.root?["orderTypeIdentifier"]?.stringValue {
-            report.diagnostics += OrderArchiveVerifier.bindingFindings(signerUID: signerUID, orderTypeIdentifier: orderTypeIdentifier)
+        if let signer, let orderTypeIdentifier = parsed.root?["orderTypeIdentifier"]?.stringValue {
+            report.diagnostics += OrderArchiveVerifier.bindingFindings(signer: signer, orderTypeIdentifier: orderTypeIdentifier)
         }
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where !Manifest.excludedPaths.contains(path) {
             files[path] = archive.contents(of: path)
         }
-        report.diagnostics += validateContent(files: files, parsed: parsed)
+        report.diagnostics += validateContent(files: files, parsed: parsed, now: now)
         return (report, parsed.root)
     }
 
@@ -102,14 +102,14 @@ public struct OrderValidator: Sendable {
     }
 
     /// The content checks: JSON, schema, rules. `parsed` is `files["order.json"]` parsed, when
-    /// the caller has it.
-    func validateContent(files: [String: [UInt8]], parsed: JSONParseResult? = nil) -> [Diagnostic] {
+    /// the caller has it; `now` is the time dates are compared with.
+    func validateContent(files: [String: [UInt8]], parsed: JSONParseResult? = nil, now: Date = Date()) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         guard let orderBytes = files[OrderArchive.orderPath] else {
             return [OrderArchiveVerifier.missingRootFile(OrderArchive.orderPath, nestedAt: files.keys.first { $0.hasSuffix("/order.json") })]
         }
         let parsed = parsed ?? JSONParser.parse(orderBytes)
-        let context = ValidationContext(files: files, root: parsed.root)
+        let context = ValidationContext(files: files, root: parsed.root, now: now)
         for problem in parsed.problems {
             findings.append(
                 context.diagnostic(

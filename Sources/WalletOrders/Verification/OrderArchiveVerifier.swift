@@ -89,7 +89,7 @@ public struct OrderArchiveVerifier: Sendable {
         do {
             let order = try archive.order()
             if let signer {
-                report.diagnostics += Self.bindingFindings(signerUID: signer, orderTypeIdentifier: order.orderTypeIdentifier)
+                report.diagnostics += Self.bindingFindings(signer: signer, orderTypeIdentifier: order.orderTypeIdentifier)
             }
         } catch {
             report.add(
@@ -101,9 +101,11 @@ public struct OrderArchiveVerifier: Sendable {
 
     /// The container stage, which every verification and validation starts with: the zip's
     /// findings, the three required files, the bundle size, the manifest against every file, and
-    /// the signature with its certificate profile and chain. Gives the report and the signing
-    /// certificate's subject UID (the order type it may sign), when the signature names one.
-    package func verifyContainer(_ archive: OrderArchive, subject: String, now: Date) -> (ValidationReport, signerUID: String?) {
+    /// the signature with its certificate profile and chain. Gives the report and the order types
+    /// the signing certificate names (what it may sign), when the signature carries one.
+    func verifyContainer(_ archive: OrderArchive, subject: String, now: Date)
+        -> (ValidationReport, signer: OrderTypeCertificateProfile.SignerNames?)
+    {
         var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
         let entryPaths = Set(archive.entries.map(\.path))
         for required in [OrderArchive.orderPath, OrderArchive.manifestPath, OrderArchive.signaturePath]
@@ -114,7 +116,7 @@ public struct OrderArchiveVerifier: Sendable {
         checkBundleSize(archive, into: &report)
         checkManifest(archive, into: &report)
         let signer = checkSignature(archive, now: now, into: &report)
-        return (report, signer?.uid)
+        return (report, signer?.signerNames)
     }
 
     /// The one `archive.missing-file` finding: `path` is not at the root (and was found at
@@ -364,7 +366,7 @@ public struct OrderArchiveVerifier: Sendable {
         return "'\(common)'" + (name["OU"].map { " (\($0))" } ?? "")
     }
 
-    private func checkChain(
+    func checkChain(
         signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date,
         into report: inout ValidationReport
     ) {
@@ -385,6 +387,9 @@ public struct OrderArchiveVerifier: Sendable {
             report.add(
                 .certificateWWDRGeneration, "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
                 at: file)
+            if let problem = issuer.intermediateProblem {
+                report.add(problem.rule, problem.message, at: file, hint: problem.hint)
+            }
         }
         var helpers = others
         if issuers.isEmpty, let root = anchors.first(where: { cache.isIssued(signer, by: $0) }) {
@@ -432,15 +437,16 @@ public struct OrderArchiveVerifier: Sendable {
 
     // MARK: - Order
 
-    /// The binding of order to certificate: `orderTypeIdentifier` must be the one the signing
-    /// certificate's subject UID names (`signature.signer-uid-mismatch`).
-    package static func bindingFindings(signerUID: String, orderTypeIdentifier: String) -> [Diagnostic] {
-        guard let problem = OrderTypeCertificateProfile.bindingProblem(signerUID: signerUID, orderTypeIdentifier: orderTypeIdentifier)
-        else { return [] }
-        return [
+    /// The binding of order to certificate: `orderTypeIdentifier` must be the order type the
+    /// signing certificate's order-type marker (`signature.signer-order-type-mismatch`) and
+    /// subject UID (`signature.signer-uid-mismatch`) name.
+    static func bindingFindings(signer: OrderTypeCertificateProfile.SignerNames, orderTypeIdentifier: String)
+        -> [Diagnostic]
+    {
+        OrderTypeCertificateProfile.bindingProblems(of: signer, orderTypeIdentifier: orderTypeIdentifier).map { problem in
             Diagnostic(
                 problem.rule, problem.message,
                 at: .init(file: OrderArchive.orderPath, jsonPointer: "/orderTypeIdentifier"), hint: problem.hint)
-        ]
+        }
     }
 }

@@ -22,6 +22,10 @@ final class KnownCertificate: Sendable, Equatable {
     let issuerNameDER: ArraySlice<UInt8>?
     /// How the certificate misses the Order Type ID profile, were it the signer (worked out once).
     let profileProblems: [OrderTypeCertificateProfile.Problem]
+    /// How it misses the profile of the intermediate that issues a signer, were it that intermediate.
+    let intermediateProblem: OrderTypeCertificateProfile.Problem?
+    /// The order types it names (subject `UID`, order-type marker), were it the signer.
+    let signerNames: OrderTypeCertificateProfile.SignerNames
 
     init(id: Int, certificate: X509Certificate, der: [UInt8]) {
         self.id = id
@@ -33,11 +37,11 @@ final class KnownCertificate: Sendable, Equatable {
         notAfter = certificate.notAfter
         hasValidityDates = notBefore != .distantPast && notAfter != .distantFuture
         (serial, issuerNameDER) = Self.serialAndIssuer(der) ?? (nil, nil)
-        profileProblems = OrderTypeCertificateProfile.problems(of: certificate.profileFacts, subject: subject)
+        let facts = certificate.profileFacts
+        profileProblems = OrderTypeCertificateProfile.problems(of: facts, subject: subject)
+        intermediateProblem = OrderTypeCertificateProfile.intermediateProblem(of: facts, subject: subject)
+        signerNames = OrderTypeCertificateProfile.SignerNames(facts, subject: subject)
     }
-
-    /// The subject's `UID` (the order type identifier on Order Type ID certificates).
-    var uid: String? { subject["UID"] }
 
     static func == (lhs: KnownCertificate, rhs: KnownCertificate) -> Bool { lhs.der == rhs.der }
 

@@ -189,6 +189,29 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         }
     }
 
+    /// One X.509 extension as the certificate carries it.
+    package struct Extension: Sendable, Hashable {
+        /// The extension's object identifier, dotted.
+        package var oid: String
+        /// Whether it is marked critical.
+        package var isCritical: Bool
+        /// The DER inside its `extnValue` OCTET STRING (for Apple's order-type marker, a UTF8String).
+        package var value: [UInt8]
+    }
+
+    /// Every extension, in certificate order.
+    ///
+    /// The corresponding C functions are `X509_get_ext_count`, `X509_get_ext`,
+    /// `X509_EXTENSION_get_object`, `X509_EXTENSION_get_critical` and `X509_EXTENSION_get_data`.
+    package var extensions: [Extension] {
+        (0..<X509_get_ext_count(ref)).compactMap { index in
+            guard let item = X509_get_ext(ref, index) else { return nil }
+            return Extension(
+                oid: ASN1.dottedOID(X509_EXTENSION_get_object(item)), isCritical: X509_EXTENSION_get_critical(item) > 0,
+                value: ASN1.bytes(of: X509_EXTENSION_get_data(item)))
+        }
+    }
+
     /// The facts an end-entity profile check reads: basic constraints, key usage and the key.
     package struct ProfileFacts: Sendable, Hashable {
         /// The public key's algorithm.
@@ -211,6 +234,13 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         /// The public key's algorithm and size in bits.
         package var keyAlgorithm: KeyAlgorithm
         package var keyBits: Int
+        /// Every extension (Apple's markers are private extensions that OpenSSL doesn't decode).
+        package var extensions: [Extension]
+
+        /// The value of the extension `oid`, or `nil` when the certificate doesn't carry it.
+        package func extensionValue(_ oid: String) -> [UInt8]? {
+            extensions.first { $0.oid == oid }?.value
+        }
     }
 
     /// What the certificate says about its own use (read once per certificate by callers that cache).
@@ -239,7 +269,7 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         }
         return ProfileFacts(
             isCertificateAuthority: flags & UInt32(EXFLAG_CA) != 0, keyUsage: keyUsage,
-            extendedKeyUsages: extendedKeyUsageOIDs, keyAlgorithm: algorithm, keyBits: bits)
+            extendedKeyUsages: extendedKeyUsageOIDs, keyAlgorithm: algorithm, keyBits: bits, extensions: extensions)
     }
 
     /// Whether this certificate's issuer name matches `issuer`'s subject and `issuer`'s key signed it.

@@ -48,7 +48,7 @@ struct TestChain: Sendable {
                     ("C", "US"),
                 ],
                 notBefore: leafNotBefore, notAfter: leafNotAfter, keyUsage: "critical,digitalSignature",
-                extendedKeyUsages: ["1.2.840.113635.100.4.14"]),
+                extendedKeyUsages: ["1.2.840.113635.100.4.19"]),
             subjectKey: leafKey, issuer: intermediate, issuerKey: intermediateKey)
         let strangerKey = try PrivateKey.generateRSA(bits: 2048)
         let stranger = try CertificateIssuer.issue(

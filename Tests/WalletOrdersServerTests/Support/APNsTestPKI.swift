@@ -62,7 +62,8 @@ struct APNsTestPKI: Sendable {
                 [client]
                 basicConstraints = critical,CA:FALSE
                 keyUsage = critical,digitalSignature
-                extendedKeyUsage = clientAuth,1.2.840.113635.100.4.14
+                extendedKeyUsage = clientAuth,1.2.840.113635.100.4.19
+                1.2.840.113635.100.6.3.2 = ASN1:NULL
                 """.utf8), to: "openssl.cnf"
         ).path
         func path(_ name: String) -> String { folder.file(name).path }
