@@ -63,7 +63,11 @@ extension ValidationRule {
         .signatureIntermediateMissing,
         .signatureSignerUIDMismatch,
         .signatureSignerUIDMissing,
+        .signatureSignerOrderTypeMismatch,
+        .certificatePassTypeCertificate,
         .certificateLeafExtendedKeyUsage,
+        .certificateLeafOrderTypeMarker,
+        .certificateIntermediateMarker,
         .certificateLeafIsCA,
         .certificateLeafKeyUsage,
         .certificateLeafKeyType,
@@ -106,6 +110,7 @@ extension ValidationRule {
 
     static let content: [ValidationRule] = [
         .orderUpdatedBeforeCreated,
+        .orderUpdatedAtInFuture,
         .datesBeforeOrderCreated,
         .datesOutOfOrder,
         .datesStatusMismatch,
@@ -241,11 +246,19 @@ extension ValidationRule {
     /// The intermediate that issued the signer is not in the signature.
     public static let signatureIntermediateMissing = ValidationRule("signature.intermediate-missing", .error, "The intermediate that issued the signer is not in the signature.", "Apple: the signing server needs the WWDR intermediate. Include it in the signature when signing (openssl cms -certfile does).")
     /// The signing certificate was issued for another order type.
-    public static let signatureSignerUIDMismatch = ValidationRule("signature.signer-uid-mismatch", .error, "The signing certificate was issued for another order type.", "Apple: orderTypeIdentifier must correspond with your signing certificate. Order Type ID certificates name the type in the subject UID; Wallet binds an order to the certificate of its type, so a certificate for one type can't sign (and replace) another merchant's orders.")
+    public static let signatureSignerUIDMismatch = ValidationRule("signature.signer-uid-mismatch", .error, "The signing certificate's subject UID names another order type.", "Apple: orderTypeIdentifier must correspond with your signing certificate. Order Type ID certificates name the type in the subject UID (and in their order-type marker); Wallet binds an order to the certificate of its type, so a certificate for one type can't sign (and replace) another merchant's orders.")
     /// The signing certificate has no subject UID.
     public static let signatureSignerUIDMissing = ValidationRule("signature.signer-uid-missing", .error, "The signing certificate has no subject UID.", "Apple's Order Type ID certificates name the order type identifier in the subject UID; without it no order type is bound to the signature.")
+    /// The signing certificate's order-type marker names another order type.
+    public static let signatureSignerOrderTypeMismatch = ValidationRule("signature.signer-order-type-mismatch", .error, "The signing certificate's order-type marker names another order type.", "Apple's Order Type ID certificates carry the order type identifier in extension 1.2.840.113635.100.14.2, and Wallet accepts an order only when that value equals its orderTypeIdentifier.")
+    /// The signer is a Pass Type ID certificate.
+    public static let certificatePassTypeCertificate = ValidationRule("certificate.pass-type-certificate", .error, "The signer is a Pass Type ID certificate.", "Pass Type ID certificates (extended key usage 1.2.840.113635.100.4.14, marker 1.2.840.113635.100.6.1.16) sign Wallet passes; orders need an Order Type ID certificate.")
     /// The signer lacks the Order Type ID extended key usage.
-    public static let certificateLeafExtendedKeyUsage = ValidationRule("certificate.leaf-extended-key-usage", .error, "The signer lacks the Order Type ID extended key usage.", "Order Type ID certificates carry Apple's type-ID signing purpose 1.2.840.113635.100.4.14 (which Apple's Security framework requires of Wallet signers); TLS, code-signing and Apple Pay certificates don't.")
+    public static let certificateLeafExtendedKeyUsage = ValidationRule("certificate.leaf-extended-key-usage", .error, "The signer lacks the Order Type ID extended key usage.", "Wallet's policy for orders requires Apple's Order Type ID purpose 1.2.840.113635.100.4.19, which Apple's Order Type ID certificates carry beside clientAuth; TLS, code-signing and Apple Pay certificates don't.")
+    /// The signer lacks Apple's order-type marker.
+    public static let certificateLeafOrderTypeMarker = ValidationRule("certificate.leaf-order-type-marker", .error, "The signer lacks Apple's order-type marker.", "Apple's Order Type ID certificates carry extension 1.2.840.113635.100.14.2, a UTF8String naming the order type; Wallet's policy for orders requires it.")
+    /// The intermediate that issued the signer lacks Apple's WWDR marker.
+    public static let certificateIntermediateMarker = ValidationRule("certificate.intermediate-marker", .error, "The intermediate that issued the signer lacks Apple's WWDR marker.", "Wallet's policy for orders requires the issuing intermediate to carry extension 1.2.840.113635.100.6.2.1, as Apple's WWDR intermediates (G4) do.")
     /// The signer is a CA certificate.
     public static let certificateLeafIsCA = ValidationRule("certificate.leaf-is-ca", .error, "The signer is a CA certificate.", "Orders are signed by an end-entity certificate; basicConstraints cA: TRUE is never on an Order Type ID certificate.")
     /// The signer's key usage excludes digitalSignature.
@@ -321,6 +334,8 @@ extension ValidationRule {
 
     /// updatedAt is earlier than createdAt.
     public static let orderUpdatedBeforeCreated = ValidationRule("order.updated-before-created", .error, "updatedAt is earlier than createdAt.", "updatedAt is ≥ createdAt (equal on the first version) and must increase with every version; otherwise an update loses to the stored copy.")
+    /// updatedAt is further in the future than a store accepts.
+    public static let orderUpdatedAtInFuture = ValidationRule("order.updated-at-in-future", .warning, "updatedAt is further in the future than a store accepts.", "Versions of an order are ordered by updatedAt alone, so one dated far ahead (9999-12-31) would win against every later version, which would all be newerExisting. Order stores refuse an updatedAt more than their margin (a day by default) ahead of their clock; validation can't know a store's clock, so it compares with the current time and warns.")
     /// An event is dated before the order was created.
     public static let datesBeforeOrderCreated = ValidationRule("dates.before-order-created", .warning, "An event is dated before the order was created.", "Shipping, delivery, pickup and transaction dates normally come after createdAt.")
     /// Event dates contradict each other.
