@@ -112,6 +112,11 @@ extension WalletOrdersError {
         /// An order store already holds a different archive with the same `updatedAt` for that
         /// order; the stored version is kept and the message names both versions.
         public static let updatedAtConflict = Code("updated-at-conflict")
+        /// An order store refused an archive whose `updatedAt` is further ahead of the store's
+        /// clock than its margin allows (``UpdatedAtLimit``): stored, it would win against every
+        /// later version. The message names the rule `order.updated-at-in-future`, the value, the
+        /// clock and the margin; the store is unchanged.
+        public static let updatedAtInFuture = Code("updated-at-in-future")
         /// An order store file is not a database or is damaged; nothing was written to it.
         public static let storeCorrupt = Code("store-corrupt")
         /// An order store file was written by a newer version with a schema this code doesn't know.

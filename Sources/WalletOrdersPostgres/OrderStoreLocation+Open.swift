@@ -11,7 +11,7 @@ extension PostgresOrderStore: OrderHistoryCompacting {}
 
 extension OrderStoreLocation {
     /// Opens the store the location names, whichever kind it is: a SQLite file (as
-    /// ``OrderStoreLocation/open(validator:access:)``) or a PostgreSQL database.
+    /// ``OrderStoreLocation/open(validator:access:updatedAtLimit:)``) or a PostgreSQL database.
     ///
     /// - Parameters:
     ///   - validator: Judges every archive before it is stored.
@@ -19,16 +19,20 @@ extension OrderStoreLocation {
     ///     writing anything; PostgreSQL stores are always opened for reading and writing.
     ///   - environment: Where a PostgreSQL URL's missing parts (`PGPASSWORD`, …) are read.
     ///   - logger: Where postgres-nio logs its background work.
-    /// - Throws: The errors of ``SQLiteOrderStore`` or ``PostgresOrderStore/init(url:validator:environment:logger:)``.
+    ///   - updatedAtLimit: How far ahead of the clock an archive's `updatedAt` may be.
+    /// - Throws: The errors of ``SQLiteOrderStore`` or
+    ///   ``PostgresOrderStore/init(url:validator:environment:logger:updatedAtLimit:)``.
     public func openStore(
         validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite,
-        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
+        updatedAtLimit: UpdatedAtLimit = .default
     ) async throws -> any AnyOrderStore {
         switch backend {
         case .sqlite:
-            return try open(validator: validator, access: access)
+            return try open(validator: validator, access: access, updatedAtLimit: updatedAtLimit)
         case .postgreSQL:
-            return try await PostgresOrderStore(url: url, validator: validator, environment: environment, logger: logger)
+            return try await PostgresOrderStore(
+                url: url, validator: validator, environment: environment, logger: logger, updatedAtLimit: updatedAtLimit)
         }
     }
 }

@@ -42,6 +42,8 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     private let runTask: Task<Void, Never>
     let connectionWatch = ConnectionWatch()
     private let validator: OrderValidator
+    /// How far ahead of the clock an archive's `updatedAt` may be.
+    public let updatedAtLimit: UpdatedAtLimit
     let logger: Logger
     /// The store's random identifier, made by the first migration (history tokens carry it).
     let storeID: String
@@ -54,17 +56,20 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     ///     which trusts Apple's root only).
     ///   - environment: Where libpq's `PG…` variables are read for what the URL leaves out.
     ///   - logger: Where postgres-nio logs its background work (default: nowhere).
+    ///   - updatedAtLimit: How far ahead of this process's clock an archive's `updatedAt` may
+    ///     be; one further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidConfiguration`` (a bad
     ///   URL), ``WalletOrdersError/Code/storeUnavailable`` (the server or database can't be
     ///   reached), ``WalletOrdersError/Code/storeAccessDenied`` (credentials refused) or
     ///   ``WalletOrdersError/Code/storeTooNew`` (a schema from a newer wallet-orders).
     public convenience init(
         url: URL, validator: OrderValidator? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
+        updatedAtLimit: UpdatedAtLimit = .default
     ) async throws {
         try await self.init(
             configuration: try PostgresStoreConfiguration(url: url, environment: environment), validator: validator,
-            logger: logger)
+            logger: logger, updatedAtLimit: updatedAtLimit)
     }
 
     /// Connects with `configuration`, creating or upgrading the schema.
@@ -72,12 +77,14 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     /// One connection is made first, outside the pool, so that an unreachable server, a missing
     /// database or refused credentials fail here, at once, with their own error.
     ///
-    /// - Throws: As ``init(url:validator:environment:logger:)``.
-    public init(configuration: PostgresStoreConfiguration, validator: OrderValidator? = nil, logger: Logger? = nil)
-        async throws
-    {
+    /// - Throws: As ``init(url:validator:environment:logger:updatedAtLimit:)``.
+    public init(
+        configuration: PostgresStoreConfiguration, validator: OrderValidator? = nil, logger: Logger? = nil,
+        updatedAtLimit: UpdatedAtLimit = .default
+    ) async throws {
         self.configuration = configuration
         self.validator = try validator ?? OrderValidator()
+        self.updatedAtLimit = updatedAtLimit
         let logger = logger ?? Logger(label: "wallet-orders.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         self.logger = logger
         let errors = ErrorContext(configuration: configuration)
@@ -129,7 +136,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // Other servers may save while the handler runs: each transaction decides again.
-        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+        return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             try await writeTransaction("save to") { connection, writer in
                 let stored = try await Self.storedVersion(connection, incoming.identifier, logger: writer.logger)
                 switch save.step(stored: stored) {
@@ -149,10 +156,15 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         guard !verifiedArchives.isEmpty else { return [] }
+        let limit = updatedAtLimit
         return try await writeTransaction("save to") { connection, writer in
             var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []
             results.reserveCapacity(verifiedArchives.count)
             for incoming in verifiedArchives {
+                if let refusal = limit.refusal(of: incoming) {
+                    results.append(.failure(refusal))
+                    continue
+                }
                 let stored = try await Self.storedVersion(connection, incoming.identifier, logger: writer.logger)
                 switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
                 case .keep(let result):

@@ -13,7 +13,7 @@ import WalletOrdersStore
 ///
 /// | method and path | answers |
 /// |---|---|
-/// | `POST /merchant/v1/orders` (a signed archive) | 200 `added` / `newerExisting`; 409 same `updatedAt`, other content; 422 the validation report |
+/// | `POST /merchant/v1/orders` (a signed archive) | 200 `added` / `newerExisting`; 409 same `updatedAt`, other content; 422 the validation report, or `updated-at-in-future` |
 /// | `POST /merchant/v1/orders/build` (`order.json`, or a zip of it and changed files) | as an upload, signed by the service |
 /// | `GET /merchant/v1/orders?orderTypeIdentifier=&status=&updatedSince=&limit=&after=` | a page of summaries and the next cursor |
 /// | `GET /merchant/v1/orders/{type}/{order}` | the stored archive |
@@ -29,6 +29,7 @@ struct MerchantRoutes: Sendable {
     let links: CustomerLinks
     let publicURL: String?
     let signing: SigningIdentities
+    let updatedAtLimit: UpdatedAtLimit
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         let group = router.group("merchant/v1")
@@ -110,6 +111,8 @@ struct MerchantRoutes: Sendable {
                 hint: "The details list every finding, as `wallet-orders validate` prints them.",
                 details: try JSONEncoder.sorted.encode(report).asBytes)
         }
+        // Checked against the service's clock here, and against the store's by the store.
+        if let refusal = updatedAtLimit.refusal(of: archive) { throw ServiceError.from(refusal) }
         let results = try await AppleOrderRoutes.storeCall { try await store.save(verifiedArchives: [archive]) }
         switch results.first {
         case .success(let receipt):

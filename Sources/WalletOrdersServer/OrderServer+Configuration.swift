@@ -13,6 +13,7 @@ extension OrderServer.Configuration {
     /// | `apiKeys` | merchant API keys (an array; comma-separated in the environment) | none |
     /// | `apiKeyFile` | a file of merchant API keys, one a line | none |
     /// | `publicURL` | the public base URL, for customer links | none (paths) |
+    /// | `updatedAtMarginSeconds` | how far ahead of the clock an uploaded `updatedAt` may be (``UpdatedAtLimit``) | 86400 (a day) |
     /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds`, `push.maximumAttempts` | retries | 1, 900, 20 |
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
@@ -62,8 +63,11 @@ extension OrderServer.Configuration {
                 throw Self.invalid("publicURL", publicURL, "an http(s) URL such as https://orders.example.com")
             }
         }
+        let margin = config.double(forKey: "updatedAtMarginSeconds", default: UpdatedAtLimit.defaultMargin)
+        guard margin.isFinite, margin >= 0 else { throw Self.invalid("updatedAtMarginSeconds", "\(margin)", "seconds, 0 or more") }
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
+        updatedAtLimit = try UpdatedAtLimit(margin: margin)
         if let folder = config.string(forKey: "signing.directory") {
             let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
             signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)

@@ -46,6 +46,10 @@ public struct OrderServer: Sendable {
         /// The service's public base URL (`https://orders.example.com`), for the customer links
         /// the merchant API hands out; without it they are paths.
         public var publicURL: String?
+        /// How far ahead of the service's clock an uploaded or built order's `updatedAt` may be:
+        /// one further ahead is answered 422 `updated-at-in-future`. Open the store with the same
+        /// limit, so that its other writers are held to it too.
+        public var updatedAtLimit: UpdatedAtLimit = .default
 
         /// Creates a configuration.
         public init(
@@ -114,7 +118,8 @@ public struct OrderServer: Sendable {
         links.add(to: router)
         MerchantRoutes(
             store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),
-            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL, signing: configuration.signing
+            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL, signing: configuration.signing,
+            updatedAtLimit: configuration.updatedAtLimit
         ).add(to: router)
         return router
     }

@@ -16,6 +16,8 @@ public actor InMemoryOrderStore: OrderStoring {
     }
 
     private let validator: OrderValidator
+    /// How far ahead of the clock an archive's `updatedAt` may be.
+    public let updatedAtLimit: UpdatedAtLimit
     private var entries: [FullyQualifiedOrderIdentifier: Entry] = [:]
     private var changes: [OrderChangeRecord] = []
     private var nextSequence: Int64 = 1
@@ -24,11 +26,15 @@ public actor InMemoryOrderStore: OrderStoring {
 
     /// Creates an empty store.
     ///
-    /// - Parameter validator: Judges every archive before it is stored (default: `OrderValidator()`,
-    ///   which trusts Apple's root only).
+    /// - Parameters:
+    ///   - validator: Judges every archive before it is stored (default: `OrderValidator()`,
+    ///     which trusts Apple's root only).
+    ///   - updatedAtLimit: How far ahead of the clock an archive's `updatedAt` may be; one
+    ///     further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
     /// - Throws: ``WalletOrdersError`` when the default validator can't be built.
-    public init(validator: OrderValidator? = nil) throws {
+    public init(validator: OrderValidator? = nil, updatedAtLimit: UpdatedAtLimit = .default) throws {
         self.validator = try validator ?? OrderValidator()
+        self.updatedAtLimit = updatedAtLimit
     }
 
     /// The number of stored orders.
@@ -39,7 +45,7 @@ public actor InMemoryOrderStore: OrderStoring {
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // The actor may change while the handler runs: each turn decides again.
-        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+        return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             switch save.step(stored: entries[incoming.identifier]?.version) {
             case .conclude(let outcome):
                 return outcome
@@ -57,6 +63,7 @@ public actor InMemoryOrderStore: OrderStoring {
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         // No suspension point: the batch is applied as one step of the actor.
         verifiedArchives.map { incoming in
+            if let refusal = updatedAtLimit.refusal(of: incoming) { return .failure(refusal) }
             switch OrderStoreDecision.save(stored: entries[incoming.identifier]?.version, incoming: incoming.version) {
             case .keep(let result):
                 return .success(incoming.receipt(result, storeChanged: false))

@@ -126,12 +126,14 @@ package struct ConfirmedSave: Sendable {
     }
 
     /// Runs `attempt` (one atomic step, given this save's state) until it concludes, asking
-    /// `confirm` before any write when there is a handler.
+    /// `confirm` before any write when there is a handler. An `updatedAt` beyond the store's
+    /// `limit` is refused before anything is read or asked.
     /// Runs on the caller's actor (`isolation`), so an actor's step can read its own state.
     package static func run(
-        _ incoming: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?,
+        _ incoming: VerifiedOrderArchive, limit: UpdatedAtLimit, confirm: (@Sendable (SaveProposal) async -> Bool)?,
         isolation: isolated (any Actor)? = #isolation, attempt: (ConfirmedSave) async throws -> Outcome
     ) async throws -> SaveOrderResult {
+        if let refusal = limit.refusal(of: incoming) { throw refusal }
         var agreed: OrderVersion?? = nil
         while true {
             switch try await attempt(ConfirmedSave(incoming: incoming, asks: confirm != nil, agreed: agreed)) {
@@ -271,6 +273,14 @@ public struct VerifiedOrderArchive: Sendable {
             }
         }
         return results.map { $0! }
+    }
+}
+
+extension UpdatedAtLimit {
+    /// The error refusing `archive` when its `updatedAt` is too far ahead of the store's clock
+    /// (`now`), or `nil`; every store checks each save with it, before deciding anything else.
+    package func refusal(of archive: VerifiedOrderArchive, now: Date = Date()) -> WalletOrdersError? {
+        refusal(of: archive.identifier, updatedAt: archive.updatedAt, now: now)
     }
 }
 

@@ -153,15 +153,20 @@ public struct OrderStoreLocation: Sendable, Hashable {
     /// creating its folder and file when needed; for ``SQLiteOrderStore/Access/readOnly`` only
     /// an existing store, creating nothing.
     ///
+    /// `updatedAtLimit` is how far ahead of the clock an archive's `updatedAt` may be.
+    ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` for a PostgreSQL location (open
-    ///   those with `WalletOrdersPostgres`), or the errors of ``SQLiteOrderStore/init(url:validator:busyTimeout:access:)``.
-    public func open(validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite) throws -> SQLiteOrderStore {
+    ///   those with `WalletOrdersPostgres`), or the errors of
+    ///   ``SQLiteOrderStore/init(url:validator:busyTimeout:access:updatedAtLimit:)``.
+    public func open(
+        validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
+    ) throws -> SQLiteOrderStore {
         guard backend == .sqlite else {
             throw WalletOrdersError(
                 .invalidConfiguration, "\(displayName) is a PostgreSQL store, which this call can't open.",
                 hint: "Open it with WalletOrdersPostgres: PostgresOrderStore(url:) or OrderStoreLocation.openStore().")
         }
         if access == .readWrite { try prepare() }
-        return try SQLiteOrderStore(url: url, validator: validator, access: access)
+        return try SQLiteOrderStore(url: url, validator: validator, access: access, updatedAtLimit: updatedAtLimit)
     }
 }

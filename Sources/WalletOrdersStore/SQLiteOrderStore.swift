@@ -59,6 +59,8 @@ public final class SQLiteOrderStore: OrderStoring {
     private let lookups: [DatabaseQueue]
     private let nextLookup = Atomic<Int>(0)
     private let validator: OrderValidator
+    /// How far ahead of the clock an archive's `updatedAt` may be.
+    public let updatedAtLimit: UpdatedAtLimit
     /// The store's random identifier, made by the migration that created the history log.
     let storeID: String
 
@@ -76,14 +78,17 @@ public final class SQLiteOrderStore: OrderStoring {
     ///   - busyTimeout: How long a write waits for another process's lock before throwing
     ///     ``WalletOrdersError/Code/storeUnavailable`` (default ``defaultBusyTimeout``).
     ///   - access: ``Access/readWrite`` (default) or ``Access/readOnly``.
+    ///   - updatedAtLimit: How far ahead of this process's clock an archive's `updatedAt` may
+    ///     be; one further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/storeCorrupt``,
     ///   ``WalletOrdersError/Code/storeTooNew``, ``WalletOrdersError/Code/storeReadOnly`` or
     ///   ``WalletOrdersError/Code/storeUnavailable``.
     public init(
         url: URL, validator: OrderValidator? = nil, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout,
-        access: Access = .readWrite
+        access: Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
     ) throws {
         self.url = url
+        self.updatedAtLimit = updatedAtLimit
         self.busyTimeout = busyTimeout
         self.access = access
         self.validator = try validator ?? OrderValidator()
@@ -193,7 +198,7 @@ public final class SQLiteOrderStore: OrderStoring {
         -> SaveOrderResult
     {
         let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
-        return try await ConfirmedSave.run(incoming, confirm: confirm) { save in
+        return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             try await perform("save to") { database in
                 try await database.writeWithoutTransaction { db in
                     var outcome = ConfirmedSave.Outcome.done(.added)
@@ -219,6 +224,7 @@ public final class SQLiteOrderStore: OrderStoring {
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         guard !verifiedArchives.isEmpty else { return [] }
+        let limit = updatedAtLimit
         return try await perform("save to") { database in
             try await database.writeWithoutTransaction { db in
                 var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []
@@ -226,6 +232,10 @@ public final class SQLiteOrderStore: OrderStoring {
                 try db.inTransaction(.immediate) {
                     results.removeAll(keepingCapacity: true)
                     for incoming in verifiedArchives {
+                        if let refusal = limit.refusal(of: incoming) {
+                            results.append(.failure(refusal))
+                            continue
+                        }
                         let stored = try Self.storedVersion(db, incoming.identifier)
                         switch OrderStoreDecision.save(stored: stored, incoming: incoming.version) {
                         case .keep(let result):

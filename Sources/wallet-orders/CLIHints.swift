@@ -10,6 +10,7 @@ enum CLIHints {
         .intermediateMissing: "Pass it with --wwdr (for example AppleWWDRCAG4.cer).",
         .validationFailed: "To sign anyway, pass --no-validate.",
         .updatedAtConflict: "To rebuild byte for byte, build with a fixed signing time: --signing-time or SOURCE_DATE_EPOCH.",
+        .updatedAtInFuture: "The margin is --updated-at-margin SECONDS of `store save` and `serve` (default 86400).",
         .storeUnavailable: "Choose the store with --store (a path or a postgres:// URL).",
         .storeReadOnly: "Choose the store with --store (a path or a postgres:// URL).",
         .storeCorrupt: "Choose the store with --store (a path or a postgres:// URL).",

@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON \
             file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL, \
-            push.pollSeconds, push.leaseSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
+            push.pollSeconds, push.leaseSeconds, updatedAtMarginSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
             service gracefully: requests in flight finish, pushes being sent are completed.
 
             Examples:
@@ -95,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("push-lease"), help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
     var pushLease: Double?
 
+    @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an order whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
+    var updatedAtMargin: Double?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
     var logLevel: String?
 
@@ -115,7 +118,9 @@ struct ServeCommand: AsyncParsableCommand {
             if storePath != nil { try StoreOptions.refusePassword(in: location) }
             return location
         }
-        let store = try await reportingFailuresAsync { try await location.openStore(validator: validator) }
+        let store = try await reportingFailuresAsync {
+            try await location.openStore(validator: validator, updatedAtLimit: settings.updatedAtLimit)
+        }
 
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -159,6 +164,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("publicURL", publicURL.map(ConfigContent.string))
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
+        set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))
         set("log.level", logLevel.map(ConfigContent.string))
         set("tls.certificate", tlsCertificate.map(ConfigContent.string))
         set("tls.key", tlsKey.map(ConfigContent.string))

@@ -16,10 +16,13 @@ final class ValidationContext {
     let localizationFolders: [String]
     /// Parsed `order.strings` per `.lproj` folder (only those that parsed).
     var strings: [String: StringsFile] = [:]
+    /// The time dates are compared with (``UpdatedAtLimit``).
+    let now: Date
 
-    init(files: [String: [UInt8]], root: JSONNode?) {
+    init(files: [String: [UInt8]], root: JSONNode?, now: Date = Date()) {
         self.files = files
         self.root = root
+        self.now = now
         self.orderBytes = files[OrderArchive.orderPath] ?? []
         var folders = Set<String>()
         for path in files.keys {

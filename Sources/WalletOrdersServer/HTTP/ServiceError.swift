@@ -86,7 +86,7 @@ extension ServiceError {
         let status: HTTPResponse.Status
         switch error.code {
         case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
-            .bundleTooLarge:
+            .bundleTooLarge, .updatedAtInFuture:
             status = .unprocessableContent
         case .updatedAtConflict: status = .conflict
         case .malformedToken, .historyTokenInvalid: status = .badRequest

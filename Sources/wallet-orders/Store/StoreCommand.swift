@@ -82,26 +82,30 @@ struct StoreOptions: ParsableArguments {
     /// creates, upgrades or writes it. Where it can be written they open it read-write as saves
     /// do, so a store left behind by an older wallet-orders, or by a process killed while it
     /// created the store, is upgraded or finished rather than refused.
-    func open(_ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = []) async throws -> any AnyOrderStore {
-        try await Self.open(try OrderStoreLocation.resolve(explicitPath: path), access, trustRoots: trustRoots)
+    func open(
+        _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [], updatedAtLimit: UpdatedAtLimit = .default
+    ) async throws -> any AnyOrderStore {
+        try await Self.open(
+            try OrderStoreLocation.resolve(explicitPath: path), access, trustRoots: trustRoots, updatedAtLimit: updatedAtLimit)
     }
 
-    /// Opens the store at `location` (see ``open(_:trustRoots:)``).
-    static func open(_ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [])
-        async throws -> any AnyOrderStore
-    {
+    /// Opens the store at `location` (see ``open(_:trustRoots:updatedAtLimit:)``).
+    static func open(
+        _ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [],
+        updatedAtLimit: UpdatedAtLimit = .default
+    ) async throws -> any AnyOrderStore {
         let anchors = try TrustRoots.read(trustRoots)
         let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         guard location.backend == .sqlite else {
             try Self.refusePassword(in: location)
-            return try await location.openStore(validator: validator)
+            return try await location.openStore(validator: validator, updatedAtLimit: updatedAtLimit)
         }
         let files = FileManager.default
         let file = location.url.path
         let folder = location.url.deletingLastPathComponent().path
         // A store that doesn't exist yet is created empty, so a question about it answers notFound.
         let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
-        return try location.open(validator: validator, access: writable ? .readWrite : access)
+        return try location.open(validator: validator, access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
     }
 }
 

@@ -15,7 +15,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
             files). A rebuild of the same files at the stored updatedAt (another signing time) is \
             added and leaves the store unchanged; the line says so. Archives are saved in \
             transactions of --batch-size, verified in parallel first; a result is printed only \
-            after its transaction is durable.
+            after its transaction is durable. An archive whose updatedAt is more than \
+            --updated-at-margin ahead of this computer's clock is refused \
+            (order.updated-at-in-future): stored, it would win against every later version.
 
             Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
 
@@ -43,8 +45,14 @@ struct StoreSaveCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per archive (JSON Lines).")
     var json = false
 
+    @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an archive whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
+    var updatedAtMargin: TimeInterval = UpdatedAtLimit.defaultMargin
+
     func validate() throws {
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1.") }
+        guard updatedAtMargin.isFinite, updatedAtMargin >= 0 else {
+            throw ValidationError("--updated-at-margin must be a number of seconds of 0 or more.")
+        }
         if confirm && !Terminal.hasTerminal {
             throw ValidationError("--confirm asks on the terminal, and there is none; leave it out to save without asking.")
         }
@@ -69,7 +77,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await reportingFailuresAsync { try await store.open(trustRoots: trustRoots) }
+        let opened = try await reportingFailuresAsync {
+            try await store.open(trustRoots: trustRoots, updatedAtLimit: try UpdatedAtLimit(margin: updatedAtMargin))
+        }
         var failed = false
         let chunkSize = confirm ? 1 : batchSize
         for start in stride(from: 0, to: archives.count, by: chunkSize) {

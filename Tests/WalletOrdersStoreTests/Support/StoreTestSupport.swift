@@ -27,19 +27,20 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A fresh, empty store; `body` gets it, and any temporary folder or database is removed
     /// afterwards. `validator` defaults to one trusting the test root.
     func withStore<T>(
-        validator: OrderValidator = TestPKI.validator, _ body: (any OrderStoring) async throws -> T
+        validator: OrderValidator = TestPKI.validator, updatedAtLimit: UpdatedAtLimit = .default,
+        _ body: (any OrderStoring) async throws -> T
     ) async throws -> T {
         switch self {
         case .inMemory:
-            return try await body(try InMemoryOrderStore(validator: validator))
+            return try await body(try InMemoryOrderStore(validator: validator, updatedAtLimit: updatedAtLimit))
         case .sqlite, .postgres:
-            return try await withWebServiceStore(validator: validator) { try await body($0) }
+            return try await withWebServiceStore(validator: validator, updatedAtLimit: updatedAtLimit) { try await body($0) }
         }
     }
 
     /// A fresh, empty store with registrations and the push outbox (SQLite or PostgreSQL).
     func withWebServiceStore<T>(
-        validator: OrderValidator = TestPKI.validator,
+        validator: OrderValidator = TestPKI.validator, updatedAtLimit: UpdatedAtLimit = .default,
         _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring) async throws -> T
     ) async throws -> T {
         switch self {
@@ -48,12 +49,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let folder = try TemporaryFolder("store")
             defer { folder.remove() }
-            return try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator))
+            return try await body(
+                try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator, updatedAtLimit: updatedAtLimit))
         case .postgres:
             let cluster = try PostgresDatabase.cluster()
             let database = try cluster.makeDatabase()
             defer { cluster.dropDatabase(database) }
-            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: validator)
+            let store = try await PostgresOrderStore(
+                url: cluster.url(database: database), validator: validator, updatedAtLimit: updatedAtLimit)
             do {
                 let result = try await body(store)
                 await store.close()

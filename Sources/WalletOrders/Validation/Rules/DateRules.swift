@@ -11,6 +11,11 @@ enum DateRules {
                     .orderUpdatedBeforeCreated, "updatedAt \(updated.text) is earlier than createdAt \(created.text).",
                     pointer: "/updatedAt", hint: "Set updatedAt ≥ createdAt (equal on the first version) and increase it with every change."))
         }
+        if let updated = time(root["updatedAt"]),
+            let problem = UpdatedAtLimit.default.problem(updated, now: context.now, clock: "the current time")
+        {
+            findings.append(context.diagnostic(.orderUpdatedAtInFuture, problem.message, pointer: "/updatedAt", hint: problem.hint))
+        }
         func early(_ node: JSONNode?, _ pointer: String, _ what: String) {
             if let created, let date = time(node), date < created {
                 findings.append(
