@@ -92,9 +92,10 @@ public struct OrderServer: Sendable {
         }
     }
 
-    /// The router with every route and middleware.
+    /// The router with every route and middleware. HEAD is answered wherever GET is, and a wrong
+    /// method on a path the service has with 405 and `Allow`.
     public func router() -> Router<OrderRequestContext> {
-        let router = Router(context: OrderRequestContext.self)
+        let router = HTTPMethodRules.router(context: OrderRequestContext.self)
         router.middlewares.add(ErrorMiddleware(logger: logger))
         router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(MetricsMiddleware())
@@ -121,6 +122,7 @@ public struct OrderServer: Sendable {
             pushWorker: pushWorker, links: links, publicURL: configuration.publicURL, signing: configuration.signing,
             updatedAtLimit: configuration.updatedAtLimit
         ).add(to: router)
+        HTTPMethodRules.answerWrongMethods(on: router)
         return router
     }
 

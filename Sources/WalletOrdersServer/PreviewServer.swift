@@ -84,7 +84,7 @@ public final class PreviewServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `onListening` gets the real port.
     public func run(logger: Logger = Logger(label: "wallet-orders.preview"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        let router = Router(context: BasicRequestContext.self)
+        let router = HTTPMethodRules.router(context: BasicRequestContext.self)
         let server = self
         // Only this loopback address and port by name: a page elsewhere that rebinds its own host
         // name to 127.0.0.1 (DNS rebinding) sends its own Host and gets nothing.
@@ -104,6 +104,7 @@ public final class PreviewServer: Sendable {
             fields[.contentType] = "text/plain; charset=utf-8"
             return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: server.fingerprint())))
         }
+        HTTPMethodRules.answerWrongMethods(on: router)
         let port = port
         let (seconds, attoseconds) = idleTimeout.components
         let idle = TimeAmount.milliseconds(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
