@@ -27,7 +27,8 @@ public protocol OrderChangeSequencing: Sendable {
 /// showing the identifier, and no other server's tag (an epoch, a decimal, a date, the bare
 /// decimals of earlier versions of this service) reads as one of ours.
 package struct OrderChangeTag: Sendable, Hashable {
-    /// The longest `ordersModifiedSince` answered; a longer one is no server's tag and is refused.
+    /// The longest `ordersModifiedSince` answered, in characters (Unicode scalars); a longer one is
+    /// no server's tag and is refused.
     package static let maximumLength = 1024
 
     /// The key of the store that made the tag (``storeKey(for:)``).
@@ -80,13 +81,14 @@ extension ChangedOrders {
     /// order).
     ///
     /// - Throws: ``WalletOrdersError/Code/malformedToken`` for text longer than
-    ///   ``OrderChangeTag/maximumLength`` bytes, which no server gives out.
+    ///   ``OrderChangeTag/maximumLength`` characters (Unicode scalars), which no server gives out.
     package static func tag(_ text: String?) throws -> OrderChangeTag? {
         guard let text else { return nil }
-        guard text.utf8.count <= OrderChangeTag.maximumLength else {
+        let length = text.unicodeScalars.count  // characters, as JSON Schema's maxLength counts them
+        guard length <= OrderChangeTag.maximumLength else {
             throw WalletOrdersError(
                 .malformedToken,
-                "ordersModifiedSince is \(text.utf8.count) bytes long; no tag is longer than \(OrderChangeTag.maximumLength).",
+                "ordersModifiedSince is \(length) characters long; no tag is longer than \(OrderChangeTag.maximumLength).",
                 hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
         }
         return OrderChangeTag(encoded: text)

@@ -98,7 +98,7 @@ public protocol DeviceRegistrationStoring: Sendable {
     /// The device's orders of `orderTypeIdentifier` changed after `tag` (all of them for `nil`
     /// and for a tag this store didn't give out), or `nil` when none did (Apple's 204).
     ///
-    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when `tag` is longer than 1024 bytes,
+    /// - Throws: ``WalletOrdersError/Code/malformedToken`` when `tag` is longer than 1024 characters,
     ///   which no server's tag is.
     func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
