@@ -99,6 +99,9 @@ import WalletOrdersTestSupport
         Case(name: "updated-before-created", sample: "shipped-ecommerce", change: { files in
             files.set("/updatedAt", "2020-01-01T00:00:00Z")
         }, expected: [.init(rule: "order.updated-before-created", severity: .error, file: "order.json", pointer: "/updatedAt")]),
+        Case(name: "updated-at-in-future", sample: "shipped-ecommerce", change: { files in
+            files.set("/updatedAt", "9999-12-31T23:59:59Z")
+        }, expected: [.init(rule: "order.updated-at-in-future", severity: .warning, file: "order.json", pointer: "/updatedAt")]),
         Case(name: "shipped-before-order-created", sample: "shipped-ecommerce", change: { files in
             files.set("/fulfillments/0/shippedAt", "2020-01-01T00:00:00Z")
         }, expected: [.init(rule: "dates.before-order-created", severity: .warning, file: "order.json", pointer: "/fulfillments/0/shippedAt")]),
