@@ -52,6 +52,27 @@ extension SQLiteOrderStore {
         }
     }
 
+    /// Creates the store's file empty with mode 0600 when there is none, before SQLite opens it:
+    /// the store holds every order's `authenticationToken` and the customer link secret, and
+    /// SQLite gives its `-wal` and `-shm` files the mode of the database file. An existing file
+    /// is left as it is (``exposure(of:)`` says when others can read it).
+    static func createPrivately(_ url: URL) {
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 { try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).close() }
+    }
+
+    /// A warning when users other than the owner can read or write the store's file (or the
+    /// `-wal`/`-shm` beside it), else `nil`.
+    static func exposure(of url: URL) -> String? {
+        for path in [url.path, url.path + "-wal", url.path + "-shm"] {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & 0o077 != 0 else { continue }
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            return "The order store file \(path) can be read by other users (mode \(mode)): it holds every order's authenticationToken and the customer link secret. Restrict it: chmod 600 \(url.path)*"
+        }
+        return nil
+    }
+
     /// Throws ``WalletOrdersError/Code/storeReadOnly`` before SQLite tries when the file, or the
     /// folder that would hold it and its `-wal`/`-shm` companions, can't be written.
     static func checkWritable(_ url: URL) throws {

@@ -63,6 +63,10 @@ public final class SQLiteOrderStore: OrderStoring {
     public let updatedAtLimit: UpdatedAtLimit
     /// The store's random identifier, made by the migration that created the history log.
     let storeID: String
+    /// Set when users other than the owner can read the store's files, which hold every
+    /// order's `authenticationToken` and the customer link secret: a warning to show the
+    /// operator. A store this library creates is mode 0600 (its `-wal` and `-shm` too).
+    public let exposureWarning: String?
 
     /// Opens the store at `url`, creating the file (not its folder) and migrating the schema when
     /// needed, or, with ``Access/readOnly``, reading it as it is.
@@ -106,6 +110,7 @@ public final class SQLiteOrderStore: OrderStoring {
             switch access {
             case .readWrite:
                 try Self.checkWritable(url)
+                Self.createPrivately(url)
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(busyTimeout)
                 configuration.prepareDatabase { db in
@@ -147,6 +152,7 @@ public final class SQLiteOrderStore: OrderStoring {
             storeID = try database.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
             } ?? ""
+            exposureWarning = Self.exposure(of: url)
         } catch {
             throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)
         }

@@ -124,6 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        if let warning = (store as? SQLiteOrderStore)?.exposureWarning { logger.warning("\(warning)") }
         if settings.apiKeys.isEmpty {
             logger.warning("no merchant API key: every /merchant/v1/ call answers 401 (give --api-key-file or WALLET_ORDERS_API_KEYS)")
         }

@@ -24,6 +24,40 @@ struct SQLiteOrderStoreTests {
         #expect(try await reopened.count() == 1)
     }
 
+    /// The permission bits of `path` (`nil` when there is no such file).
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+    }
+
+    @Test("A new store and its -wal and -shm are mode 0600 whatever the umask: they hold every authenticationToken and the link secret")
+    func newStoreIsPrivate() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        for path in [url.path, url.path + "-wal", url.path + "-shm"] {
+            #expect(Self.mode(path) == 0o600, "\(path): \(String(Self.mode(path) ?? 0, radix: 8))")
+        }
+        #expect(store.exposureWarning == nil)
+        try store.close()
+    }
+
+    @Test("An existing store others can read opens with a warning naming the file and the fix")
+    func exposedStoreWarns() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        try SQLiteOrderStore(url: url, validator: TestPKI.validator).close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let warning = try #require(store.exposureWarning)
+        #expect(warning.contains(url.path) && warning.contains("644") && warning.contains("chmod 600"), "\(warning)")
+        try store.close()
+    }
+
     @Test("close() leaves the whole store in the .sqlite file; .readOnly reads it, refuses writes and never creates a store")
     func closeAndReadOnly() async throws {
         let folder = try TemporaryFolder()

@@ -105,7 +105,9 @@ struct StoreOptions: ParsableArguments {
         let folder = location.url.deletingLastPathComponent().path
         // A store that doesn't exist yet is created empty, so a question about it answers notFound.
         let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
-        return try location.open(validator: validator, access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
+        let store = try location.open(validator: validator, access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
+        if let warning = store.exposureWarning { Terminal.reportWarning(warning) }
+        return store
     }
 }
 
