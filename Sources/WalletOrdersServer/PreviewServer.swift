@@ -70,7 +70,7 @@ public final class PreviewServer: Sendable {
             if isDirectory.boolValue {
                 html = previewer.preview(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path, options: options).html
             } else {
-                let archive = try OrderArchive(bytes: Array(Data(contentsOf: URL(fileURLWithPath: path))))
+                let archive = try OrderArchive(bytes: BoundedFile.read(path, as: .archive))
                 html = previewer.preview(archive, subject: path, options: options).html
             }
         } catch {

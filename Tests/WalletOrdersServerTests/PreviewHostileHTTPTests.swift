@@ -127,6 +127,24 @@ struct LandingPageHostileTests {
 /// `wallet-orders preview --serve`'s server, attacked over raw HTTP on loopback.
 @Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized)
 struct PreviewServerAttackTests {
+    @Test("A 2 GiB .order is refused by its size before it is read: the page says why, at once, with bounded memory")
+    func hugeArchiveIsNotRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let huge = folder.file("huge.order")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("PK".utf8)))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 2 << 30)  // sparse: no disk, but a reader that reads it all takes 2 GiB
+        try handle.close()
+        let server = PreviewServer(
+            path: huge.path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(), port: 0)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let page = server.page()
+        #expect(clock.now - started < .seconds(2), "read the file instead of refusing it by its size")
+        #expect(page.contains("over the limit") && page.contains("not read"), "\(page.prefix(2_000))")
+    }
+
     /// Runs a PreviewServer of `sample` (on a free loopback port) around `body`.
     static func withServer<T: Sendable>(
         _ sample: String = "store-pickup", idleTimeout: Duration = .seconds(30), _ body: @Sendable (Int) async throws -> T

@@ -62,7 +62,16 @@ public enum BoundedFile {
     /// - Throws: ``WalletOrdersError/Code/fileTooLarge``, or ``WalletOrdersError/Code/fileAccess``
     ///   when the file is missing, a folder, or unreadable.
     public static func read(_ path: String, as kind: FileKind) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        try read(path, as: kind, regularFileOnly: false)
+    }
+
+    /// ``read(_:as:)``, and with `regularFileOnly` the file must still be the regular file a
+    /// walk saw with `lstat` when it is opened: a symbolic link (`O_NOFOLLOW`), FIFO or device
+    /// swapped in between is refused (``WalletOrdersError/Code/invalidSource``), never followed
+    /// or waited on.
+    static func read(_ path: String, as kind: FileKind, regularFileOnly: Bool) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NOFOLLOW | O_NONBLOCK : 0))
+        if descriptor < 0, regularFileOnly, errno == ELOOP { throw changedUnderneath(path, kind) }
         guard descriptor >= 0 else {
             let reason = errno
             throw WalletOrdersError(
@@ -76,6 +85,7 @@ public enum BoundedFile {
             throw WalletOrdersError(.fileAccess, "Cannot read the \(kind) '\(path)': \(String(cString: strerror(errno))).")
         }
         let type = status.st_mode & S_IFMT
+        if regularFileOnly, type != S_IFREG { throw changedUnderneath(path, kind) }
         if type == S_IFDIR {
             throw WalletOrdersError(.fileAccess, "'\(path)' is a folder, not a \(kind).", hint: "Pass the file itself.")
         }
@@ -105,6 +115,13 @@ public enum BoundedFile {
     /// Reads `url` (a file URL) as `kind`.
     public static func read(_ url: URL, as kind: FileKind) throws -> [UInt8] {
         try read(url.path, as: kind)
+    }
+
+    /// The error for a path that was a regular file when listed and is something else when opened.
+    static func changedUnderneath(_ path: String, _ kind: FileKind) -> WalletOrdersError {
+        WalletOrdersError(
+            .invalidSource, "The \(kind) '\(path)' was a regular file when listed and is not one now (a link, pipe or device swapped in); it was not read.",
+            hint: "Make sure nothing changes the folder while it is read, and that it holds regular files only.")
     }
 
     static func tooLarge(_ path: String, _ kind: FileKind, size: Int?) -> WalletOrdersError {

@@ -130,7 +130,7 @@ public struct OrderSource: Sendable, Hashable {
                         ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
                         : "Remove it from \(folderName).")
             }
-            files[path] = try BoundedFile.read(absolute, as: .orderFile)
+            files[path] = try BoundedFile.read(absolute, as: .orderFile, regularFileOnly: true)
         }
     }
 

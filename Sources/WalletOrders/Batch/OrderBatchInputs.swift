@@ -61,7 +61,7 @@ public enum OrderBatchInputs {
                             hint: "Wallet refuses orders of 5 MB or more."))
                 }
                 do {
-                    return OrderBatchInput(origin: .file(name), orderJSON: try BoundedFile.read(path, as: .orderFile))
+                    return OrderBatchInput(origin: .file(name), orderJSON: try BoundedFile.read(path, as: .orderFile, regularFileOnly: true))
                 } catch {
                     return .unreadable(origin: .file(name), error: WalletOrdersError.wrapping(error))
                 }
