@@ -258,6 +258,7 @@ let package = Package(
             dependencies: [
                 "WalletOrdersServer",
                 "WalletOrdersStore",
+                "WalletOrdersPostgres",
                 "WalletOrders",
                 "WalletOrdersTestSupport",
                 "WalletOrdersTestFixtures",

@@ -231,7 +231,7 @@ def prepare(work):
     built = sorted(os.path.join(work, "built", name) for name in os.listdir(os.path.join(work, "built")))
     run([BIN, "store", "save", "--store", store, "--trust-root", root] + built)
     with open(os.path.join(work, "keys.txt"), "w") as keys:
-        keys.write(KEY + "\n")
+        keys.write(KEY + " *\n")  # the key, then its order types (* for every type)
     return certs, root, store, order, template, signing, built
 
 

@@ -236,6 +236,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
             return "$\(binds.count)"
         }
         if let type = query.orderTypeIdentifier { conditions.append("order_type_identifier = \(bind(type))") }
+        if let types = query.orderTypeIdentifiers { conditions.append("order_type_identifier = ANY(\(bind(types.sorted())))") }
         if let status = query.status { conditions.append("status = \(bind(status))") }
         if let since = query.updatedSince {
             conditions.append(

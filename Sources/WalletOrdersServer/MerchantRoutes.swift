@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import WalletOrdersJSON
 import HTTPTypes
@@ -9,7 +8,10 @@ import WalletOrders
 import WalletOrdersStore
 
 /// The merchant's own API under `/merchant/v1/`, authenticated by API keys
-/// (`Authorization: Bearer <key>`), never by order tokens:
+/// (`Authorization: Bearer <key>`), never by order tokens. ``MerchantAuthenticator`` checks the
+/// key for the whole route group and puts its scope into the context; each handler acts only on
+/// the scope's order types: list and history show only them, and any other type is answered 403
+/// `order-type-not-permitted` before the store is asked, whether or not such an order exists.
 ///
 /// | method and path | answers |
 /// |---|---|
@@ -32,7 +34,7 @@ struct MerchantRoutes: Sendable {
     let updatedAtLimit: UpdatedAtLimit
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
-        let group = router.group("merchant/v1")
+        let group = router.group("merchant/v1").add(middleware: MerchantAuthenticator(keys: apiKeys))
         group.post("orders") { request, context in try await upload(request, context) }
         group.post("orders/build") { request, context in try await build(request, context) }
         group.get("orders") { request, context in try await list(request, context) }
@@ -46,16 +48,16 @@ struct MerchantRoutes: Sendable {
     // MARK: - Endpoints
 
     private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
+        let scope = try context.requireMerchantScope()
         let bytes = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
-        return try await save(bytes)
+        return try await save(bytes, scope: scope)
     }
 
     /// Builds and signs an order with the identity the service holds for its type, then saves it:
     /// the body is `order.json` (`application/json`), or a zip of it and any files that differ
     /// from the type's template (`application/zip`).
     private func build(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
+        let scope = try context.requireMerchantScope()
         let body = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
         var files: [String: [UInt8]]
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -83,6 +85,8 @@ struct MerchantRoutes: Sendable {
             throw ServiceError(
                 .unprocessableContent, code: "invalid-order", "The body has no order.json with a string orderTypeIdentifier.")
         }
+        // Before the identity is chosen: another merchant's type is never signed with its certificate.
+        try scope.require(orderType)
         guard let entry = signing.entries[orderType] else {
             throw ServiceError(
                 .unprocessableContent, code: "no-signing-identity", "This service holds no signing identity for \(LogText.escaped(orderType)).",
@@ -95,11 +99,12 @@ struct MerchantRoutes: Sendable {
         } catch let error as WalletOrdersError {
             throw ServiceError(.unprocessableContent, code: error.code.rawValue, error.message, hint: error.hint)
         }
-        return try await save(built.bytes)
+        return try await save(built.bytes, scope: scope)
     }
 
-    /// Validates and saves a signed archive: the store's answer, 409 or 422 with the report.
-    private func save(_ bytes: [UInt8]) async throws -> Response {
+    /// Validates and saves a signed archive of an order type in `scope`: the store's answer, 409
+    /// or 422 with the report.
+    private func save(_ bytes: [UInt8], scope: MerchantScope) async throws -> Response {
         let (verified, report) = VerifiedOrderArchive.checking(bytes: bytes, validator: validator)
         let archive: VerifiedOrderArchive
         switch verified {
@@ -111,6 +116,7 @@ struct MerchantRoutes: Sendable {
                 hint: "The details list every finding, as `wallet-orders validate` prints them.",
                 details: try JSONEncoder.sorted.encode(report).asBytes)
         }
+        try scope.require(archive.identifier.orderTypeIdentifier)
         // Checked against the service's clock here, and against the store's by the store.
         if let refusal = updatedAtLimit.refusal(of: archive) { throw ServiceError.from(refusal) }
         let results = try await AppleOrderRoutes.storeCall { try await store.save(verifiedArchives: [archive]) }
@@ -131,10 +137,12 @@ struct MerchantRoutes: Sendable {
     }
 
     private func list(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
+        let scope = try context.requireMerchantScope()
         let parameters = request.uri.queryParameters
         var query = OrderQuery()
         query.orderTypeIdentifier = parameters["orderTypeIdentifier"].map(String.init)
+        if let type = query.orderTypeIdentifier { try scope.require(type) }
+        query.orderTypeIdentifiers = scope.orderTypeIdentifiers
         query.status = parameters["status"].map(String.init)
         if let since = parameters["updatedSince"] {
             guard let timestamp = try? Timestamp(rfc3339: String(since)) else {
@@ -159,8 +167,7 @@ struct MerchantRoutes: Sendable {
     }
 
     private func fetch(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try Self.permittedOrder(context)
         guard let bytes = try await AppleOrderRoutes.storeCall({ try await store.archive(for: order) }) else {
             throw Self.notFound(order)
         }
@@ -171,8 +178,7 @@ struct MerchantRoutes: Sendable {
     }
 
     private func contains(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try Self.permittedOrder(context)
         var updatedDate: Timestamp?
         if let text = request.uri.queryParameters["updatedDate"] {
             guard let timestamp = try? Timestamp(rfc3339: String(text)) else {
@@ -186,21 +192,19 @@ struct MerchantRoutes: Sendable {
     }
 
     private func delete(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try Self.permittedOrder(context)
         guard try await AppleOrderRoutes.storeCall({ try await store.delete(order) }) else { throw Self.notFound(order) }
         return try Self.json(["deleted": true])
     }
 
     private func link(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try Self.permittedOrder(context)
         guard let path = try await AppleOrderRoutes.storeCall({ try await links.path(for: order) }) else { throw Self.notFound(order) }
         return try Self.json(["path": path, "url": (publicURL ?? "") + path])
     }
 
     private func history(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        try apiKeys.authorize(request)
+        let scope = try context.requireMerchantScope()
         let parameters = request.uri.queryParameters
         var token: OrderHistoryToken?
         if let since = parameters["since"] {
@@ -216,8 +220,21 @@ struct MerchantRoutes: Sendable {
             }
             limit = value
         }
-        let changes = try await AppleOrderRoutes.storeCall { try await store.history(since: token, limit: limit) }
+        var changes = try await AppleOrderRoutes.storeCall { try await store.history(since: token, limit: limit) }
+        // `limit` counts every merchant's changes: a page may show fewer (even none) with `hasMore`.
+        let visible = { (order: FullyQualifiedOrderIdentifier) in scope.permits(order.orderTypeIdentifier) }
+        changes.inserted = changes.inserted.filter(visible)
+        changes.updated = changes.updated.filter(visible)
+        changes.deleted = changes.deleted.filter(visible)
         return try Self.json(changes)
+    }
+
+    /// The order the path names, when its type is in the key's scope (403 otherwise, before the store is asked).
+    private static func permittedOrder(_ context: OrderRequestContext) throws -> FullyQualifiedOrderIdentifier {
+        let scope = try context.requireMerchantScope()
+        let order = try AppleOrderRoutes.orderIdentifier(context)
+        try scope.require(order.orderTypeIdentifier)
+        return order
     }
 
     // MARK: - Answers
@@ -251,32 +268,6 @@ struct MerchantRoutes: Sendable {
 
     static func notFound(_ order: FullyQualifiedOrderIdentifier) -> ServiceError {
         ServiceError(.notFound, code: "not-found", "No order \(LogText.escaped(order.description)) is stored.")
-    }
-}
-
-/// The merchant API's keys, kept as SHA-256 digests: a key is checked by hashing what the client
-/// sent, so neither its length nor where it differs shows in the time taken.
-public struct MerchantAPIKeys: Sendable {
-    private let digests: Set<Data>
-
-    /// Keys as given (`--api-key-file`, one a line). A key must be at least 16 characters.
-    public init(_ keys: [String]) {
-        digests = Set(keys.map { Data(SHA256.hash(data: Array($0.utf8))) })
-    }
-
-    /// Whether any key is configured (without one the merchant API answers 401 to every call).
-    public var isEmpty: Bool { digests.isEmpty }
-
-    func authorize(_ request: Request) throws {
-        guard let header = request.headers[.authorization], header.utf8.count <= 1_024,
-            header.prefix(7).lowercased() == "bearer ",
-            digests.contains(Data(SHA256.hash(data: Array(header.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8))))
-        else {
-            throw ServiceError(
-                .unauthorized, code: "unauthorized", "The merchant API needs a valid API key.",
-                hint: "Send 'Authorization: Bearer <key>' with a key the server was started with.",
-                headers: [.wwwAuthenticate: "Bearer"])
-        }
     }
 }
 

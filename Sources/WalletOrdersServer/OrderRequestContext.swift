@@ -2,11 +2,15 @@ public import Hummingbird
 public import NIOCore
 
 /// The request context of the order web service: Hummingbird's core context plus the client's
-/// address (for the log endpoint's rate limit and the request log).
+/// address (for the log endpoint's rate limit and the request log) and, under `/merchant/v1/`,
+/// the order types the merchant's API key may act on.
 public struct OrderRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The connected client's address.
     public let remoteAddress: SocketAddress?
+    /// The scope of the merchant API key that authenticated the request: set by the merchant API's
+    /// authenticator middleware before its handlers run; `nil` outside `/merchant/v1/`.
+    public internal(set) var merchantScope: MerchantScope?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

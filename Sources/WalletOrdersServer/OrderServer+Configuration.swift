@@ -10,8 +10,8 @@ extension OrderServer.Configuration {
     /// | key | meaning | default |
     /// |---|---|---|
     /// | `listen` | `host:port` (`[::1]:8080` for IPv6; port 0 picks one) | `127.0.0.1:8080` |
-    /// | `apiKeys` | merchant API keys (an array; comma-separated in the environment) | none |
-    /// | `apiKeyFile` | a file of merchant API keys, one a line | none |
+    /// | `apiKeys` | merchant API keys, each `KEY TYPE1,TYPE2` or `KEY *` (``MerchantAPIKey``): an array in a file, entries separated by `;` or newlines in the environment | none |
+    /// | `apiKeyFile` | a file of merchant API keys in the same format, one a line | none |
     /// | `publicURL` | the public base URL, for customer links | none (paths) |
     /// | `updatedAtMarginSeconds` | how far ahead of the clock an uploaded `updatedAt` may be (``UpdatedAtLimit``) | 86400 (a day) |
     /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
@@ -21,22 +21,32 @@ extension OrderServer.Configuration {
     /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
     /// | `signing.passphraseEnvironment` | the variable holding their passphrase | none |
     ///
-    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value.
+    /// A key's scope holds commas, so `apiKeys` given as one string (the environment:
+    /// `WALLET_ORDERS_API_KEYS='KEY1 order.com.example.shop;KEY2 *'`) separates its entries by
+    /// `;` or newlines, whatever the provider's array separator.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value, or
+    ///   the key file and line of a malformed merchant API key (never the key itself).
     public init(config: ConfigReader, validator: OrderValidator) throws {
         let listen = config.string(forKey: "listen", default: "127.0.0.1:8080")
         guard let (host, port) = Self.hostAndPort(listen) else {
             throw Self.invalid("listen", listen, "host:port, e.g. 127.0.0.1:8080 or [::1]:8080")
         }
-        var keys = config.stringArray(forKey: "apiKeys", default: [])
+        var keys: [MerchantAPIKey] = []
+        let entries =
+            config.string(forKey: "apiKeys", isSecret: true).map { $0.split(separator: ";").map(String.init) }
+            ?? config.stringArray(forKey: "apiKeys", isSecret: true, default: [])
+        for (index, entry) in entries.enumerated() {
+            keys += try MerchantAPIKey.parse(entry, source: "The setting apiKeys (WALLET_ORDERS_API_KEYS or the config file), entry \(index + 1)")
+        }
         if let file = config.string(forKey: "apiKeyFile") {
             let text = String(decoding: try BoundedFile.read(file, as: .passphrase), as: UTF8.self)
-            keys += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            keys += try MerchantAPIKey.parse(text, source: "The API key file \(file)")
         }
-        keys = keys.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if let short = keys.first(where: { $0.count < 16 }) {
+        if Set(keys.map(\.key)).count != keys.count {
             throw WalletOrdersError(
-                .invalidConfiguration, "A merchant API key is shorter than 16 characters (\(short.count)); short keys can be guessed.",
-                hint: "Use long random keys, e.g. `openssl rand -hex 24`.")
+                .invalidConfiguration, "A merchant API key is given twice (in apiKeys and the API key file, or twice in apiKeys).",
+                hint: "Give each key once, with every order type it may act on.")
         }
         func seconds(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>) throws -> Duration {
             let value = config.double(forKey: ConfigKey(key), default: fallback)

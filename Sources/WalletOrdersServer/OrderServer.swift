@@ -20,7 +20,8 @@ public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & 
 ///
 /// ```swift
 /// let store = try SQLiteOrderStore(url: storeURL)
-/// let server = OrderServer(store: store, configuration: .init(apiKeys: ["…"]), pushSender: apnsClient, logger: logger)
+/// let keys = [MerchantAPIKey("…", scope: MerchantScope(orderTypes: ["order.com.example.shop"]))]
+/// let server = OrderServer(store: store, configuration: .init(apiKeys: keys), pushSender: apnsClient, logger: logger)
 /// try await server.application().runService()
 /// ```
 public struct OrderServer: Sendable {
@@ -30,8 +31,9 @@ public struct OrderServer: Sendable {
         public var host: String
         /// The port; 0 picks a free one (``OrderServer/application(onServerRunning:)`` reports it).
         public var port: Int
-        /// The merchant API's keys.
-        public var apiKeys: [String]
+        /// The merchant API's keys, each with the order types it may act on: a key lists, reads,
+        /// uploads, builds, deletes and links only orders of its own types.
+        public var apiKeys: [MerchantAPIKey]
         /// Judges uploaded archives (trust anchors included).
         public var validator: OrderValidator
         /// The push worker's schedule.
@@ -53,7 +55,7 @@ public struct OrderServer: Sendable {
 
         /// Creates a configuration.
         public init(
-            host: String = "127.0.0.1", port: Int = 8080, apiKeys: [String] = [], validator: OrderValidator? = nil,
+            host: String = "127.0.0.1", port: Int = 8080, apiKeys: [MerchantAPIKey] = [], validator: OrderValidator? = nil,
             push: PushWorkerConfiguration = .init(), logRate: (rate: Double, burst: Double) = (5, 20), publicURL: String? = nil
         ) throws {
             self.host = host

@@ -19,6 +19,9 @@ public enum OrderSort: String, Sendable, Hashable, Codable, CaseIterable {
 public struct OrderQuery: Sendable, Hashable {
     /// Only orders of this order type identifier (exact match).
     public var orderTypeIdentifier: String?
+    /// Only orders of one of these order types (exact match; an empty set matches nothing), for a
+    /// caller allowed to see only some types. Combines with ``orderTypeIdentifier``.
+    public var orderTypeIdentifiers: Set<String>?
     /// Only orders whose stored version has this `status` (`open`, `completed`, `cancelled`,
     /// or any other string an order uses).
     public var status: String?
@@ -50,6 +53,11 @@ public struct OrderQuery: Sendable, Hashable {
     /// Whether a stored order passes the filters (not the cursor).
     func matches(_ summary: StoredOrderSummary) -> Bool {
         if let orderTypeIdentifier, !summary.identifier.orderTypeIdentifier.utf8.elementsEqual(orderTypeIdentifier.utf8) {
+            return false
+        }
+        if let orderTypeIdentifiers,
+            !orderTypeIdentifiers.contains(where: { $0.utf8.elementsEqual(summary.identifier.orderTypeIdentifier.utf8) })
+        {
             return false
         }
         if let status, !summary.status.utf8.elementsEqual(status.utf8) { return false }

@@ -335,6 +335,11 @@ public final class SQLiteOrderStore: OrderStoring {
                     conditions.append("orderTypeIdentifier = ?")
                     arguments += [type]
                 }
+                if let types = query.orderTypeIdentifiers {
+                    // SQLite takes an empty list too: `IN ()` matches nothing.
+                    conditions.append("orderTypeIdentifier IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))")
+                    arguments += StatementArguments(types.sorted())
+                }
                 if let status = query.status {
                     conditions.append("status = ?")
                     arguments += [status]

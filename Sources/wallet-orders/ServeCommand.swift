@@ -34,7 +34,13 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               wallet-orders serve --store orders.sqlite --listen 127.0.0.1:8080 \\
                   --api-key-file keys.txt
-              WALLET_ORDERS_API_KEYS=KEY1,KEY2 wallet-orders serve --config service.json
+              WALLET_ORDERS_API_KEYS='KEY1 order.com.example.shop;KEY2 *' \\
+                  wallet-orders serve --config service.json
+
+            Merchant API keys: one a line in --api-key-file, the key, whitespace, then the \
+            order types it may act on, comma-separated, or * for every type (# starts a \
+            comment). WALLET_ORDERS_API_KEYS takes the same entries separated by ';' or \
+            newlines. A key acts only on its own order types.
             """
     )
 
@@ -50,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address and port to listen on (port 0 picks a free one; default 127.0.0.1:8080).", valueName: "host:port"))
     var listen: String?
 
-    @Option(name: .customLong("api-key-file"), help: ArgumentHelp("Merchant API keys, one a line (or WALLET_ORDERS_API_KEYS, comma-separated).", valueName: "file"))
+    @Option(name: .customLong("api-key-file"), help: ArgumentHelp("Merchant API keys, one a line: KEY then its order types, comma-separated, or * (or WALLET_ORDERS_API_KEYS, entries separated by ';').", valueName: "file"))
     var apiKeyFile: String?
 
     @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's public base URL, for customer links.", valueName: "url"))

@@ -33,8 +33,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
     -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/apns-key.pem" -out "$WORK/apns-cert.pem" 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/token.p8"
 openssl pkey -in "$WORK/token.p8" -pubout -out "$WORK/token.pub"
-openssl rand -hex 24 > "$WORK/keys.txt"
-KEY=$(cat "$WORK/keys.txt")
+KEY=$(openssl rand -hex 24)
+echo "$KEY $TYPE" > "$WORK/keys.txt"   # the merchant's key, then the order types it may act on
 
 "$BIN/apns-stand-in" --cert "$WORK/apns-cert.pem" --key "$WORK/apns-key.pem" --listen 127.0.0.1:0 \
     --jwt-key "$WORK/token.pub" --key-id DEMOKEY001 --team-id DEMO000001 > "$WORK/apns.log" 2>&1 &

@@ -140,7 +140,7 @@ struct AppleProfileEndToEndTests {
         try FileManager.default.removeItem(at: signing.appendingPathComponent("template/order.json"))
         let server = try RunningServer(
             ["--store", folder.file("served.sqlite").path, "--signing-dir", folder.file("signing").path] + trust,
-            environment: ["WALLET_ORDERS_API_KEYS": Self.key], folder: folder, name: "apple-profile-serve")
+            environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"], folder: folder, name: "apple-profile-serve")
         let auth = ["Authorization": "Bearer \(Self.key)"]
         let uploaded = try HTTPClient.request(
             "POST", "\(server.baseURL)/merchant/v1/orders", headers: auth.merging(["Content-Type": "application/vnd.apple.finance.order"]) { $1 },
@@ -194,7 +194,7 @@ struct AppleProfileEndToEndTests {
         #expect(saved.output.contains(deviation.ruleID), "\(saved)")
 
         let server = try RunningServer(
-            ["--store", folder.file("refused-served.sqlite").path] + trust, environment: ["WALLET_ORDERS_API_KEYS": Self.key],
+            ["--store", folder.file("refused-served.sqlite").path] + trust, environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"],
             folder: folder, name: "refused-serve")
         let uploaded = try HTTPClient.request(
             "POST", "\(server.baseURL)/merchant/v1/orders",

@@ -111,7 +111,7 @@ struct ManyServersEndToEndTests {
                 "--push-poll", "0.2", "--push-lease", "4",
             ]
         let environment = [
-            "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": Self.key,
+            "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": "\(Self.key) *",
             "WALLET_ORDERS_PUSH_INITIAL_BACKOFF_SECONDS": "0.2", "WALLET_ORDERS_PUSH_MAXIMUM_BACKOFF_SECONDS": "1",
         ]
         var servers = try (1...3).map { try RunningServer(serve, environment: environment, folder: folder, name: "serve-\($0)") }

@@ -146,7 +146,7 @@ struct PostgresStoreEndToEndTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = [
-            "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": Self.key,
+            "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": "\(Self.key) *",
         ]
         let first = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-1")
         let second = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-2")
@@ -206,7 +206,7 @@ struct PostgresStoreEndToEndTests {
         defer { folder.remove() }
         let environment = [
             "WALLET_ORDERS_STORE": cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2").absoluteString,
-            "WALLET_ORDERS_API_KEYS": Self.key,
+            "WALLET_ORDERS_API_KEYS": "\(Self.key) *",
         ]
         let server = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-restart")
         let times = (0..<24).map { String(format: "2025-11-23T00:%02d:00Z", $0) }

@@ -64,7 +64,7 @@ struct PushCrashEndToEndTests {
             "--apns-key-id", "KEY0000001", "--apns-team-id", "TEAM000001", "--push-poll", "0.1", "--push-lease", "2",
         ]
         let serve = ["--store", store.url.path] + (try StoreFixtures.trustArguments()) + apns
-        let environment = ["WALLET_ORDERS_API_KEYS": Self.key]
+        let environment = ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"]
         let server = try RunningServer(serve, environment: environment, folder: folder)
         let tokens = ["aa", "bb"].map { String(repeating: $0, count: 32) }
         for order in orders {

@@ -17,7 +17,7 @@ struct ServeEndToEndTests {
             to: "service.json")
         let server = try RunningServer(
             ["--store", store.url.path, "--config", config.path] + (try StoreFixtures.trustArguments()),
-            environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key),another-key-0123456789"], folder: store.folder)
+            environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *;another-key-0123456789 order.com.example.other"], folder: store.folder)
         #expect(!server.baseURL.hasSuffix(":1"), "--listen (a flag) wins over the file")
 
         let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
@@ -74,7 +74,7 @@ struct ServeEndToEndTests {
     func shortKey() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "short"])
+        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "short *"])
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("shorter than 16 characters"))
     }

@@ -31,7 +31,7 @@ struct ServiceUnderTest {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = try OrderServer.Configuration(
-            port: 0, apiKeys: [Self.apiKey], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
+            port: 0, apiKeys: [MerchantAPIKey(Self.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
         server = OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)

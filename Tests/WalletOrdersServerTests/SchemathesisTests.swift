@@ -75,7 +75,7 @@ struct SchemathesisTests {
         defer { folder.remove() }
         let store = folder.file("orders.sqlite")
         let rootCA = try fillStore(store, in: folder)
-        let keyFile = try folder.write(Array((apiKey + "\n").utf8), to: "api-keys.txt")
+        let keyFile = try folder.write(Array((apiKey + " *\n").utf8), to: "api-keys.txt")
 
         // Both the server and schemathesis run under `nice`: the rest of the test run, which runs
         // beside them, keeps the CPU it needs for its timing-sensitive tests.
