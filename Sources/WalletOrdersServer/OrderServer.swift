@@ -98,8 +98,8 @@ public struct OrderServer: Sendable {
     /// method on a path the service has with 405 and `Allow`.
     public func router() -> Router<OrderRequestContext> {
         let router = HTTPMethodRules.router(context: OrderRequestContext.self)
+        router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(ErrorMiddleware(logger: logger))
-        router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(MetricsMiddleware())
         router.get("health") { _, _ in
             Response(

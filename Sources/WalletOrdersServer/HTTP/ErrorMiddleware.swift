@@ -30,7 +30,7 @@ struct ErrorMiddleware: RouterMiddleware {
             let message = status == .notFound ? "There is no such endpoint." : status.reasonPhrase
             return ServiceError(status, code: code, message).response()
         } catch {
-            logger.error("request failed", metadata: ["error": "\(error)", "path": .string(LogText.escaped(request.uri.path))])
+            logger.error("request failed", metadata: ["error": "\(error)", "route": .string(AccessLogMiddleware<Context>.route(context))])
             return ServiceError(.internalServerError, code: "internal", "The server failed to answer.").response()
         }
     }

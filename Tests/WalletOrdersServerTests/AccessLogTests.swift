@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+import WalletOrders
+@testable import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// Every record the service logs, as a log handler receives it.
+final class CapturedLog: Sendable {
+    struct Record: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+        /// The line as swift-log's stream handler writes it: `message key=value …`.
+        var line: String { ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ") }
+    }
+
+    let records = Mutex<[Record]>([])
+
+    var all: [Record] { records.withLock { $0 } }
+
+    func logger() -> Logger {
+        var logger = Logger(label: "captured") { _ in Handler(sink: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    struct Handler: LogHandler {
+        let sink: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            let record = Record(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" })
+            sink.records.withLock { $0.append(record) }
+        }
+    }
+}
+
+@Suite("The access log: route templates, never the secrets in paths; client text stays one field")
+struct AccessLogTests {
+    static let device = "secret-device-library-identifier-7f3a"
+
+    @Test("A customer link, a registration and a device log: the log names routes, statuses and durations, and never the link key or the device identifier")
+    func secretsStayOutOfTheLog() async throws {
+        let folder = try TemporaryFolder("access-log")
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        let log = CapturedLog()
+        let configuration = try OrderServer.Configuration(
+            port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)
+        let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: log.logger())
+        let linkKey: String = try await server.application().test(.live) { client in
+            let link = try await client.execute(
+                uri: "/merchant/v1/orders/\(ServiceUnderTest.orderPath)/link", method: .get, headers: ServiceUnderTest.merchant)
+            #expect(link.status == .ok)
+            let url = try #require(link.json["url"] as? String)
+            let path = try #require(URLComponents(string: url)?.path)
+            #expect(try await client.execute(uri: path, method: .get).status == .ok)
+            var headers = ServiceUnderTest.appleOrder()
+            headers[.contentType] = "application/json"
+            let registered = try await client.execute(
+                uri: "/v1/devices/\(Self.device)/registrations/\(ServiceUnderTest.orderPath)", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"pushToken": "0123456789abcdef"}"#))
+            #expect(registered.status == .created)
+            return String(path.split(separator: "/").last ?? "")
+        }
+        #expect(linkKey.count >= 16)
+        let lines = log.all.map(\.line)
+        for line in lines {
+            #expect(!line.contains(linkKey), "the customer link key is in the log: \(line)")
+            #expect(!line.contains(Self.device), "the device library identifier is in the log: \(line)")
+        }
+        let requests = log.all.filter { $0.message == "request" }
+        let routes = Set(requests.map { "\($0.metadata["method"] ?? "") \($0.metadata["route"] ?? "") \($0.metadata["status"] ?? "")" })
+        #expect(routes.contains("GET /orders/{type}/{order}/{key} 200"), "\(routes)")
+        #expect(routes.contains("POST /v1/devices/{device}/registrations/{type}/{order} 201"), "\(routes)")
+        #expect(routes.contains("GET /merchant/v1/orders/{type}/{order}/link 200"), "\(routes)")
+        #expect(requests.allSatisfy { Double($0.metadata["ms"] ?? "") != nil && $0.metadata["client"] != nil })
+    }
+
+    @Test("Client text is one quoted field: its quotes can't close it and forge another field")
+    func clientTextCantForgeFields() {
+        let forged = #"a" client=10.0.0.1 x=""#
+        let field = LogText.field(forged)
+        #expect(field == #""a\" client=10.0.0.1 x=\"""#)
+        // Read back the way a log parser reads `key="…"`: the quoted value ends at the first unescaped quote.
+        let line = "device log client=127.0.0.1 message=\(field)"
+        let fields = line.matches(of: /(\w+)=("(?:[^"\\]|\\.)*"|\S+)/).map { String($0.output.1) }
+        #expect(fields == ["client", "message"], "\(fields)")
+    }
+}
