@@ -102,3 +102,21 @@ struct AccessLogTests {
         #expect(fields == ["client", "message"], "\(fields)")
     }
 }
+
+@Suite("Store failures answer without the server's paths")
+struct StoreFailureAnswerTests {
+    @Test("A full, read-only or unreachable store answers 503 with its code and a summary; the path goes to the log only", arguments: [
+        WalletOrdersError.Code.storeFull, .storeReadOnly, .storeUnavailable, .storeCorrupt,
+    ])
+    func noPathInTheAnswer(_ code: WalletOrdersError.Code) throws {
+        let failure = WalletOrdersError(
+            code, "Could not save to the order store /var/lib/wallet-orders/orders.sqlite: database or disk is full",
+            hint: "Free space on /var/lib/wallet-orders.")
+        let answer = ServiceError.from(failure)
+        #expect(answer.status == .serviceUnavailable)
+        #expect(answer.code == code.rawValue)
+        let body = String(decoding: answer.body, as: UTF8.self)
+        #expect(!body.contains("/var/lib"), "\(body)")
+        #expect(answer.logDetail?.contains("/var/lib/wallet-orders/orders.sqlite") == true)
+    }
+}

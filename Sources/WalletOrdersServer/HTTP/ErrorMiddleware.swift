@@ -14,6 +14,11 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as ServiceError {
+            if let detail = error.logDetail {
+                logger.error(
+                    "request failed",
+                    metadata: ["code": .string(error.code), "detail": .string(detail), "route": .string(AccessLogMiddleware<Context>.route(context))])
+            }
             return error.response()
         } catch let error as HTTPParserError {
             throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see ParseErrorAnswer)

@@ -23,6 +23,9 @@ public struct ServiceError: Error, HTTPResponseError, Sendable {
     public var headers: HTTPFields
     /// A JSON value sent beside the error (a validation report, for example).
     public var details: [UInt8]?
+    /// What the operator needs and the client must not see (a store's file path or address):
+    /// logged by the error middleware, never sent.
+    var logDetail: String?
 
     /// Creates an error answer.
     public init(
@@ -90,7 +93,19 @@ extension ServiceError {
             status = .unprocessableContent
         case .updatedAtConflict: status = .conflict
         case .malformedToken, .historyTokenInvalid: status = .badRequest
-        case .storeReadOnly, .storeFull, .storeUnavailable, .storeCorrupt, .storeTooNew: status = .serviceUnavailable
+        case .storeReadOnly, .storeFull, .storeUnavailable, .storeCorrupt, .storeTooNew:
+            // The library's message names the store's file or address: the log gets it, the client a summary.
+            let summary =
+                switch error.code {
+                case .storeFull: "The order store is full; nothing was saved."
+                case .storeReadOnly: "The order store can't be written now; nothing was saved."
+                case .storeUnavailable: "The order store can't be reached now."
+                default: "The order store can't be used."
+                }
+            var answer = ServiceError(
+                .serviceUnavailable, code: error.code.rawValue, summary, hint: "Try again later; the service's log names the cause.")
+            answer.logDetail = error.hint.map { "\(error.message) \($0)" } ?? error.message
+            return answer
         default: status = .internalServerError
         }
         return ServiceError(status, code: error.code.rawValue, error.message, hint: error.hint)
