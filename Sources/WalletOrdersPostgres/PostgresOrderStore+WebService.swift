@@ -151,7 +151,7 @@ extension PostgresOrderStore {
         try DeviceRegistration.checkSecret(secret)
         let hex = secret.map { String(format: "%02x", $0) }.joined()
         try await withConnection("write") { [logger] connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 INSERT INTO store_info (key, value) VALUES ('customerLinkSecret', \(hex))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value

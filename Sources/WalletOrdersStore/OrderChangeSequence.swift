@@ -1,6 +1,6 @@
 import Foundation
 import WalletOrdersInterop
-public import WalletOrders
+import WalletOrders
 
 /// A store whose changes are numbered by one sequence: the history log's, and the order web
 /// service's `lastModified` tags (``DeviceRegistrationStoring/changedOrders(deviceIdentifier:orderTypeIdentifier:since:)``).
