@@ -39,10 +39,12 @@ public struct OrderQuery: Sendable, Hashable {
 
     /// Creates a query; with no arguments, the first page of every order, most recently updated first.
     public init(
-        orderTypeIdentifier: String? = nil, status: String? = nil, updatedSince: Timestamp? = nil,
-        sort: OrderSort = .updatedAtDescending, limit: Int = OrderQuery.defaultLimit, after: OrderListCursor? = nil
+        orderTypeIdentifier: String? = nil, orderTypeIdentifiers: Set<String>? = nil, status: String? = nil,
+        updatedSince: Timestamp? = nil, sort: OrderSort = .updatedAtDescending, limit: Int = OrderQuery.defaultLimit,
+        after: OrderListCursor? = nil
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderTypeIdentifiers = orderTypeIdentifiers
         self.status = status
         self.updatedSince = updatedSince
         self.sort = sort

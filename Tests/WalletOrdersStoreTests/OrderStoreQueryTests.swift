@@ -61,6 +61,10 @@ struct OrderStoreQueryTests {
         ListCase(name: "updated since, in another offset", query: OrderQuery(updatedSince: "2025-11-22T01:00:00.6+01:00", sort: .updatedAtAscending), pages: [["B-2"]]),
         ListCase(name: "order type that matches", query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, status: "completed", sort: .identifier), pages: [["B-2", "E-5"]]),
         ListCase(name: "order type that doesn't match (case-sensitive)", query: OrderQuery(orderTypeIdentifier: "ORDER.com.northwindoutfitters.shop"), pages: [[]]),
+        ListCase(name: "one of several order types", query: OrderQuery(orderTypeIdentifiers: [SampleVersions.identifier.orderTypeIdentifier, "order.com.other"], sort: .identifier, limit: 3), pages: [["A-1", "B-2", "C-3"], ["D-4", "E-5"]]),
+        ListCase(name: "none of the order types (case-sensitive)", query: OrderQuery(orderTypeIdentifiers: ["ORDER.com.northwindoutfitters.shop", "order.com.other"]), pages: [[]]),
+        ListCase(name: "an empty set of order types matches nothing", query: OrderQuery(orderTypeIdentifiers: []), pages: [[]]),
+        ListCase(name: "order type and order types combine", query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, orderTypeIdentifiers: ["order.com.other"]), pages: [[]]),
         ListCase(name: "filters and pages combine", query: OrderQuery(status: "open", updatedSince: "2025-11-21T00:00:00Z", limit: 1), pages: [["D-4"], ["C-3"], ["A-1"]]),
     ]
 
