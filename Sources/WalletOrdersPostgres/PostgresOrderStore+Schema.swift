@@ -80,7 +80,22 @@ extension PostgresOrderStore {
                 "CREATE INDEX push_outbox_due ON push_outbox (not_before)",
                 "INSERT INTO store_info (key, value) VALUES ('historyFloor', '0')",
             ]
-        )
+        ),
+        (
+            // The push token moves from the device to each registration (device and order), copied
+            // from the device into every one of its registrations.
+            "v2-registration-push-tokens",
+            [
+                "ALTER TABLE registrations ADD COLUMN push_token text",
+                """
+                UPDATE registrations r SET push_token = d.push_token FROM devices d WHERE d.device_identifier = r.device_identifier
+                """,
+                "DELETE FROM registrations WHERE push_token IS NULL",
+                "ALTER TABLE registrations ALTER COLUMN push_token SET NOT NULL",
+                "DROP TABLE devices",
+                "CREATE INDEX registrations_by_push_token ON registrations (push_token, order_type_identifier)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

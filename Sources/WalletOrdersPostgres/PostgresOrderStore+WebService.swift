@@ -33,23 +33,23 @@ extension PostgresOrderStore {
             try await Self.retryingConflicts {
                 try await connection.withTransaction(logger: logger) { connection -> DeviceRegistrationResult in
                     let now = Date().timeIntervalSince1970
-                    try await connection.query(
-                        """
-                        INSERT INTO devices (device_identifier, push_token, updated_at) VALUES (\(deviceIdentifier), \(pushToken), \(now))
-                        ON CONFLICT (device_identifier) DO UPDATE SET push_token = EXCLUDED.push_token, updated_at = EXCLUDED.updated_at
-                            WHERE devices.push_token <> EXCLUDED.push_token
-                        """, logger: logger)
-                    var created = false
+                    // The token is the registration's own: other orders' registrations of the device keep theirs.
                     for try await _ in try await connection.query(
                         """
-                        INSERT INTO registrations (order_type_identifier, order_identifier, device_identifier, created_at)
-                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(now))
+                        INSERT INTO registrations (order_type_identifier, order_identifier, device_identifier, push_token, created_at)
+                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(pushToken), \(now))
                         ON CONFLICT DO NOTHING RETURNING 1
                         """, logger: logger)
                     {
-                        created = true
+                        return .created
                     }
-                    return created ? .created : .alreadyRegistered
+                    try await connection.query(
+                        """
+                        UPDATE registrations SET push_token = \(pushToken)
+                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                            AND device_identifier = \(deviceIdentifier) AND push_token <> \(pushToken)
+                        """, logger: logger)
+                    return .alreadyRegistered
                 }
             }
         }
@@ -58,24 +58,17 @@ extension PostgresOrderStore {
     @discardableResult
     public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
         try await withConnection("unregister a device in") { [logger] connection in
-            try await connection.withTransaction(logger: logger) { connection -> Bool in
-                var removed = false
-                for try await _ in try await connection.query(
-                    """
-                    DELETE FROM registrations WHERE order_type_identifier = \(order.orderTypeIdentifier)
-                        AND order_identifier = \(order.orderIdentifier) AND device_identifier = \(deviceIdentifier)
-                    RETURNING 1
-                    """, logger: logger)
-                {
-                    removed = true
-                }
-                try await connection.query(
-                    """
-                    DELETE FROM devices WHERE device_identifier = \(deviceIdentifier)
-                        AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_identifier = \(deviceIdentifier))
-                    """, logger: logger)
-                return removed
+            var removed = false
+            for try await _ in try await connection.query(
+                """
+                DELETE FROM registrations WHERE order_type_identifier = \(order.orderTypeIdentifier)
+                    AND order_identifier = \(order.orderIdentifier) AND device_identifier = \(deviceIdentifier)
+                RETURNING 1
+                """, logger: logger)
+            {
+                removed = true
             }
+            return removed
         }
     }
 
@@ -105,29 +98,27 @@ extension PostgresOrderStore {
     }
 
     @discardableResult
-    public func removeDevices(pushToken: String) async throws -> Int {
-        try await withConnection("remove a device from") { [logger] connection in
+    public func removeRegistrations(pushToken: String, orderTypeIdentifier: String) async throws -> Int {
+        try await withConnection("remove registrations from") { [logger] connection in
             try await connection.withTransaction(logger: logger) { connection -> Int in
-                try await Self.forget(pushToken: pushToken, connection, logger: logger)
+                try await Self.forget(pushToken: pushToken, topic: orderTypeIdentifier, connection, logger: logger)
             }
         }
     }
 
-    /// Removes the devices with `pushToken`, their registrations and waiting pushes; returns how many devices.
-    private static func forget(pushToken: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
-        try await connection.query(
-            """
-            DELETE FROM registrations
-            WHERE device_identifier IN (SELECT device_identifier FROM devices WHERE push_token = \(pushToken))
-            """, logger: logger)
-        var devices = 0
+    /// Removes the registrations with `pushToken` for orders of `topic` and the pushes waiting
+    /// for them; returns how many registrations.
+    private static func forget(pushToken: String, topic: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var registrations = 0
         for try await _ in try await connection.query(
-            "DELETE FROM devices WHERE push_token = \(pushToken) RETURNING 1", logger: logger)
+            "DELETE FROM registrations WHERE push_token = \(pushToken) AND order_type_identifier = \(topic) RETURNING 1",
+            logger: logger)
         {
-            devices += 1
+            registrations += 1
         }
-        try await connection.query("DELETE FROM push_outbox WHERE push_token = \(pushToken)", logger: logger)
-        return devices
+        try await connection.query(
+            "DELETE FROM push_outbox WHERE push_token = \(pushToken) AND topic = \(topic) AND leased_until IS NULL", logger: logger)
+        return registrations
     }
 
     public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
@@ -135,10 +126,9 @@ extension PostgresOrderStore {
             var registrations: [DeviceRegistration] = []
             for try await (device, token) in try await connection.query(
                 """
-                SELECT r.device_identifier, d.push_token FROM registrations r
-                JOIN devices d ON d.device_identifier = r.device_identifier
-                WHERE r.order_type_identifier = \(order.orderTypeIdentifier) AND r.order_identifier = \(order.orderIdentifier)
-                ORDER BY r.device_identifier
+                SELECT device_identifier, push_token FROM registrations
+                WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                ORDER BY device_identifier
                 """, logger: logger
             ).decode((String, String).self) {
                 registrations.append(DeviceRegistration(deviceIdentifier: device, pushToken: token))
@@ -262,9 +252,9 @@ extension PostgresOrderStore {
                     switch completion {
                     case .remove:
                         try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
-                    case .removeDevice:
+                    case .tokenGone:
                         try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
-                        _ = try await Self.forget(pushToken: push.pushToken, connection, logger: logger)
+                        _ = try await Self.forget(pushToken: push.pushToken, topic: push.topic, connection, logger: logger)
                     case .retry(let notBefore):
                         try await Self.requeue(connection, push.id, notBefore: notBefore.timeIntervalSince1970, logger: logger)
                     }

@@ -493,9 +493,9 @@ extension PostgresOrderStore {
             try await connection.query(
                 """
                 INSERT INTO push_outbox (push_token, topic, enqueued_at, not_before)
-                SELECT DISTINCT d.push_token, r.order_type_identifier, \(now)::double precision, \(now)::double precision
-                FROM registrations r JOIN devices d ON d.device_identifier = r.device_identifier
-                WHERE r.order_type_identifier = \(id.orderTypeIdentifier) AND r.order_identifier = \(id.orderIdentifier)
+                SELECT DISTINCT push_token, order_type_identifier, \(now)::double precision, \(now)::double precision
+                FROM registrations
+                WHERE order_type_identifier = \(id.orderTypeIdentifier) AND order_identifier = \(id.orderIdentifier)
                 ON CONFLICT (push_token, topic) WHERE leased_until IS NULL DO UPDATE SET enqueued_at = push_outbox.enqueued_at
                 """, logger: logger)
         }

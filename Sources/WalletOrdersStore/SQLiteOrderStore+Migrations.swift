@@ -67,6 +67,9 @@ extension SQLiteOrderStore {
                 try update.execute(arguments: [digest, row[0] as Int64])
             }
         }
+        migrator.registerMigration("v6-registration-push-tokens") { db in
+            try migrateToRegistrationTokens(db)
+        }
         return migrator
     }
 

@@ -34,18 +34,20 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         try await perform("register a device in") { database in
             try await database.write { db in
                 let now = Date().timeIntervalSince1970
+                // The token is the registration's own: other orders' registrations of the device keep theirs.
                 try db.execute(
                     sql: """
-                        INSERT INTO devices (deviceIdentifier, pushToken, updatedAt) VALUES (?, ?, ?)
-                        ON CONFLICT (deviceIdentifier) DO UPDATE SET pushToken = excluded.pushToken, updatedAt = excluded.updatedAt
-                            WHERE pushToken <> excluded.pushToken
-                        """, arguments: [deviceIdentifier, pushToken, now])
+                        INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (orderTypeIdentifier, orderIdentifier, deviceIdentifier) DO NOTHING
+                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, pushToken, now])
+                if db.changesCount == 1 { return .created }
                 try db.execute(
                     sql: """
-                        INSERT OR IGNORE INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, createdAt)
-                        VALUES (?, ?, ?, ?)
-                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, now])
-                return db.changesCount == 1 ? .created : .alreadyRegistered
+                        UPDATE registrations SET pushToken = ?
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ? AND pushToken <> ?
+                        """, arguments: [pushToken, order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, pushToken])
+                return .alreadyRegistered
             }
         }
     }
@@ -57,13 +59,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                 try db.execute(
                     sql: "DELETE FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?",
                     arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier])
-                let removed = db.changesCount > 0
-                try db.execute(
-                    sql: """
-                        DELETE FROM devices WHERE deviceIdentifier = ?
-                            AND NOT EXISTS (SELECT 1 FROM registrations WHERE deviceIdentifier = ?)
-                        """, arguments: [deviceIdentifier, deviceIdentifier])
-                return removed
+                return db.changesCount > 0
             }
         }
     }
@@ -90,19 +86,21 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     }
 
     @discardableResult
-    public func removeDevices(pushToken: String) async throws -> Int {
-        try await perform("remove a device from") { database in
-            try await database.write { db in
-                try db.execute(
-                    sql: """
-                        DELETE FROM registrations WHERE deviceIdentifier IN (SELECT deviceIdentifier FROM devices WHERE pushToken = ?)
-                        """, arguments: [pushToken])
-                try db.execute(sql: "DELETE FROM devices WHERE pushToken = ?", arguments: [pushToken])
-                let devices = db.changesCount
-                try db.execute(sql: "DELETE FROM pushOutbox WHERE pushToken = ?", arguments: [pushToken])
-                return devices
-            }
+    public func removeRegistrations(pushToken: String, orderTypeIdentifier: String) async throws -> Int {
+        try await perform("remove registrations from") { database in
+            try await database.write { db in try Self.forget(db, pushToken: pushToken, topic: orderTypeIdentifier) }
         }
+    }
+
+    /// Removes the registrations with `pushToken` for orders of `topic` and the pushes waiting
+    /// for them; returns how many registrations.
+    private static func forget(_ db: Database, pushToken: String, topic: String) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM registrations WHERE pushToken = ? AND orderTypeIdentifier = ?", arguments: [pushToken, topic])
+        let registrations = db.changesCount
+        try db.execute(
+            sql: "DELETE FROM pushOutbox WHERE pushToken = ? AND topic = ? AND leasedUntil IS NULL", arguments: [pushToken, topic])
+        return registrations
     }
 
     public func customerLinkSecret() async throws -> [UInt8] {
@@ -141,10 +139,9 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT registrations.deviceIdentifier, devices.pushToken FROM registrations
-                        JOIN devices ON devices.deviceIdentifier = registrations.deviceIdentifier
-                        WHERE registrations.orderTypeIdentifier = ? AND registrations.orderIdentifier = ?
-                        ORDER BY registrations.deviceIdentifier
+                        SELECT deviceIdentifier, pushToken FROM registrations
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                        ORDER BY deviceIdentifier
                         """, arguments: [order.orderTypeIdentifier, order.orderIdentifier]
                 ).map { DeviceRegistration(deviceIdentifier: $0[0], pushToken: $0[1]) }
             }
@@ -232,14 +229,9 @@ extension SQLiteOrderStore: PushOutboxStoring {
                 switch completion {
                 case .remove:
                     try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
-                case .removeDevice:
+                case .tokenGone:
                     try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
-                    try db.execute(
-                        sql: """
-                            DELETE FROM registrations WHERE deviceIdentifier IN (SELECT deviceIdentifier FROM devices WHERE pushToken = ?)
-                            """, arguments: [push.pushToken])
-                    try db.execute(sql: "DELETE FROM devices WHERE pushToken = ?", arguments: [push.pushToken])
-                    try db.execute(sql: "DELETE FROM pushOutbox WHERE pushToken = ?", arguments: [push.pushToken])
+                    _ = try Self.forget(db, pushToken: push.pushToken, topic: push.topic)
                 case .retry(let notBefore):
                     try Self.requeue(db, push.id, notBefore: notBefore.timeIntervalSince1970)
                 }
@@ -285,15 +277,14 @@ extension SQLiteOrderStore: PushOutboxStoring {
 }
 
 extension SQLiteOrderStore {
-    /// After a save wrote a new version of `order`: one push per device registered for it, unless
+    /// After a save wrote a new version of `order`: one push per token registered for it, unless
     /// one for the same token and topic is already waiting (it will tell the device all the same).
     static func enqueuePushes(_ db: Database, for order: FullyQualifiedOrderIdentifier) throws {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO pushOutbox (pushToken, topic, enqueuedAt, notBefore)
-                SELECT d.pushToken, r.orderTypeIdentifier, ?, ? FROM registrations r
-                JOIN devices d ON d.deviceIdentifier = r.deviceIdentifier
-                WHERE r.orderTypeIdentifier = ? AND r.orderIdentifier = ?
+                SELECT DISTINCT pushToken, orderTypeIdentifier, ?, ? FROM registrations
+                WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
                 ON CONFLICT (pushToken, topic) WHERE leasedUntil IS NULL DO NOTHING
                 """)
         let now = Date().timeIntervalSince1970
@@ -304,6 +295,20 @@ extension SQLiteOrderStore {
     static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Schema v6: the push token moves from the device to each registration (device and order),
+    /// copied from the device into every one of its registrations, so none is lost.
+    static func migrateToRegistrationTokens(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE registrations ADD COLUMN pushToken TEXT NOT NULL DEFAULT '';
+                UPDATE registrations SET pushToken = COALESCE(
+                    (SELECT pushToken FROM devices WHERE devices.deviceIdentifier = registrations.deviceIdentifier), '');
+                DELETE FROM registrations WHERE pushToken = '';
+                DROP TABLE devices;
+                CREATE INDEX registrationsByPushToken ON registrations (pushToken, orderTypeIdentifier);
+                """)
     }
 
     /// The web service's tables. `changeSequence` is the `changes` entry of an order's latest

@@ -27,7 +27,8 @@ public struct OrderAccessRecord: Sendable, Hashable {
 public enum DeviceRegistrationResult: String, Sendable, Hashable, Codable {
     /// The device was not registered for the order before (HTTP 201).
     case created
-    /// The device was registered already (HTTP 200); its push token was updated when it changed.
+    /// The device was registered already (HTTP 200); the registration's push token was updated
+    /// when it changed (the device's registrations for other orders keep theirs).
     case alreadyRegistered
 }
 
@@ -48,6 +49,10 @@ public struct ChangedOrders: Sendable, Hashable, Codable {
 }
 
 /// One device registered for an order's updates, with the push token it registered with.
+///
+/// The push token belongs to the registration (device and order), not to the device: registering
+/// for one order, with that order's token, changes nothing of the device's registrations for
+/// other orders, and APNs refusing a token removes only the registrations its push was for.
 public struct DeviceRegistration: Sendable, Hashable, Codable {
     /// The device library identifier Wallet sent.
     public var deviceIdentifier: String
@@ -86,12 +91,12 @@ public protocol DeviceRegistrationStoring: Sendable {
     /// The access record of a stored order, or `nil` when no such order is stored.
     func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord?
 
-    /// Registers `deviceIdentifier` (with `pushToken`) for updates of `order`.
+    /// Registers `deviceIdentifier` for updates of `order`, pushed to `pushToken`; registering
+    /// again replaces that registration's push token and nothing else.
     func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
         -> DeviceRegistrationResult
 
-    /// Removes the device's registration for `order`; `false` when there was none. A device with
-    /// no registration left is forgotten with its push token.
+    /// Removes the device's registration for `order`; `false` when there was none.
     @discardableResult
     func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool
 
@@ -103,10 +108,11 @@ public protocol DeviceRegistrationStoring: Sendable {
     func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
 
-    /// Forgets every device that registered with `pushToken` and their registrations (APNs said
-    /// the token is gone); returns how many devices.
+    /// Removes the registrations with `pushToken` for orders of `orderTypeIdentifier` and the
+    /// pushes waiting for them (APNs said the token is gone for that topic); returns how many
+    /// registrations. The token's registrations for other order types are kept.
     @discardableResult
-    func removeDevices(pushToken: String) async throws -> Int
+    func removeRegistrations(pushToken: String, orderTypeIdentifier: String) async throws -> Int
 
     /// How many registrations the store holds for `order`.
     func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
@@ -152,8 +158,10 @@ public struct PendingPush: Sendable, Hashable {
 public enum PushCompletion: Sendable, Hashable {
     /// Done (delivered, or dropped for good): remove it from the outbox.
     case remove
-    /// Done, and APNs said the device token is gone: remove it and every device with that token.
-    case removeDevice
+    /// Done, and APNs said the device token is gone for the push's topic: remove it and the
+    /// registrations it was for (its token, for orders of its topic), as
+    /// ``DeviceRegistrationStoring/removeRegistrations(pushToken:orderTypeIdentifier:)`` does.
+    case tokenGone
     /// Try again no sooner than `notBefore`.
     case retry(notBefore: Date)
 }

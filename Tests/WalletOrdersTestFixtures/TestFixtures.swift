@@ -72,12 +72,13 @@ public enum SampleVersions {
     }
 
     /// The sample signed with `updatedAt` (RFC 3339 text, written as given) and `signingTime`,
-    /// optionally with another `orderIdentifier` and order `status`.
+    /// optionally with another `orderIdentifier`, order `status` and `orderTypeIdentifier` (another
+    /// merchant's order type, signed with a test certificate of that type).
     public static func archive(
         updatedAt: String, signingTime: Date = TestPKI.signingTime, orderIdentifier: String? = nil,
-        status: String? = nil
+        status: String? = nil, orderTypeIdentifier: String? = nil
     ) throws -> [UInt8] {
-        let key = "\(updatedAt)|\(signingTime.timeIntervalSince1970)|\(orderIdentifier ?? "")|\(status ?? "")"
+        let key = "\(updatedAt)|\(signingTime.timeIntervalSince1970)|\(orderIdentifier ?? "")|\(status ?? "")|\(orderTypeIdentifier ?? "")"
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let known = cache.archives[key] { return known }
@@ -94,10 +95,15 @@ public enum SampleVersions {
             let range = try #require(edited.range(of: #""status": "open""#), "the sample's status changed; update SampleVersions")
             edited.replaceSubrange(range, with: #""status": "\#(status)""#)
         }
+        if let orderTypeIdentifier {
+            let line = #""orderTypeIdentifier": "\#(identifier.orderTypeIdentifier)""#
+            let range = try #require(edited.range(of: line), "the sample's orderTypeIdentifier changed; update SampleVersions")
+            edited.replaceSubrange(range, with: #""orderTypeIdentifier": "\#(orderTypeIdentifier)""#)
+        }
         files[OrderArchive.orderPath] = Array(edited.utf8)
         let source = OrderSource(files: files)
         let order = try Order.decode(from: Data(try #require(source.orderJSON)))
-        #expect(order.orderTypeIdentifier == identifier.orderTypeIdentifier)
+        #expect(order.orderTypeIdentifier == orderTypeIdentifier ?? identifier.orderTypeIdentifier)
         #expect(order.orderIdentifier == orderIdentifier ?? identifier.orderIdentifier)
         let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier))
             .build(source, signingTime: signingTime)

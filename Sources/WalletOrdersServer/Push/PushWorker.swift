@@ -53,7 +53,7 @@ public final class PushWorker: Service, Sendable {
     private let wakeUps: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
 
-    /// Creates a worker for `outbox` (which must also forget devices: the order store does both).
+    /// Creates a worker for `outbox` (which must also remove registrations whose token is gone: the order store does both).
     public init(outbox: any PushOutboxStoring, sender: any PushSender, configuration: PushWorkerConfiguration = .init(), logger: Logger) {
         self.outbox = outbox
         self.sender = sender
@@ -143,7 +143,7 @@ public final class PushWorker: Service, Sendable {
     {
         switch outcome {
         case .delivered, .rejected: return .remove
-        case .deviceGone: return .removeDevice
+        case .deviceGone: return .tokenGone
         case .retryLater(let after, _):
             guard push.attempts < configuration.maximumAttempts else { return .remove }
             let exponent = min(push.attempts - 1, 30)

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersPostgres
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// Many merchants on one service: a registration belongs to one device and one order, and the
+/// holder of one order's token can change nothing of another order's registrations.
+@Suite("Order stores: registrations are isolated per order, capped, and removed only for their own push")
+struct RegistrationIsolationTests {
+    /// Order X: the attacker's (any customer of merchant A holds its authenticationToken).
+    static let orderX = SampleVersions.identifier
+    /// Order Y: another merchant's order, of another order type, on the same service.
+    static let orderY = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.othermerchant", orderIdentifier: "Y-1")
+    static let victimToken = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+    static func archiveY(_ updatedAt: String) throws -> [UInt8] {
+        try SampleVersions.archive(
+            updatedAt: updatedAt, orderIdentifier: orderY.orderIdentifier, orderTypeIdentifier: orderY.orderTypeIdentifier)
+    }
+
+    /// Both orders stored, and device D registered for order Y with its real token.
+    static func prepare(_ store: any OrderStoring & DeviceRegistrationStoring) async throws {
+        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        #expect(try await store.save(signedArchive: try archiveY("2025-11-21T00:00:00Z")) == .added)
+        #expect(try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderY) == .created)
+    }
+
+    @Test("Hijack: order X's holder registers device D with another token; D's pushes for order Y still go to D's own token", arguments: StoreKind.webServiceCases)
+    func hijackLeavesOtherRegistrations(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            // What the route allows with order X's token: any device identifier, any push token.
+            _ = try await store.register(deviceIdentifier: "D", pushToken: "eeee0000eeee0000", for: Self.orderX)
+
+            #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+            #expect(try await store.registrations(for: Self.orderX) == [DeviceRegistration(deviceIdentifier: "D", pushToken: "eeee0000eeee0000")])
+            #expect(try await store.save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
+            let pushes = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
+            #expect(pushes.map(\.pushToken) == [Self.victimToken], "order Y's change is pushed to D's own token only")
+            #expect(pushes.map(\.topic) == [Self.orderY.orderTypeIdentifier])
+        }
+    }
+
+    @Test("A token APNs refuses removes only the registrations its push was for, not the device's other orders", arguments: StoreKind.webServiceCases)
+    func refusedTokenRemovesOnlyItsRegistrations(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            // The attacker registers D for X with a token APNs will refuse, then has X change.
+            _ = try await store.register(deviceIdentifier: "D", pushToken: "0bad0bad0bad0bad", for: Self.orderX)
+            _ = try await store.register(deviceIdentifier: "E", pushToken: "0bad0bad0bad0bad", for: Self.orderX)
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            let pushes = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
+            let refused = try #require(pushes.first { $0.pushToken == "0bad0bad0bad0bad" })
+            try await store.complete(refused, .tokenGone)
+
+            #expect(try await store.registrations(for: Self.orderX).isEmpty, "the refused token's registrations are gone")
+            #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+            #expect(try await store.save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date()).map(\.pushToken) == [Self.victimToken])
+        }
+    }
+
+    @Test("The same token registered for orders of two types: APNs refusing it for one topic leaves the other type's registrations", arguments: StoreKind.webServiceCases)
+    func refusedForOneTopicOnly(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            _ = try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX)
+            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            let push = try #require(try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date()).first)
+            #expect(push.topic == Self.orderX.orderTypeIdentifier)
+            try await store.complete(push, .tokenGone)  // DeviceTokenNotForTopic, for X's topic
+            #expect(try await store.registrationCount(for: Self.orderX) == 0)
+            #expect(try await store.registrationCount(for: Self.orderY) == 1)
+        }
+    }
+
+    @Test("SQLite: a store whose push tokens were the devices' (schema v5) is migrated, each registration keeping its device's token")
+    func sqliteMigrationKeepsRegistrations() async throws {
+        let folder = try TemporaryFolder("migration")
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        do {
+            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            try await Self.prepare(store)
+            try store.close()
+        }
+        // Back to v5 with Python's sqlite3: the token on a devices row, none on the registration.
+        let downgrade = try ExternalProgram.python(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute('CREATE TABLE devices (deviceIdentifier TEXT PRIMARY KEY NOT NULL, pushToken TEXT NOT NULL, updatedAt REAL NOT NULL)')
+            db.execute('INSERT INTO devices SELECT deviceIdentifier, pushToken, 0 FROM registrations GROUP BY deviceIdentifier')
+            db.execute("INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt) VALUES ('order.com.example.othermerchant', 'Y-2', 'D', '', 0)")
+            db.execute('DROP INDEX registrationsByPushToken')
+            db.execute('ALTER TABLE registrations DROP COLUMN pushToken')
+            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v6-registration-push-tokens'")
+            db.commit()
+            """, [url.path])
+        #expect(downgrade.status == 0, "\(downgrade)")
+        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
+        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+        #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+    }
+
+    @Test("PostgreSQL: a database whose push tokens were the devices' (migration 1) is migrated, each registration keeping its device's token", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+    func postgresMigrationKeepsRegistrations() async throws {
+        let cluster = try PostgresDatabase.cluster()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        do {
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            try await Self.prepare(store)
+            await store.close()
+        }
+        try cluster.psql(
+            """
+            CREATE TABLE devices (device_identifier text COLLATE "C" PRIMARY KEY, push_token text NOT NULL, updated_at double precision NOT NULL);
+            INSERT INTO devices SELECT device_identifier, min(push_token), 0 FROM registrations GROUP BY device_identifier;
+            INSERT INTO registrations VALUES ('order.com.example.othermerchant', 'Y-2', 'D', 0, 'x');
+            ALTER TABLE registrations DROP COLUMN push_token;
+            DELETE FROM wallet_orders_migrations WHERE version >= 2;
+            """, database: database)
+        let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+        let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
+        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+        #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+        await store.close()
+    }
+}
