@@ -105,6 +105,9 @@ extension PostgresOrderStore {
     ///   code doesn't know (nothing is changed).
     static func migrate(_ connection: PostgresConnection, logger: Logger, errors: ErrorContext) async throws -> String {
         try await connection.withTransaction(logger: logger) { connection -> String in
+            // Waiting for another server's migration is no stuck statement: statement_timeout
+            // doesn't cut it (nor a long migration; SET LOCAL ends with this transaction).
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             // Read the lock's answer to the end: an error while waiting for it (a timeout, a
             // cancellation) comes in the row stream, and left unread it would surface only as the
             // next statement's "current transaction is aborted".
