@@ -245,7 +245,7 @@ struct MerchantAPIKeyFormatTests {
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.contains("keys.txt, \(line):"), "\(error.message)")
         #expect(error.message.contains(problem), "\(error.message)")
-        #expect(error.hint != nil)
+        #expect(error.hint?.isEmpty == false, "a hint says how to write the line")
         #expect(!error.message.contains("0123456789abcdef") && !(error.hint ?? "").contains("0123456789abcdef"))
     }
 }

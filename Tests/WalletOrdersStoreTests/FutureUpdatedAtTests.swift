@@ -33,7 +33,7 @@ struct FutureUpdatedAtTests {
             #expect(error.message.contains(Self.pinnedText), "names the value: \(error.message)")
             #expect(error.message.contains("1 day"), "names the margin: \(error.message)")
             #expect(error.message.contains(String(Self.text(Date()).prefix(10))), "names the clock: \(error.message)")
-            #expect(error.hint != nil)
+            #expect(error.hint?.contains("Set updatedAt to the time of the change") == true, "\(String(describing: error.hint))")
             #expect(try await store.contains(matching: id) == .notFound)
 
             // The batch path gives the same refusal in its place, and saves the rest.

@@ -13,7 +13,7 @@ struct FutureUpdatedAtValidationTests {
         #expect(finding.severity == .warning)
         #expect(finding.location.jsonPointer == "/updatedAt")
         #expect(finding.message.contains("9999-12-31T23:59:59Z") && finding.message.contains("1 day"), "\(finding.message)")
-        #expect(finding.hint != nil)
+        #expect(finding.hint?.contains("Set updatedAt to the time of the change") == true, "\(String(describing: finding.hint))")
         #expect(report.errors.isEmpty, "a warning: validation alone can't know a store's clock")
     }
 
