@@ -17,7 +17,7 @@ struct MalformedHTTPTests {
     static func blockingExchange(_ request: String, port: Int) throws -> String {
         let script = #"""
             import socket, sys
-            with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10) as connection:
+            with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60) as connection:
                 connection.sendall(sys.argv[2].encode("latin-1"))
                 answer = b""
                 while True:
