@@ -12,7 +12,7 @@ import WalletOrdersStore
 ///
 /// | method and path | answers |
 /// |---|---|
-/// | `POST /v1/devices/{device}/registrations/{type}/{order}` | 201 registered, 200 already registered, 401 |
+/// | `POST /v1/devices/{device}/registrations/{type}/{order}` | 201 registered, 200 already registered, 401; 409 past a registration cap, 429 past the client's rate |
 /// | `DELETE /v1/devices/{device}/registrations/{type}/{order}` | 200 unregistered, 401 |
 /// | `GET /v1/devices/{device}/registrations/{type}?ordersModifiedSince=` | 200 `OrderIdentifiers`, 204 none |
 /// | `GET /v1/orders/{type}/{order}` | 200 the archive, 304 not modified, 401 |
@@ -25,6 +25,10 @@ struct AppleOrderRoutes: Sendable {
     let store: any OrderServiceStore
     let logLimiter: RateLimiter
     let pushWorker: PushWorker?
+    /// The caps on registrations per order and per device.
+    let registrationLimits: RegistrationLimits
+    /// Registrations per client address (`nil`: no limit).
+    let registrationLimiter: RateLimiter?
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         router.post("v1/devices/:device/registrations/:type/:order") { request, context in
@@ -47,6 +51,12 @@ struct AppleOrderRoutes: Sendable {
     // MARK: - Endpoints
 
     private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        if let registrationLimiter, let wait = registrationLimiter.acquire(context.remoteAddress?.ipAddress ?? "unknown") {
+            throw ServiceError(
+                .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
+                hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
+                headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
+        }
         let device = try Self.deviceIdentifier(context)
         let order = try Self.orderIdentifier(context)
         try await authorize(request, order)
@@ -58,7 +68,9 @@ struct AppleOrderRoutes: Sendable {
         guard (8...512).contains(token.utf8.count), token.utf8.allSatisfy({ $0.isHexDigit }) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
         }
-        let result = try await Self.storeCall { try await store.register(deviceIdentifier: device, pushToken: token, for: order) }
+        let result = try await Self.storeCall {
+            try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
+        }
         context.logger.info(
             "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
         return Response(status: result == .created ? .created : .ok)
@@ -68,7 +80,7 @@ struct AppleOrderRoutes: Sendable {
         let device = try Self.deviceIdentifier(context)
         let order = try Self.orderIdentifier(context)
         try await authorize(request, order)
-        try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
+        _ = try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
         return Response(status: .ok)
     }
 
