@@ -52,6 +52,13 @@ public struct OrderServer: Sendable {
         /// one further ahead is answered 422 `updated-at-in-future`. Open the store with the same
         /// limit, so that its other writers are held to it too.
         public var updatedAtLimit: UpdatedAtLimit = .default
+        /// How many device registrations an order and a device may have (default 1,000 and 100):
+        /// a new one past a cap is answered 409 `order-registration-limit` or
+        /// `device-registration-limit`, and nothing is stored.
+        public var registrationLimits: RegistrationLimits = .default
+        /// New registrations (`POST /v1/devices/…/registrations/…`) a client address may make a
+        /// minute (default 60, bursts of as many); past it 429 with `Retry-After`. 0: no limit.
+        public var registrationsPerClientPerMinute = 60
         /// Timeouts and caps for connections (``ConnectionLimits``).
         public var connections = ConnectionLimits()
         /// What `POST /v1/log` may write to the log (``DeviceLogLimits``).
@@ -125,7 +132,10 @@ public struct OrderServer: Sendable {
             store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
             logBudget: ByteBudget(bytes: configuration.deviceLog.budgetBytes, window: configuration.deviceLog.budgetWindow),
             logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
-            pushWorker: pushWorker
+            pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
+            registrationLimiter: configuration.registrationsPerClientPerMinute > 0
+                ? RateLimiter(rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+                : nil
         ).add(to: router)
         let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))
         links.add(to: router)

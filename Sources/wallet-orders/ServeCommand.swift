@@ -102,6 +102,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("push-lease"), help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
     var pushLease: Double?
 
+    @Option(name: .customLong("max-registrations-per-order"), help: ArgumentHelp("Device registrations one order may have; a new one past it is refused with 409 (default 1000).", valueName: "count"))
+    var maximumRegistrationsPerOrder: Int?
+
+    @Option(name: .customLong("max-registrations-per-device"), help: ArgumentHelp("Registrations one device identifier may have over all orders (default 100).", valueName: "count"))
+    var maximumRegistrationsPerDevice: Int?
+
+    @Option(name: .customLong("registrations-per-minute"), help: ArgumentHelp("Registrations a client address may make a minute, then 429 with Retry-After (default 60; 0: no limit).", valueName: "count"))
+    var registrationsPerMinute: Int?
+
     @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an order whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
     var updatedAtMargin: Double?
 
@@ -192,6 +201,9 @@ struct ServeCommand: AsyncParsableCommand {
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
         set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))
+        set("registrations.maximumPerOrder", maximumRegistrationsPerOrder.map(ConfigContent.int))
+        set("registrations.maximumPerDevice", maximumRegistrationsPerDevice.map(ConfigContent.int))
+        set("registrations.perClientPerMinute", registrationsPerMinute.map(ConfigContent.int))
         set("connections.headerTimeoutSeconds", headerTimeout.map(ConfigContent.double))
         set("connections.idleTimeoutSeconds", idleTimeout.map(ConfigContent.double))
         set("connections.bodyTimeoutSeconds", bodyTimeout.map(ConfigContent.double))
