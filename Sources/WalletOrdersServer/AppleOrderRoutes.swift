@@ -132,6 +132,9 @@ struct AppleOrderRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// Device logs: one record per request, its messages escaped and cut to `logRequestBytes` in
+    /// all (the text is cut before it is escaped), within the client's rate and the service's
+    /// byte budget.
     private func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let client = trustedProxies.client(
             socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
@@ -145,55 +148,52 @@ struct AppleOrderRoutes: Sendable {
         case .failure(let wait):
             throw Self.tooManyLogs("log-budget-exhausted", "The service is taking no more device logs for now.", wait: wait.seconds)
         }
+        var remaining = allowance - overhead
+        defer { logBudget.giveBack(remaining) }
         let body = try await Self.body(request, limit: OrderServiceLimits.maximumLogBodyBytes)
         guard let root = JSONParser.parse(body, maxDepth: 3).root, let entries = root["logs"]?.elements else {
             throw ServiceError.badRequest("bad-body", #"The body is not {"logs": [strings]}."#)
         }
-        for entry in entries.prefix(OrderServiceLimits.maximumLogEntries) {
-            guard let text = entry.stringValue else { continue }
-            guard remaining >= separator.utf8.count + LogText.noteBytes else { break }
-            let message = LogText.escaped(text, limit: min(OrderServiceLimits.maximumLogEntryBytes, remaining - separator.utf8.count))
-            messages += separator + message
-            remaining -= separator.utf8.count + message.utf8.count
-    /// Device logs: one record per request, its messages escaped and cut to `logRequestBytes` in
-    /// all (the text is cut before it is escaped), within the client's rate and the service's
-    /// byte budget.
-        }
-        return Response(status: .ok)
-    }
-
-    // MARK: - Authorization
-
-    /// The order's access record when `Authorization: AppleOrder <token>` carries its token;
-        var remaining = allowance - overhead
-        defer { logBudget.giveBack(remaining) }
-    /// otherwise Apple's 401, the same for an unknown order and a wrong token.
-    @discardableResult
-    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
-        let presented = Self.appleOrderToken(request.headers[.authorization])
         guard !entries.isEmpty else {
             remaining += overhead  // nothing logged
             return Response(status: .ok)
         }
         // The messages in one value, ` | ` between them, each escaped and cut to what is left.
         var messages = ""
-        let record = try await Self.storeCall { try await store.accessRecord(for: order) }
+        for entry in entries.prefix(OrderServiceLimits.maximumLogEntries) {
             let separator = messages.isEmpty ? "" : " | "
-        // Compared in constant time, and compared even when there is nothing to compare with, so
-        // that an unknown order costs what a wrong token costs.
-        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
-        let matches = TokenComparison.equal(presented ?? "", expected)
-        guard matches, presented != nil, let record, record.authenticationToken != nil else { throw ServiceError.unauthorized }
+            guard let text = entry.stringValue else { continue }
+            guard remaining >= separator.utf8.count + LogText.noteBytes else { break }
+            let message = LogText.escaped(text, limit: min(OrderServiceLimits.maximumLogEntryBytes, remaining - separator.utf8.count))
+            messages += separator + message
+            remaining -= separator.utf8.count + message.utf8.count
+        }
         context.logger.notice(
             "device log",
             metadata: [
                 "client": .string(LogText.escaped(client)), "messages": .string(messages), "entries": .stringConvertible(entries.count),
             ])
-        return record
+        return Response(status: .ok)
     }
 
     private static func tooManyLogs(_ code: String, _ message: String, wait: Double) -> ServiceError {
         ServiceError(.tooManyRequests, code: code, message, headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
+    }
+
+    // MARK: - Authorization
+
+    /// The order's access record when `Authorization: AppleOrder <token>` carries its token;
+    /// otherwise Apple's 401, the same for an unknown order and a wrong token.
+    @discardableResult
+    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
+        let presented = Self.appleOrderToken(request.headers[.authorization])
+        let record = try await Self.storeCall { try await store.accessRecord(for: order) }
+        // Compared in constant time, and compared even when there is nothing to compare with, so
+        // that an unknown order costs what a wrong token costs.
+        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
+        let matches = TokenComparison.equal(presented ?? "", expected)
+        guard matches, presented != nil, let record, record.authenticationToken != nil else { throw ServiceError.unauthorized }
+        return record
     }
 
     /// The token of `AppleOrder <token>` (the scheme is case-insensitive, as HTTP schemes are).

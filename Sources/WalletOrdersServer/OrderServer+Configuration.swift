@@ -86,11 +86,11 @@ extension OrderServer.Configuration {
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
         updatedAtLimit = try UpdatedAtLimit(margin: margin)
+        try readLimits(config)
         registrationLimits = RegistrationLimits(
             maximumPerOrder: try count("registrations.maximumPerOrder", 1_000, 1...1_000_000),
             maximumPerDevice: try count("registrations.maximumPerDevice", 100, 1...1_000_000))
         registrationsPerClientPerMinute = try count("registrations.perClientPerMinute", 60, 0...1_000_000)
-        try readLimits(config)
         if let folder = config.string(forKey: "signing.directory") {
             let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
             signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)
