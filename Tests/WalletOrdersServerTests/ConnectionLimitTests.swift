@@ -115,6 +115,14 @@ struct ConnectionLimitTests {
         }
     }
 
+    /// A keep-alive connection that has had one answer, and so is surely counted by the service.
+    static func servedAndKept(port: Int, from source: String = "127.0.0.1") throws -> RawSocket {
+        let socket = try RawSocket(port: port, from: source)
+        let answer = try socket.exchange(LimitedService.health, seconds: 5)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200 ") && !answer.closed, "\(answer)")
+        return socket
+    }
+
     /// `/health` once the service has seen a held connection close (within 5 s: the test machine
     /// may be busy).
     static func servedSoon(port: Int, from source: String = "127.0.0.1") throws -> (text: String, closed: Bool) {
@@ -128,16 +136,13 @@ struct ConnectionLimitTests {
 
     @Test("Past the per-address cap the next connection from that address is closed at once; another address is served")
     func perAddressCap() async throws {
-        let limits = ConnectionLimits(headerTimeout: .seconds(30), maximumConnectionsPerAddress: 8)
+        let limits = ConnectionLimits(idleTimeout: .seconds(30), maximumConnectionsPerAddress: 8)
         try await LimitedService.run(connections: limits) { port in
             try await onOwnThread {
-                var held = try (0..<8).map { _ in
-                    let socket = try RawSocket(port: port)
-                    try socket.write(LimitedService.halfHead)
-                    return socket
-                }
-                Thread.sleep(forTimeInterval: 0.5)  // all eight accepted (each event loop counts its own)
-                let refused = try RawSocket(port: port)
+                // Eight keep-alive connections, each answered once: so all eight are counted before the ninth.
+                // From 127.0.0.3: the test harness's own client connects from 127.0.0.1.
+                var held = try (0..<8).map { _ in try Self.servedAndKept(port: port, from: "127.0.0.3") }
+                let refused = try RawSocket(port: port, from: "127.0.0.3")
                 try? refused.write(LimitedService.health)
                 let answer = refused.receive(seconds: 3)
                 #expect(answer.closed && answer.text.isEmpty, "the ninth connection from 127.0.0.1: \(answer)")
@@ -146,7 +151,7 @@ struct ConnectionLimitTests {
                 #expect(!RawSocket.closedByServer(held, seconds: 0.2).contains(true))
                 // One of the eight goes: 127.0.0.1 is served again.
                 held.removeLast()
-                let again = try Self.servedSoon(port: port)
+                let again = try Self.servedSoon(port: port, from: "127.0.0.3")
                 #expect(again.text.hasPrefix("HTTP/1.1 200 "), "\(again)")
             }
         }
@@ -154,19 +159,20 @@ struct ConnectionLimitTests {
 
     @Test("Past the global cap any new connection is closed at once, until one closes")
     func globalCap() async throws {
-        let limits = ConnectionLimits(headerTimeout: .seconds(30), maximumConnections: 6)
+        let limits = ConnectionLimits(idleTimeout: .seconds(30), maximumConnections: 6)
         try await LimitedService.run(connections: limits) { port in
             try await onOwnThread {
-                var held = try (0..<6).map { index in
+                // Connections from new addresses until one is refused: six, less the one the test
+                // harness's client may hold.
+                var held: [RawSocket] = []
+                var refusal: (text: String, closed: Bool)?
+                for index in 0..<10 where refusal == nil {
                     let socket = try RawSocket(port: port, from: "127.0.0.\(10 + index)")
-                    try socket.write(LimitedService.halfHead)
-                    return socket
+                    let answer = try socket.exchange(LimitedService.health, seconds: 3)
+                    if answer.text.hasPrefix("HTTP/1.1 200 ") && !answer.closed { held.append(socket) } else { refusal = answer }
                 }
-                Thread.sleep(forTimeInterval: 0.5)  // all six accepted
-                let refused = try RawSocket(port: port, from: "127.0.0.2")
-                try? refused.write(LimitedService.health)
-                let answer = refused.receive(seconds: 3)
-                #expect(answer.closed && answer.text.isEmpty, "\(answer)")
+                #expect((5...6).contains(held.count))
+                #expect(refusal.map { $0.closed && $0.text.isEmpty } == true, "\(String(describing: refusal))")
                 held.removeLast()
                 let served = try Self.servedSoon(port: port, from: "127.0.0.2")
                 #expect(served.text.hasPrefix("HTTP/1.1 200 "), "\(served)")

@@ -19,17 +19,11 @@ final class RawSocket: @unchecked Sendable {
     /// Connects from `source` (port chosen by the kernel) to 127.0.0.1:`port`.
     init(port: Int, from source: String = "127.0.0.1") throws {
         #if canImport(Glibc)
-        let low = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let low = socket(AF_INET, SOCK_STREAM, 0)
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard low >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        // Moved above 3000 (when the open-file limit allows) and closed on exec: tests in this
-        // process spawn programs, and a pipe closed twice by another test must never hit a
-        // descriptor these sockets reused.
-        let high = fcntl(low, F_DUPFD_CLOEXEC, 3_000)
-        if high >= 0 { close(low) }
-        descriptor = high >= 0 ? high : low
+        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         // A throw from here on runs deinit, which closes the descriptor.
         var local = try Self.address(source, port: 0)
         try Self.check(
