@@ -171,7 +171,8 @@ struct AppleOrderRoutes: Sendable {
         context.logger.notice(
             "device log",
             metadata: [
-                "client": .string(LogText.escaped(client)), "messages": .string(messages), "entries": .stringConvertible(entries.count),
+                "client": .string(LogText.escaped(client)), "messages": .string(LogText.quoted(messages)),
+                "entries": .stringConvertible(entries.count),
             ])
         return Response(status: .ok)
     }

@@ -104,8 +104,8 @@ final class ByteBudget: Sendable {
     }
 }
 
-/// Text from clients made safe for a log line: control characters and non-ASCII escaped as
-/// `\u{…}`, and at most `limit` bytes in all, a note of the full size included when cut. At most
+/// Text from clients made safe for a log line: quotes and backslashes escaped (`\"`, `\\`),
+/// control characters and non-ASCII escaped as `\u{…}`, and at most `limit` bytes in all, a note of the full size included when cut. At most
 /// `limit` + 1 characters of the text are read, so the work is bounded before escaping too.
 enum LogText {
     /// Room kept for the note of a cut text (`… (12345678 bytes in all)`).
@@ -119,6 +119,7 @@ enum LogText {
             let piece: String
             switch scalar {
             case "\\": piece = "\\\\"
+            case "\"": piece = "\\\""
             case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
                 || scalar.value == 0x2028 || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
                 || (0x2066...0x2069).contains(scalar.value):
