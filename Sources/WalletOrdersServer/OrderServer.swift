@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -6,7 +6,7 @@ import Prometheus
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
-public import ServiceLifecycle
+import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersStore
 import WalletOrdersPreview

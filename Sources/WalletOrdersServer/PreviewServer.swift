@@ -1,5 +1,5 @@
-public import Foundation
-public import Hummingbird
+import Foundation
+import Hummingbird
 import HTTPTypes
 public import Logging
 import NIOCore

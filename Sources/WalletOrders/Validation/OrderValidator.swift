@@ -97,8 +97,9 @@ public struct OrderValidator: Sendable {
     }
 
     /// Validates an order source before signing: `order.json`, its files and localizations.
-    public func validate(_ source: OrderSource, subject: String) -> ValidationReport {
-        ValidationReport(subject: subject, diagnostics: validateContent(files: source.files))
+    /// `now` is the time dates are compared with (an `updatedAt` far ahead of it is a warning).
+    public func validate(_ source: OrderSource, subject: String, now: Date = Date()) -> ValidationReport {
+        ValidationReport(subject: subject, diagnostics: validateContent(files: source.files, now: now))
     }
 
     /// The content checks: JSON, schema, rules. `parsed` is `files["order.json"]` parsed, when

@@ -1,7 +1,7 @@
 public import Configuration
 public import Foundation
 public import Logging
-public import WalletOrders
+import WalletOrders
 
 /// The APNs clients of a service: one per order type when each logs in with its own Order Type ID
 /// certificate (APNs ties a certificate to its topic), or one for every topic with a token key.
