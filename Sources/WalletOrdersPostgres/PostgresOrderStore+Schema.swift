@@ -113,7 +113,10 @@ extension PostgresOrderStore {
     ///   code doesn't know (nothing is changed).
     static func migrate(_ connection: PostgresConnection, logger: Logger, errors: ErrorContext) async throws -> String {
         try await connection.withTransaction(logger: logger) { connection -> String in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLockKey))", logger: logger)
+            // Read the lock's answer to the end: an error while waiting for it (a timeout, a
+            // cancellation) comes in the row stream, and left unread it would surface only as the
+            // next statement's "current transaction is aborted".
+            for try await _ in try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLockKey))", logger: logger) {}
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS wallet_orders_migrations (
