@@ -28,6 +28,7 @@ extension OrderServer.Configuration {
     /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
     /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
     /// | `signing.passphraseEnvironment` | the variable holding their passphrase | none |
+    /// | `metrics.key` | the key `GET /metrics` asks for (`Authorization: Bearer`); the environment: `WALLET_ORDERS_METRICS_KEY` | none (open) |
     ///
     /// A key's scope holds commas, so `apiKeys` given as one string (the environment:
     /// `WALLET_ORDERS_API_KEYS='KEY1 order.com.example.shop;KEY2 *'`) separates its entries by
@@ -86,6 +87,14 @@ extension OrderServer.Configuration {
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
         updatedAtLimit = try UpdatedAtLimit(margin: margin)
+        if let key = config.string(forKey: "metrics.key", isSecret: true) {
+            guard key.count >= 16 else {
+                throw WalletOrdersError(
+                    .invalidConfiguration, "The setting metrics.key is shorter than 16 characters; short keys can be guessed.",
+                    hint: "Use a long random key, such as the output of `openssl rand -hex 24`.")
+            }
+            metricsKey = key
+        }
         try readLimits(config)
         registrationLimits = RegistrationLimits(
             maximumPerOrder: try count("registrations.maximumPerOrder", 1_000, 1...1_000_000),

@@ -67,6 +67,10 @@ public struct OrderServer: Sendable {
         /// and the log); their own connections count only towards the global connection cap.
         /// None by default: a client is its socket address.
         public var trustedProxies: [IPAddressRange] = []
+        /// The key `GET /metrics` asks for (`Authorization: Bearer <key>`, 16 characters or more).
+        /// `nil` (the default) serves the metrics to anyone who reaches the service: set it, or
+        /// keep `/metrics` off the public internet at the proxy, when the service faces it.
+        public var metricsKey: String?
 
         /// Creates a configuration.
         public init(
@@ -122,7 +126,9 @@ public struct OrderServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"# + "\n")))
         }
         if let registry = metrics?.registry {
-            router.get("metrics") { _, _ in
+            let metricsRoutes = router.group()
+            if let key = configuration.metricsKey { metricsRoutes.add(middleware: BearerKeyMiddleware(key: key, realm: "metrics")) }
+            metricsRoutes.get("metrics") { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

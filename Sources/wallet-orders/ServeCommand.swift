@@ -19,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
             /merchant/v1/ with an API key (Authorization: Bearer KEY). Every save that changes an \
             order queues a push to each registered device in the same transaction; the push \
             worker sends them to APNs. GET /health answers while the service runs; GET /metrics \
-            gives Prometheus metrics.
+            gives Prometheus metrics (behind the key in WALLET_ORDERS_METRICS_KEY, or the config \
+            file's metrics.key, when set).
 
             The store is a SQLite file (a path or sqlite:PATH) or a PostgreSQL database \
             (postgres://USER@HOST:5432/DATABASE?sslmode=require), which several serve instances \
