@@ -100,7 +100,7 @@ public struct HeadlessChromium: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-chromium-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }

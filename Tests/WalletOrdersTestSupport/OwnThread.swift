@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs blocking work (waiting for a process or a socket) on a thread of its own and awaits it.
 /// Swift concurrency has as many threads as cores (2 here): a test that blocks one of them

@@ -53,11 +53,13 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
 
     /// The address's bytes: 4 for IPv4 (and IPv4-mapped IPv6), 16 for IPv6; `nil` when it isn't one.
     static func bytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        // Plain byte buffers rather than in_addr/in6_addr: those C structs are defined by several
+        // modules here (Glibc, NIO's C shims), and which one's initializer a file sees depends on
+        // the build.
+        var v4 = [UInt8](repeating: 0, count: 4)
+        if v4.withUnsafeMutableBytes({ inet_pton(AF_INET, text, $0.baseAddress) }) == 1 { return v4 }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard bytes.withUnsafeMutableBytes({ inet_pton(AF_INET6, text, $0.baseAddress) }) == 1 else { return nil }
         if bytes[..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
         return bytes
     }

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
-public import WalletOrders
+import WalletOrders
 import WalletOrdersJSON
 
 /// An answer other than success, with a JSON body that says why:
