@@ -135,6 +135,12 @@ extension WalletOrdersError {
         /// A history token can't be used with this store: changes after it were compacted away,
         /// or it comes from another store. Resynchronize with `history(since: nil)`.
         public static let historyTokenInvalid = Code("history-token-invalid")
+        /// A new device registration was refused: the order has as many registrations as the
+        /// store's `RegistrationLimits` allow (nothing was stored).
+        public static let orderRegistrationLimit = Code("order-registration-limit")
+        /// A new device registration was refused: the device identifier has as many registrations
+        /// as the store's `RegistrationLimits` allow (nothing was stored).
+        public static let deviceRegistrationLimit = Code("device-registration-limit")
         /// A setting of a command or service is unusable (a short API key, a bad address).
         public static let invalidConfiguration = Code("invalid-configuration")
         /// A history token or list cursor given as text is not one this tool made, or a cursor

@@ -96,6 +96,14 @@ extension PostgresOrderStore {
                 "CREATE INDEX registrations_by_push_token ON registrations (push_token, order_type_identifier)",
             ]
         ),
+        (
+            // Pushes whose credentials APNs refused are parked, not dropped.
+            "v3-parked-pushes",
+            [
+                "ALTER TABLE push_outbox ADD COLUMN parked_since double precision",
+                "CREATE INDEX push_outbox_parked ON push_outbox (topic) WHERE parked_since IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

@@ -26,34 +26,63 @@ extension PostgresOrderStore {
         }
     }
 
-    public func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
-        -> DeviceRegistrationResult
-    {
+    public func register(
+        deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
+    ) async throws -> DeviceRegistrationResult {
         try await withConnection("register a device in") { [logger] connection in
             try await Self.retryingConflicts {
                 try await connection.withTransaction(logger: logger) { connection -> DeviceRegistrationResult in
-                    let now = Date().timeIntervalSince1970
                     // The token is the registration's own: other orders' registrations of the device keep theirs.
                     for try await _ in try await connection.query(
                         """
+                        UPDATE registrations SET push_token = \(pushToken)
+                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                            AND device_identifier = \(deviceIdentifier)
+                        RETURNING 1
+                        """, logger: logger)
+                    {
+                        return .alreadyRegistered
+                    }
+                    // The order's and the device's counts can't change before the insert: new
+                    // registrations of the same order, or of the same device, take these locks
+                    // (always the order's first, so two never wait for each other).
+                    let orderKey = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
+                    try await connection.query(
+                        """
+                        SELECT pg_advisory_xact_lock(\(Self.registrationLockClass), hashtext(\(orderKey))),
+                            pg_advisory_xact_lock(\(Self.registrationLockClass + 1), hashtext(\(deviceIdentifier)))
+                        """, logger: logger)
+                    var counts = (order: Int64(0), device: Int64(0))
+                    for try await row in try await connection.query(
+                        """
+                        SELECT
+                            (SELECT count(*) FROM registrations
+                             WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)),
+                            (SELECT count(*) FROM registrations WHERE device_identifier = \(deviceIdentifier))
+                        """, logger: logger)
+                    {
+                        counts = try row.decode((Int64, Int64).self)
+                    }
+                    try limits.checkNewRegistration(orderHas: Int(counts.order), deviceHas: Int(counts.device))
+                    for try await _ in try await connection.query(
+                        """
                         INSERT INTO registrations (order_type_identifier, order_identifier, device_identifier, push_token, created_at)
-                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(pushToken), \(now))
+                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(pushToken),
+                            \(Date().timeIntervalSince1970))
                         ON CONFLICT DO NOTHING RETURNING 1
                         """, logger: logger)
                     {
                         return .created
                     }
-                    try await connection.query(
-                        """
-                        UPDATE registrations SET push_token = \(pushToken)
-                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
-                            AND device_identifier = \(deviceIdentifier) AND push_token <> \(pushToken)
-                        """, logger: logger)
-                    return .alreadyRegistered
+                    return .alreadyRegistered  // registered meanwhile by a request for the same order and device
                 }
             }
         }
     }
+
+    /// The advisory lock class (the first key of the two-key form) of registration caps: this
+    /// one for orders, the next one for devices.
+    static let registrationLockClass: Int32 = 0x776F_0001
 
     @discardableResult
     public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
@@ -211,7 +240,7 @@ extension PostgresOrderStore: OrderChangeSequencing {
 // MARK: - Push outbox
 
 extension PostgresOrderStore {
-    /// Claims up to `limit` due pushes for `lease`, oldest first.
+    /// Claims up to `limit` due pushes for `lease`, the order types in turn, oldest first within a type.
     ///
     /// Rows are picked with `FOR UPDATE SKIP LOCKED`: workers on several servers claiming at the
     /// same moment skip each other's rows instead of waiting for them or claiming them twice.
@@ -223,10 +252,16 @@ extension PostgresOrderStore {
             var pushes: [PendingPush] = []
             for try await row in try await connection.query(
                 """
-                WITH due AS (
-                    SELECT id FROM push_outbox
+                WITH turns AS (
+                    SELECT id, not_before, row_number() OVER (PARTITION BY topic ORDER BY not_before, id) AS turn
+                    FROM push_outbox
                     WHERE not_before <= \(nowSeconds) AND (leased_until IS NULL OR leased_until <= \(nowSeconds))
-                    ORDER BY not_before, id LIMIT \(Int64(limit))
+                        AND parked_since IS NULL),
+                due AS (
+                    SELECT p.id FROM push_outbox p
+                    WHERE p.id IN (SELECT id FROM turns ORDER BY turn, not_before, id LIMIT \(Int64(limit)))
+                        AND p.not_before <= \(nowSeconds) AND (p.leased_until IS NULL OR p.leased_until <= \(nowSeconds))
+                        AND p.parked_since IS NULL
                     FOR UPDATE SKIP LOCKED),
                 claimed AS (
                     UPDATE push_outbox p SET leased_until = \(until), attempts = p.attempts + 1
@@ -245,6 +280,49 @@ extension PostgresOrderStore {
         }
     }
 
+    public func claimParkedPushes(lease: Duration, now: Date) async throws -> [PendingPush] {
+        let nowSeconds = now.timeIntervalSince1970
+        let until = nowSeconds + Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await withConnection("claim pushes from") { [logger] connection -> [PendingPush] in
+            var pushes: [PendingPush] = []
+            for try await row in try await connection.query(
+                """
+                WITH due AS (
+                    SELECT id FROM push_outbox
+                    WHERE id IN (
+                        SELECT min(id) FROM push_outbox
+                        WHERE parked_since IS NOT NULL AND (leased_until IS NULL OR leased_until <= \(nowSeconds)) GROUP BY topic)
+                        AND parked_since IS NOT NULL AND (leased_until IS NULL OR leased_until <= \(nowSeconds))
+                    FOR UPDATE SKIP LOCKED)
+                UPDATE push_outbox p SET leased_until = \(until), attempts = p.attempts + 1
+                FROM due WHERE p.id = due.id
+                RETURNING p.id, p.push_token, p.topic, p.attempts, p.enqueued_at
+                """, logger: logger)
+            {
+                let (id, token, topic, attempts, enqueued) = try row.decode((Int64, String, String, Int64, Double).self)
+                pushes.append(
+                    PendingPush(id: id, pushToken: token, topic: topic, attempts: Int(attempts), enqueuedAt: Date(timeIntervalSince1970: enqueued)))
+            }
+            return pushes
+        }
+    }
+
+    @discardableResult
+    public func resumeParkedPushes(topic: String, now: Date) async throws -> Int {
+        try await withConnection("update the push outbox of") { [logger] connection -> Int in
+            var resumed = 0
+            for try await _ in try await connection.query(
+                """
+                UPDATE push_outbox SET parked_since = NULL, not_before = \(now.timeIntervalSince1970)
+                WHERE topic = \(topic) AND parked_since IS NOT NULL RETURNING 1
+                """, logger: logger)
+            {
+                resumed += 1
+            }
+            return resumed
+        }
+    }
+
     public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
         try await withConnection("update the push outbox of") { [logger] connection in
             try await Self.retryingConflicts {
@@ -257,6 +335,8 @@ extension PostgresOrderStore {
                         _ = try await Self.forget(pushToken: push.pushToken, topic: push.topic, connection, logger: logger)
                     case .retry(let notBefore):
                         try await Self.requeue(connection, push.id, notBefore: notBefore.timeIntervalSince1970, logger: logger)
+                    case .park:
+                        try await Self.requeue(connection, push.id, notBefore: Date().timeIntervalSince1970, parked: true, logger: logger)
                     }
                 }
             }
@@ -275,22 +355,28 @@ extension PostgresOrderStore {
         }
     }
 
-    public func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?) {
-        let (pending, next) = try await withConnection("read") { [logger] connection -> (Int64, Double?) in
+    public func outboxStatus(now: Date) async throws -> PushOutboxStatus {
+        let (pending, parked, next) = try await withConnection("read") { [logger] connection -> (Int64, Int64, Double?) in
             for try await row in try await connection.query(
-                "SELECT count(*), min(greatest(not_before, coalesce(leased_until, 0))) FROM push_outbox", logger: logger)
+                """
+                SELECT count(*), count(parked_since),
+                    min(greatest(not_before, coalesce(leased_until, 0))) FILTER (WHERE parked_since IS NULL)
+                FROM push_outbox
+                """, logger: logger)
             {
-                return try row.decode((Int64, Double?).self)
+                return try row.decode((Int64, Int64, Double?).self)
             }
-            return (0, nil)
+            return (0, 0, nil)
         }
-        return (Int(pending), next.map { Date(timeIntervalSince1970: $0) })
+        return PushOutboxStatus(pending: Int(pending), parked: Int(parked), nextDue: next.map { Date(timeIntervalSince1970: $0) })
     }
 
-    /// Puts a claimed push back, due at `notBefore`; when a newer push for the same token and
-    /// topic is already waiting (a change arrived while this one was out), that one stands for
+    /// Puts a claimed push back, due at `notBefore` (or parked); when a newer push for the same
+    /// token and topic is already waiting (a change arrived while this one was out), that one stands for
     /// both and this one is removed.
-    private static func requeue(_ connection: PostgresConnection, _ id: Int64, notBefore: Double, logger: Logger) async throws {
+    private static func requeue(
+        _ connection: PostgresConnection, _ id: Int64, notBefore: Double, parked: Bool = false, logger: Logger
+    ) async throws {
         try await connection.query(
             """
             DELETE FROM push_outbox this WHERE this.id = \(id) AND EXISTS (
@@ -299,6 +385,10 @@ extension PostgresOrderStore {
                     AND other.leased_until IS NULL AND other.id <> this.id)
             """, logger: logger)
         try await connection.query(
-            "UPDATE push_outbox SET leased_until = NULL, not_before = \(notBefore) WHERE id = \(id)", logger: logger)
+            """
+            UPDATE push_outbox SET leased_until = NULL, not_before = \(notBefore),
+                parked_since = CASE WHEN \(parked) THEN coalesce(parked_since, \(notBefore)) END
+            WHERE id = \(id)
+            """, logger: logger)
     }
 }

@@ -12,11 +12,11 @@ import WalletOrdersStore
 ///
 /// | method and path | answers |
 /// |---|---|
-/// | `POST /v1/devices/{device}/registrations/{type}/{order}` | 201 registered, 200 already registered, 401 |
+/// | `POST /v1/devices/{device}/registrations/{type}/{order}` | 201 registered, 200 already registered, 401; 409 past a registration cap, 429 past the client's rate |
 /// | `DELETE /v1/devices/{device}/registrations/{type}/{order}` | 200 unregistered, 401 |
 /// | `GET /v1/devices/{device}/registrations/{type}?ordersModifiedSince=` | 200 `OrderIdentifiers`, 204 none |
 /// | `GET /v1/orders/{type}/{order}` | 200 the archive, 304 not modified, 401 |
-/// | `POST /v1/log` | 200, 429 when a client sends too much |
+/// | `POST /v1/log` | 200, 429 when a client or everyone together sends too much (``DeviceLogLimits``) |
 ///
 /// A wrong token and an unknown order get the same 401, after the same work, so the answer says
 /// nothing about which orders exist. Path segments are percent-decoded strictly; one that doesn't
@@ -24,7 +24,14 @@ import WalletOrdersStore
 struct AppleOrderRoutes: Sendable {
     let store: any OrderServiceStore
     let logLimiter: RateLimiter
+    let logBudget: ByteBudget
+    let logRequestBytes: Int
+    let trustedProxies: TrustedProxies
     let pushWorker: PushWorker?
+    /// The caps on registrations per order and per device.
+    let registrationLimits: RegistrationLimits
+    /// Registrations per client address (`nil`: no limit).
+    let registrationLimiter: RateLimiter?
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         router.post("v1/devices/:device/registrations/:type/:order") { request, context in
@@ -47,6 +54,16 @@ struct AppleOrderRoutes: Sendable {
     // MARK: - Endpoints
 
     private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        if let registrationLimiter {
+            let client = trustedProxies.client(
+                socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
+            if let wait = registrationLimiter.acquire(client) {
+                throw ServiceError(
+                    .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
+                    hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
+                    headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
+            }
+        }
         let device = try Self.deviceIdentifier(context)
         let order = try Self.orderIdentifier(context)
         try await authorize(request, order)
@@ -58,7 +75,9 @@ struct AppleOrderRoutes: Sendable {
         guard (8...512).contains(token.utf8.count), token.utf8.allSatisfy({ $0.isHexDigit }) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
         }
-        let result = try await Self.storeCall { try await store.register(deviceIdentifier: device, pushToken: token, for: order) }
+        let result = try await Self.storeCall {
+            try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
+        }
         context.logger.info(
             "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
         return Response(status: result == .created ? .created : .ok)
@@ -68,7 +87,7 @@ struct AppleOrderRoutes: Sendable {
         let device = try Self.deviceIdentifier(context)
         let order = try Self.orderIdentifier(context)
         try await authorize(request, order)
-        try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
+        _ = try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
         return Response(status: .ok)
     }
 
@@ -113,24 +132,53 @@ struct AppleOrderRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// Device logs: one record per request, its messages escaped and cut to `logRequestBytes` in
+    /// all (the text is cut before it is escaped), within the client's rate and the service's
+    /// byte budget.
     private func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
+        let client = trustedProxies.client(
+            socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
         if let wait = logLimiter.acquire(client) {
-            throw ServiceError(
-                .tooManyRequests, code: "rate-limited", "Too many log messages from this client.",
-                headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
+            throw Self.tooManyLogs("rate-limited", "Too many log messages from this client.", wait: wait)
         }
+        let overhead = DeviceLogLimits.recordOverheadBytes
+        let allowance: Int
+        switch logBudget.take(overhead + logRequestBytes, minimum: overhead + 1) {
+        case .success(let bytes): allowance = bytes
+        case .failure(let wait):
+            throw Self.tooManyLogs("log-budget-exhausted", "The service is taking no more device logs for now.", wait: wait.seconds)
+        }
+        var remaining = allowance - overhead
+        defer { logBudget.giveBack(remaining) }
         let body = try await Self.body(request, limit: OrderServiceLimits.maximumLogBodyBytes)
         guard let root = JSONParser.parse(body, maxDepth: 3).root, let entries = root["logs"]?.elements else {
             throw ServiceError.badRequest("bad-body", #"The body is not {"logs": [strings]}."#)
         }
-        for entry in entries.prefix(OrderServiceLimits.maximumLogEntries) {
-            guard let text = entry.stringValue else { continue }
-            context.logger.notice(
-                "device log",
-                metadata: ["message": .string(LogText.escaped(text, limit: OrderServiceLimits.maximumLogEntryBytes)), "client": .string(client)])
+        guard !entries.isEmpty else {
+            remaining += overhead  // nothing logged
+            return Response(status: .ok)
         }
+        // The messages in one value, ` | ` between them, each escaped and cut to what is left.
+        var messages = ""
+        for entry in entries.prefix(OrderServiceLimits.maximumLogEntries) {
+            let separator = messages.isEmpty ? "" : " | "
+            guard let text = entry.stringValue else { continue }
+            guard remaining >= separator.utf8.count + LogText.noteBytes else { break }
+            let message = LogText.escaped(text, limit: min(OrderServiceLimits.maximumLogEntryBytes, remaining - separator.utf8.count))
+            messages += separator + message
+            remaining -= separator.utf8.count + message.utf8.count
+        }
+        context.logger.notice(
+            "device log",
+            metadata: [
+                "client": .string(LogText.escaped(client)), "messages": .string(LogText.quoted(messages)),
+                "entries": .stringConvertible(entries.count),
+            ])
         return Response(status: .ok)
+    }
+
+    private static func tooManyLogs(_ code: String, _ message: String, wait: Double) -> ServiceError {
+        ServiceError(.tooManyRequests, code: code, message, headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
     }
 
     // MARK: - Authorization

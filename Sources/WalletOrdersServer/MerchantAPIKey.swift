@@ -1,4 +1,4 @@
-public import WalletOrders
+import WalletOrders
 
 /// The order types a merchant API key may act on: every type (`*`), or a list.
 ///

@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 public import Hummingbird
 
 /// The merchant API's keys, kept as SHA-256 digests with their scopes: a key is checked by

@@ -1,6 +1,7 @@
 public import Configuration
 import Foundation
 public import WalletOrders
+import WalletOrdersStore
 
 extension OrderServer.Configuration {
     /// Reads the configuration from `config` (swift-configuration), the same keys whatever the
@@ -15,11 +16,19 @@ extension OrderServer.Configuration {
     /// | `publicURL` | the public base URL, for customer links | none (paths) |
     /// | `updatedAtMarginSeconds` | how far ahead of the clock an uploaded `updatedAt` may be (``UpdatedAtLimit``) | 86400 (a day) |
     /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
-    /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds`, `push.maximumAttempts` | retries | 1, 900, 20 |
+    /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds` | retries (never given up) | 1, 900 |
+    /// | `push.parkedProbeSeconds` | how often parked pushes (credentials refused) are tried | 60 |
+    /// | `registrations.maximumPerOrder`, `registrations.maximumPerDevice` | device registrations (``RegistrationLimits``) | 1000, 100 |
+    /// | `registrations.perClientPerMinute` | new registrations a client address may make a minute (0: no limit) | 60 |
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
+    /// | `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds` | what `POST /v1/log` may write: per request, and for every client together per window (``DeviceLogLimits``) | 4096, 1048576, 60 |
+    /// | `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`, `connections.bodyTimeoutSeconds` | connection deadlines (``ConnectionLimits``) | 10, 60, 30 |
+    /// | `connections.maximum`, `connections.maximumPerAddress` | open connections, in all and per client address | 10000, 64 |
+    /// | `trustedProxies` | addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client | none |
     /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
     /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
     /// | `signing.passphraseEnvironment` | the variable holding their passphrase | none |
+    /// | `metrics.key` | the key `GET /metrics` asks for (`Authorization: Bearer`); the environment: `WALLET_ORDERS_METRICS_KEY` | none (open) |
     ///
     /// A key's scope holds commas, so `apiKeys` given as one string (the environment:
     /// `WALLET_ORDERS_API_KEYS='KEY1 order.com.example.shop;KEY2 *'`) separates its entries by
@@ -63,7 +72,7 @@ extension OrderServer.Configuration {
             pollInterval: try seconds("push.pollSeconds", 1, 0.01...3_600),
             initialBackoff: try seconds("push.initialBackoffSeconds", 1, 0.01...3_600),
             maximumBackoff: try seconds("push.maximumBackoffSeconds", 900, 0.01...86_400),
-            maximumAttempts: try count("push.maximumAttempts", 20, 1...1_000))
+            parkedProbeInterval: try seconds("push.parkedProbeSeconds", 60, 0.01...86_400))
         let rate = config.double(forKey: "log.rate", default: 5)
         let burst = config.double(forKey: "log.burst", default: 20)
         guard rate > 0, burst >= 1 else { throw Self.invalid("log.rate/log.burst", "\(rate)/\(burst)", "a positive rate and a burst of at least 1") }
@@ -78,6 +87,19 @@ extension OrderServer.Configuration {
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
         updatedAtLimit = try UpdatedAtLimit(margin: margin)
+        if let key = config.string(forKey: "metrics.key", isSecret: true) {
+            guard key.count >= 16 else {
+                throw WalletOrdersError(
+                    .invalidConfiguration, "The setting metrics.key is shorter than 16 characters; short keys can be guessed.",
+                    hint: "Use a long random key, such as the output of `openssl rand -hex 24`.")
+            }
+            metricsKey = key
+        }
+        try readLimits(config)
+        registrationLimits = RegistrationLimits(
+            maximumPerOrder: try count("registrations.maximumPerOrder", 1_000, 1...1_000_000),
+            maximumPerDevice: try count("registrations.maximumPerDevice", 100, 1...1_000_000))
+        registrationsPerClientPerMinute = try count("registrations.perClientPerMinute", 60, 0...1_000_000)
         if let folder = config.string(forKey: "signing.directory") {
             let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
             signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)

@@ -52,6 +52,25 @@ public struct OrderServer: Sendable {
         /// one further ahead is answered 422 `updated-at-in-future`. Open the store with the same
         /// limit, so that its other writers are held to it too.
         public var updatedAtLimit: UpdatedAtLimit = .default
+        /// How many device registrations an order and a device may have (default 1,000 and 100):
+        /// a new one past a cap is answered 409 `order-registration-limit` or
+        /// `device-registration-limit`, and nothing is stored.
+        public var registrationLimits: RegistrationLimits = .default
+        /// New registrations (`POST /v1/devices/…/registrations/…`) a client address may make a
+        /// minute (default 60, bursts of as many); past it 429 with `Retry-After`. 0: no limit.
+        public var registrationsPerClientPerMinute = 60
+        /// Timeouts and caps for connections (``ConnectionLimits``).
+        public var connections = ConnectionLimits()
+        /// What `POST /v1/log` may write to the log (``DeviceLogLimits``).
+        public var deviceLog = DeviceLogLimits()
+        /// Reverse proxies whose `X-Forwarded-For` names the client (for the log endpoint's limits
+        /// and the log); their own connections count only towards the global connection cap.
+        /// None by default: a client is its socket address.
+        public var trustedProxies: [IPAddressRange] = []
+        /// The key `GET /metrics` asks for (`Authorization: Bearer <key>`, 16 characters or more).
+        /// `nil` (the default) serves the metrics to anyone who reaches the service: set it, or
+        /// keep `/metrics` off the public internet at the proxy, when the service faces it.
+        public var metricsKey: String?
 
         /// Creates a configuration.
         public init(
@@ -107,7 +126,9 @@ public struct OrderServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"# + "\n")))
         }
         if let registry = metrics?.registry {
-            router.get("metrics") { _, _ in
+            let metricsRoutes = router.group()
+            if let key = configuration.metricsKey { metricsRoutes.add(middleware: BearerKeyMiddleware(key: key, realm: "metrics")) }
+            metricsRoutes.get("metrics") { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
@@ -115,7 +136,12 @@ public struct OrderServer: Sendable {
         }
         AppleOrderRoutes(
             store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
-            pushWorker: pushWorker
+            logBudget: ByteBudget(bytes: configuration.deviceLog.budgetBytes, window: configuration.deviceLog.budgetWindow),
+            logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
+            pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
+            registrationLimiter: configuration.registrationsPerClientPerMinute > 0
+                ? RateLimiter(rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+                : nil
         ).add(to: router)
         let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))
         links.add(to: router)
@@ -135,20 +161,25 @@ public struct OrderServer: Sendable {
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` when the TLS certificate or key
     ///   can't be read.
     public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> some ApplicationProtocol {
-        // Requests that aren't valid HTTP get the JSON error body too (ParseErrorAnswer).
-        let http1: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: [ParseErrorAnswer()]))
-        var server = http1
+        var tlsConfiguration: TLSConfiguration?
         if let tls = configuration.tls {
             do {
                 let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
-                server = try .tls(http1, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                let server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                _ = try NIOSSLContext(configuration: server)  // a key that doesn't fit the certificate fails here, not at start
+                tlsConfiguration = server
             } catch {
                 throw WalletOrdersError(
                     .invalidConfiguration, "The TLS certificate chain or key can't be used: \(error)",
                     hint: "Give the server certificate chain and its private key as PEM files.")
             }
         }
+        // Connections are capped and timed (ConnectionLimits); requests that aren't valid HTTP
+        // get the JSON error body too (ParseErrorAnswer).
+        let server = HTTPServerBuilder.guarded(
+            limits: configuration.connections, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
+            tls: tlsConfiguration, additionalChannelHandlers: { [ParseErrorAnswer()] })
         return Application(
             router: router(),
             server: server,

@@ -16,6 +16,9 @@ public struct ServiceMetrics: Sendable {
         self.registry = registry
     }
 
+    /// The metrics in Prometheus' text format, as `GET /metrics` serves them.
+    public var exposition: String { String(decoding: registry.emitToBuffer(), as: UTF8.self) }
+
     /// The process's metrics system, bootstrapped with a Prometheus registry on first use.
     public static var bootstrapped: ServiceMetrics { shared }
 

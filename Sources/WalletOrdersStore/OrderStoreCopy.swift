@@ -111,7 +111,7 @@ public enum OrderStoreCopy {
                 if let from = registrationStores.0, let to = registrationStores.1 {
                     for registration in try await from.registrations(for: identifier) {
                         _ = try await to.register(
-                            deviceIdentifier: registration.deviceIdentifier, pushToken: registration.pushToken, for: identifier)
+                            deviceIdentifier: registration.deviceIdentifier, pushToken: registration.pushToken, for: identifier, limits: .unlimited)
                         report.registrations += 1
                     }
                 }

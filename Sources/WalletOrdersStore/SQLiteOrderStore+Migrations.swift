@@ -70,6 +70,9 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v6-registration-push-tokens") { db in
             try migrateToRegistrationTokens(db)
         }
+        migrator.registerMigration("v7-parked-pushes") { db in
+            try migrateToParkedPushes(db)
+        }
         return migrator
     }
 

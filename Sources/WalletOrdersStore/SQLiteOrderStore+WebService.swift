@@ -28,26 +28,32 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         }
     }
 
-    public func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
-        -> DeviceRegistrationResult
-    {
+    public func register(
+        deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
+    ) async throws -> DeviceRegistrationResult {
         try await perform("register a device in") { database in
             try await database.write { db in
-                let now = Date().timeIntervalSince1970
+                let key: [any DatabaseValueConvertible] = [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier]
                 // The token is the registration's own: other orders' registrations of the device keep theirs.
+                try db.execute(
+                    sql: """
+                        UPDATE registrations SET pushToken = ?
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?
+                        """, arguments: StatementArguments([pushToken] + key))
+                if db.changesCount > 0 { return .alreadyRegistered }
+                // The write transaction holds the store's write lock: the counts can't change before the insert.
+                try limits.checkNewRegistration(
+                    orderHas: try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                        arguments: [order.orderTypeIdentifier, order.orderIdentifier]) ?? 0,
+                    deviceHas: try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM registrations WHERE deviceIdentifier = ?", arguments: [deviceIdentifier]) ?? 0)
                 try db.execute(
                     sql: """
                         INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt)
                         VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (orderTypeIdentifier, orderIdentifier, deviceIdentifier) DO NOTHING
-                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, pushToken, now])
-                if db.changesCount == 1 { return .created }
-                try db.execute(
-                    sql: """
-                        UPDATE registrations SET pushToken = ?
-                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ? AND pushToken <> ?
-                        """, arguments: [pushToken, order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier, pushToken])
-                return .alreadyRegistered
+                        """, arguments: StatementArguments(key + [pushToken, Date().timeIntervalSince1970]))
+                return .created
             }
         }
     }
@@ -209,9 +215,11 @@ extension SQLiteOrderStore: PushOutboxStoring {
                     sql: """
                         UPDATE pushOutbox SET leasedUntil = ?, attempts = attempts + 1
                         WHERE id IN (
-                            SELECT id FROM pushOutbox
-                            WHERE notBefore <= ? AND (leasedUntil IS NULL OR leasedUntil <= ?)
-                            ORDER BY notBefore, id LIMIT ?)
+                            SELECT id FROM (
+                                SELECT id, notBefore, ROW_NUMBER() OVER (PARTITION BY topic ORDER BY notBefore, id) AS turn
+                                FROM pushOutbox
+                                WHERE notBefore <= ? AND (leasedUntil IS NULL OR leasedUntil <= ?) AND parkedSince IS NULL)
+                            ORDER BY turn, notBefore, id LIMIT ?)
                         RETURNING id, pushToken, topic, attempts, enqueuedAt
                         """, arguments: [until, nowSeconds, nowSeconds, limit])
                 return rows.map {
@@ -219,6 +227,37 @@ extension SQLiteOrderStore: PushOutboxStoring {
                         id: $0[0], pushToken: $0[1], topic: $0[2], attempts: $0[3],
                         enqueuedAt: Date(timeIntervalSince1970: $0[4]))
                 }
+            }
+        }
+    }
+
+    public func claimParkedPushes(lease: Duration, now: Date) async throws -> [PendingPush] {
+        let nowSeconds = now.timeIntervalSince1970
+        let until = nowSeconds + Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await perform("claim pushes from") { database in
+            try await database.write { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        UPDATE pushOutbox SET leasedUntil = ?, attempts = attempts + 1
+                        WHERE id IN (
+                            SELECT MIN(id) FROM pushOutbox
+                            WHERE parkedSince IS NOT NULL AND (leasedUntil IS NULL OR leasedUntil <= ?) GROUP BY topic)
+                        RETURNING id, pushToken, topic, attempts, enqueuedAt
+                        """, arguments: [until, nowSeconds]
+                ).map { PendingPush(id: $0[0], pushToken: $0[1], topic: $0[2], attempts: $0[3], enqueuedAt: Date(timeIntervalSince1970: $0[4])) }
+            }
+        }
+    }
+
+    @discardableResult
+    public func resumeParkedPushes(topic: String, now: Date) async throws -> Int {
+        try await perform("update the push outbox of") { database in
+            try await database.write { db in
+                try db.execute(
+                    sql: "UPDATE pushOutbox SET parkedSince = NULL, notBefore = ? WHERE topic = ? AND parkedSince IS NOT NULL",
+                    arguments: [now.timeIntervalSince1970, topic])
+                return db.changesCount
             }
         }
     }
@@ -234,6 +273,8 @@ extension SQLiteOrderStore: PushOutboxStoring {
                     _ = try Self.forget(db, pushToken: push.pushToken, topic: push.topic)
                 case .retry(let notBefore):
                     try Self.requeue(db, push.id, notBefore: notBefore.timeIntervalSince1970)
+                case .park:
+                    try Self.requeue(db, push.id, notBefore: Date().timeIntervalSince1970, parked: true)
                 }
             }
         }
@@ -249,21 +290,26 @@ extension SQLiteOrderStore: PushOutboxStoring {
         }
     }
 
-    public func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?) {
+    public func outboxStatus(now: Date) async throws -> PushOutboxStatus {
         try await perform("read") { database in
             try await database.read { db in
-                let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pushOutbox") ?? 0
-                let next = try Double.fetchOne(
-                    db, sql: "SELECT MIN(MAX(notBefore, COALESCE(leasedUntil, 0))) FROM pushOutbox")
-                return (pending, next.map { Date(timeIntervalSince1970: $0) })
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*), COUNT(parkedSince),
+                            MIN(CASE WHEN parkedSince IS NULL THEN MAX(notBefore, COALESCE(leasedUntil, 0)) END)
+                        FROM pushOutbox
+                        """)
+                let next: Double? = row?[2]
+                return PushOutboxStatus(pending: row?[0] ?? 0, parked: row?[1] ?? 0, nextDue: next.map { Date(timeIntervalSince1970: $0) })
             }
         }
     }
 
-    /// Puts a claimed push back, due at `notBefore`; when a newer push for the same token and
-    /// topic is already waiting (a change arrived while this one was out), that one stands for
-    /// both and this one is removed.
-    private static func requeue(_ db: Database, _ id: Int64, notBefore: Double) throws {
+    /// Puts a claimed push back, due at `notBefore` (or parked); when a newer push for the same
+    /// token and topic is already waiting (a change arrived while this one was out), that one
+    /// stands for both and this one is removed.
+    private static func requeue(_ db: Database, _ id: Int64, notBefore: Double, parked: Bool = false) throws {
         try db.execute(
             sql: """
                 DELETE FROM pushOutbox WHERE id = ? AND EXISTS (
@@ -272,7 +318,11 @@ extension SQLiteOrderStore: PushOutboxStoring {
                         AND other.leasedUntil IS NULL AND other.id <> this.id)
                 """, arguments: [id, id])
         try db.execute(
-            sql: "UPDATE pushOutbox SET leasedUntil = NULL, notBefore = ? WHERE id = ?", arguments: [notBefore, id])
+            sql: """
+                UPDATE pushOutbox SET leasedUntil = NULL, notBefore = ?,
+                    parkedSince = CASE WHEN ? THEN COALESCE(parkedSince, ?) END
+                WHERE id = ?
+                """, arguments: [notBefore, parked, notBefore, id])
     }
 }
 
@@ -295,6 +345,15 @@ extension SQLiteOrderStore {
     static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Schema v7: pushes whose credentials APNs refused are parked, not dropped.
+    static func migrateToParkedPushes(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE pushOutbox ADD COLUMN parkedSince REAL;
+                CREATE INDEX pushOutboxParked ON pushOutbox (topic) WHERE parkedSince IS NOT NULL;
+                """)
     }
 
     /// Schema v6: the push token moves from the device to each registration (device and order),

@@ -75,6 +75,47 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
     }
 }
 
+/// How many device registrations the store takes: a registration past either cap is refused and
+/// nothing is stored. Wallet registers each of a customer's devices once per order, so real orders
+/// have a handful and real devices one per order they hold; the caps keep one order's token from
+/// pinning a store with registrations (or a save from fanning out to them), and one device
+/// identifier from collecting registrations without end.
+public struct RegistrationLimits: Sendable, Hashable {
+    /// Registrations one order may have (default 1,000).
+    public var maximumPerOrder: Int
+    /// Registrations one device identifier may have, over all orders (default 100).
+    public var maximumPerDevice: Int
+
+    /// Creates limits; each is at least 1.
+    public init(maximumPerOrder: Int = 1_000, maximumPerDevice: Int = 100) {
+        self.maximumPerOrder = max(1, maximumPerOrder)
+        self.maximumPerDevice = max(1, maximumPerDevice)
+    }
+
+    /// 1,000 per order, 100 per device.
+    public static let `default` = RegistrationLimits()
+    /// No practical limit: for moving registrations that a store already holds (``OrderStoreCopy``).
+    public static let unlimited = RegistrationLimits(maximumPerOrder: .max, maximumPerDevice: .max)
+
+    /// Throws when one more registration would pass a cap, given the order's and the device's
+    /// registrations now (the same rule for every store).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/orderRegistrationLimit`` or
+    ///   ``WalletOrdersError/Code/deviceRegistrationLimit``.
+    package func checkNewRegistration(orderHas: Int, deviceHas: Int) throws {
+        if orderHas >= maximumPerOrder {
+            throw WalletOrdersError(
+                .orderRegistrationLimit, "The order has \(maximumPerOrder) device registrations, as many as it may have.",
+                hint: "A device registered before keeps working; unregister devices that no longer hold the order.")
+        }
+        if deviceHas >= maximumPerDevice {
+            throw WalletOrdersError(
+                .deviceRegistrationLimit, "The device has \(maximumPerDevice) registrations, as many as it may have.",
+                hint: "Unregister the device from orders it no longer holds.")
+        }
+    }
+}
+
 /// Device registrations for Wallet's order web service, kept in the order store so that a save
 /// and the pushes it causes are one transaction.
 ///
@@ -92,9 +133,14 @@ public protocol DeviceRegistrationStoring: Sendable {
     func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord?
 
     /// Registers `deviceIdentifier` for updates of `order`, pushed to `pushToken`; registering
-    /// again replaces that registration's push token and nothing else.
-    func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
-        -> DeviceRegistrationResult
+    /// again replaces that registration's push token and nothing else. A new registration past
+    /// `limits` is refused and nothing is stored (the check and the insert are one transaction).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/orderRegistrationLimit`` or
+    ///   ``WalletOrdersError/Code/deviceRegistrationLimit`` for a new registration past a cap.
+    func register(
+        deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
+    ) async throws -> DeviceRegistrationResult
 
     /// Removes the device's registration for `order`; `false` when there was none.
     @discardableResult
@@ -131,6 +177,15 @@ public protocol DeviceRegistrationStoring: Sendable {
     func customerLinkSecret() async throws -> [UInt8]
 }
 
+extension DeviceRegistrationStoring {
+    /// Registers `deviceIdentifier` for updates of `order` within ``RegistrationLimits/default``.
+    public func register(deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier) async throws
+        -> DeviceRegistrationResult
+    {
+        try await register(deviceIdentifier: deviceIdentifier, pushToken: pushToken, for: order, limits: .default)
+    }
+}
+
 /// One push waiting in the outbox, claimed by a worker for a while (its lease).
 public struct PendingPush: Sendable, Hashable {
     /// The outbox entry.
@@ -164,6 +219,27 @@ public enum PushCompletion: Sendable, Hashable {
     case tokenGone
     /// Try again no sooner than `notBefore`.
     case retry(notBefore: Date)
+    /// APNs refused the provider's credentials for the push's topic: keep it, parked (no worker
+    /// claims it) until ``PushOutboxStoring/resumeParkedPushes(topic:now:)``. Changes for the
+    /// same token and topic fold into it meanwhile.
+    case park
+}
+
+/// What the outbox holds.
+public struct PushOutboxStatus: Sendable, Hashable {
+    /// Pushes waiting, parked ones included.
+    public var pending: Int
+    /// Pushes parked because APNs refused the credentials of their topic.
+    public var parked: Int
+    /// When the earliest push not yet due (and not parked) becomes due.
+    public var nextDue: Date?
+
+    /// Creates a status.
+    public init(pending: Int, parked: Int, nextDue: Date?) {
+        self.pending = pending
+        self.parked = parked
+        self.nextDue = nextDue
+    }
 }
 
 /// The durable push outbox: a save that changes an order enqueues one push per registered
@@ -172,10 +248,22 @@ public enum PushCompletion: Sendable, Hashable {
 /// Pushes are coalesced: while a push for a (token, topic) pair waits, further changes add
 /// nothing, since a push names no order and the device asks for everything that changed. Workers
 /// claim due pushes with a lease; a push whose worker died becomes due again when its lease
-/// runs out, so delivery is at least once.
+/// runs out, so delivery is at least once. Claims take order types in turn, so one order's
+/// fan-out to many devices doesn't hold up another merchant's push. A push leaves the outbox only
+/// when it was delivered, superseded by a newer one for the same token and topic, or its token
+/// is gone; one whose credentials APNs refused is parked, not dropped.
 public protocol PushOutboxStoring: Sendable {
-    /// Claims up to `limit` due pushes for `lease`, oldest first.
+    /// Claims up to `limit` due pushes for `lease`, the order types in turn (the first due push of
+    /// each type, then the second, …), oldest first within a type. Parked pushes are left.
     func claimPushes(limit: Int, lease: Duration, now: Date) async throws -> [PendingPush]
+
+    /// Claims the oldest parked push of each parked topic for `lease`: a worker sends these to
+    /// find out whether APNs takes the topic's credentials again.
+    func claimParkedPushes(lease: Duration, now: Date) async throws -> [PendingPush]
+
+    /// Makes the parked pushes of `topic` due at `now` (its credentials work again); returns how many.
+    @discardableResult
+    func resumeParkedPushes(topic: String, now: Date) async throws -> Int
 
     /// Records what became of a claimed push.
     func complete(_ push: PendingPush, _ completion: PushCompletion) async throws
@@ -183,6 +271,7 @@ public protocol PushOutboxStoring: Sendable {
     /// Gives claimed pushes back unsent (a worker shutting down), due at once.
     func release(_ pushes: [PendingPush]) async throws
 
-    /// How many pushes wait in the outbox, and when the earliest one not yet due becomes due.
-    func outboxStatus(now: Date) async throws -> (pending: Int, nextDue: Date?)
+    /// How many pushes wait in the outbox (and how many are parked), and when the earliest one
+    /// not yet due becomes due.
+    func outboxStatus(now: Date) async throws -> PushOutboxStatus
 }

@@ -19,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
             /merchant/v1/ with an API key (Authorization: Bearer KEY). Every save that changes an \
             order queues a push to each registered device in the same transaction; the push \
             worker sends them to APNs. GET /health answers while the service runs; GET /metrics \
-            gives Prometheus metrics.
+            gives Prometheus metrics (behind the key in WALLET_ORDERS_METRICS_KEY, or the config \
+            file's metrics.key, when set).
 
             The store is a SQLite file (a path or sqlite:PATH) or a PostgreSQL database \
             (postgres://USER@HOST:5432/DATABASE?sslmode=require), which several serve instances \
@@ -28,7 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             Settings come from flags, then WALLET_ORDERS_* environment variables, then the JSON \
             file of --config (keys: listen, store, apiKeys, apiKeyFile, publicURL, \
-            push.pollSeconds, push.leaseSeconds, updatedAtMarginSeconds, …; see the README). SIGTERM or Ctrl-C stops the \
+            push.pollSeconds, push.leaseSeconds, updatedAtMarginSeconds, connections.*, \
+            trustedProxies, …; see the README). SIGTERM or Ctrl-C stops the \
             service gracefully: requests in flight finish, pushes being sent are completed.
 
             Examples:
@@ -101,8 +103,35 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("push-lease"), help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
     var pushLease: Double?
 
+    @Option(name: .customLong("max-registrations-per-order"), help: ArgumentHelp("Device registrations one order may have; a new one past it is refused with 409 (default 1000).", valueName: "count"))
+    var maximumRegistrationsPerOrder: Int?
+
+    @Option(name: .customLong("max-registrations-per-device"), help: ArgumentHelp("Registrations one device identifier may have over all orders (default 100).", valueName: "count"))
+    var maximumRegistrationsPerDevice: Int?
+
+    @Option(name: .customLong("registrations-per-minute"), help: ArgumentHelp("Registrations a client address may make a minute, then 429 with Retry-After (default 60; 0: no limit).", valueName: "count"))
+    var registrationsPerMinute: Int?
+
     @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an order whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
     var updatedAtMargin: Double?
+
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Close a connection whose request head takes longer than this (default 10).", valueName: "seconds"))
+    var headerTimeout: Double?
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a keep-alive connection idle this long (default 60).", valueName: "seconds"))
+    var idleTimeout: Double?
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Close a connection whose request body sends nothing for this long (default 30).", valueName: "seconds"))
+    var bodyTimeout: Double?
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections in all; more are closed at once (default 10000, less if the open-file limit is lower).", valueName: "count"))
+    var maximumConnections: Int?
+
+    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp("Open connections from one client address; more are closed at once (default 64; trusted proxies are exempt).", valueName: "count"))
+    var maximumConnectionsPerAddress: Int?
+
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp("A reverse proxy's address or CIDR range whose X-Forwarded-For names the client; repeatable.", valueName: "cidr"))
+    var trustedProxies: [String] = []
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
     var logLevel: String?
@@ -115,6 +144,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try await reportingFailuresAsync { try await readConfiguration() }
+        ConnectionLimits.raiseOpenFileLimit()  // a descriptor per connection: the soft limit (often 1024) is far too low
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
         let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
         let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
@@ -172,6 +202,15 @@ struct ServeCommand: AsyncParsableCommand {
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
         set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))
+        set("registrations.maximumPerOrder", maximumRegistrationsPerOrder.map(ConfigContent.int))
+        set("registrations.maximumPerDevice", maximumRegistrationsPerDevice.map(ConfigContent.int))
+        set("registrations.perClientPerMinute", registrationsPerMinute.map(ConfigContent.int))
+        set("connections.headerTimeoutSeconds", headerTimeout.map(ConfigContent.double))
+        set("connections.idleTimeoutSeconds", idleTimeout.map(ConfigContent.double))
+        set("connections.bodyTimeoutSeconds", bodyTimeout.map(ConfigContent.double))
+        set("connections.maximum", maximumConnections.map(ConfigContent.int))
+        set("connections.maximumPerAddress", maximumConnectionsPerAddress.map(ConfigContent.int))
+        if !trustedProxies.isEmpty { set("trustedProxies", .stringArray(trustedProxies)) }
         set("log.level", logLevel.map(ConfigContent.string))
         set("tls.certificate", tlsCertificate.map(ConfigContent.string))
         set("tls.key", tlsKey.map(ConfigContent.string))

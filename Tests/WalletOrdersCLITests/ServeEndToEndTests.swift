@@ -70,6 +70,30 @@ struct ServeEndToEndTests {
         #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
     }
 
+    @Test("With WALLET_ORDERS_METRICS_KEY, /metrics answers 401 without the key and the metrics with it; /health stays open")
+    func metricsKey() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let metricsKey = "metrics-key-0123456789abcdef"
+        let server = try RunningServer(
+            ["--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_METRICS_KEY": metricsKey], folder: folder)
+        let refused = try HTTPClient.request("GET", "\(server.baseURL)/metrics")
+        #expect(refused.status == 401)
+        #expect(refused.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == #"Bearer realm="metrics""#)
+        #expect(!String(decoding: refused.body, as: UTF8.self).contains("hb_requests"))
+        let wrong = try HTTPClient.request("GET", "\(server.baseURL)/metrics", headers: ["Authorization": "Bearer \(metricsKey)x"])
+        #expect(wrong.status == 401)
+        let metrics = try HTTPClient.request("GET", "\(server.baseURL)/metrics", headers: ["Authorization": "Bearer \(metricsKey)"])
+        #expect(metrics.status == 200)
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("hb_requests"))
+        #expect(try HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
+        #expect(try server.stop() == 0)
+
+        let short = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_METRICS_KEY": "short"])
+        #expect(short.status == 1)
+        #expect(short.errorOutput.contains("metrics.key is shorter than 16 characters"), "\(short.errorOutput)")
+    }
+
     @Test("A short API key is refused: short keys can be guessed")
     func shortKey() throws {
         let folder = try TemporaryFolder()

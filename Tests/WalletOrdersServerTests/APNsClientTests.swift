@@ -106,14 +106,14 @@ struct APNsClientTests {
         // Token credentials present no certificate; this stand-in accepts certificates only.
         try await withPush(credentials: APNsTest.tokenCredentials) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            #expect(outcome == .rejected(reason: "InvalidProviderToken"))
+            #expect(outcome == .credentialsRefused(reason: "InvalidProviderToken"))
             #expect(standIn.requests.map(\.status) == [403])
             #expect(standIn.requests.first?.clientCertificateUID == nil)
             #expect(standIn.pushes.isEmpty)
         }
     }
 
-    @Test("a certificate from an untrusted CA is refused in the TLS handshake: rejected, BadCertificate")
+    @Test("a certificate from an untrusted CA is refused in the TLS handshake: credentialsRefused, BadCertificate")
     func untrustedCertificateRefused() async throws {
         let pki = APNsTest.pki
         let untrusted = try APNsClientCertificate(
@@ -121,8 +121,8 @@ struct APNsClientTests {
         #expect(untrusted.subjectUID == topic)
         try await withPush(credentials: .certificate(untrusted)) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            guard case .rejected(let reason) = outcome else {
-                Issue.record("expected rejected, got \(outcome)")
+            guard case .credentialsRefused(let reason) = outcome else {
+                Issue.record("expected credentialsRefused, got \(outcome)")
                 return
             }
             #expect(reason.hasPrefix("BadCertificate"), "\(reason)")
@@ -130,26 +130,26 @@ struct APNsClientTests {
         }
     }
 
-    @Test("a certificate whose UID isn't the topic: 400 TopicDisallowed, rejected")
+    @Test("a certificate whose UID isn't the topic: 400 TopicDisallowed, credentialsRefused")
     func certificateForAnotherTopic() async throws {
         let pki = APNsTest.pki
         let other = try APNsClientCertificate(
             certificateChainPEM: Array(pki.otherTopicCertificatePEM.utf8), privateKeyPEM: Array(pki.otherTopicKeyPEM.utf8))
         try await withPush(credentials: .certificate(other)) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            #expect(outcome == .rejected(reason: "TopicDisallowed"))
+            #expect(outcome == .credentialsRefused(reason: "TopicDisallowed"))
             #expect(standIn.requests.map(\.status) == [400])
             #expect(standIn.requests.first?.clientCertificateUID == APNsTestPKI.otherTopic)
             #expect(standIn.pushes.isEmpty)
         }
     }
 
-    @Test("a service certificate the client doesn't trust: rejected, nothing sent")
+    @Test("a service certificate the client doesn't trust: credentialsRefused, nothing sent")
     func untrustedServer() async throws {
         try await withPush(trustServer: false) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            guard case .rejected(let reason) = outcome else {
-                Issue.record("expected rejected, got \(outcome)")
+            guard case .credentialsRefused(let reason) = outcome else {
+                Issue.record("expected credentialsRefused, got \(outcome)")
                 return
             }
             #expect(reason.contains("not trusted"), "\(reason)")
@@ -209,12 +209,12 @@ struct APNsClientTests {
         }
     }
 
-    @Test("ExpiredProviderToken twice in a row: retried once only, then rejected")
+    @Test("ExpiredProviderToken twice in a row: retried once only, then credentialsRefused")
     func tokenExpiredTwice() async throws {
         try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials) { standIn, client in
             standIn.respondToNext(2, with: .error(status: 403, reason: "ExpiredProviderToken"))
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            #expect(outcome == .rejected(reason: "ExpiredProviderToken"))
+            #expect(outcome == .credentialsRefused(reason: "ExpiredProviderToken"))
             #expect(standIn.requests.map(\.status) == [403, 403])
             #expect(Set(standIn.requests.compactMap(\.providerToken)).count == 2)
         }
@@ -233,13 +233,13 @@ struct APNsClientTests {
         }
     }
 
-    @Test("a token signed with another key: 403 InvalidProviderToken, rejected")
+    @Test("a token signed with another key: 403 InvalidProviderToken, credentialsRefused")
     func tokenWrongKey() async throws {
         let credentials = APNsConfiguration.Credentials.token(
             keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: APNsTest.pki.otherTokenPrivateKeyPEM)
         try await withPush(certificates: false, tokens: true, credentials: credentials) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
-            #expect(outcome == .rejected(reason: "InvalidProviderToken"))
+            #expect(outcome == .credentialsRefused(reason: "InvalidProviderToken"))
             #expect(standIn.requests.map(\.status) == [403])
         }
     }
@@ -269,13 +269,13 @@ struct APNsClientTests {
         (400, "MissingDeviceToken", .rejected(reason: "MissingDeviceToken")),
         (400, "MissingTopic", .rejected(reason: "MissingTopic")),
         (400, "PayloadEmpty", .rejected(reason: "PayloadEmpty")),
-        (400, "TopicDisallowed", .rejected(reason: "TopicDisallowed")),
-        (403, "BadCertificate", .rejected(reason: "BadCertificate")),
-        (403, "BadCertificateEnvironment", .rejected(reason: "BadCertificateEnvironment")),
-        (403, "ExpiredProviderToken", .rejected(reason: "ExpiredProviderToken")),  // certificate auth: no token to renew
-        (403, "Forbidden", .rejected(reason: "Forbidden")),
-        (403, "InvalidProviderToken", .rejected(reason: "InvalidProviderToken")),
-        (403, "MissingProviderToken", .rejected(reason: "MissingProviderToken")),
+        (400, "TopicDisallowed", .credentialsRefused(reason: "TopicDisallowed")),
+        (403, "BadCertificate", .credentialsRefused(reason: "BadCertificate")),
+        (403, "BadCertificateEnvironment", .credentialsRefused(reason: "BadCertificateEnvironment")),
+        (403, "ExpiredProviderToken", .credentialsRefused(reason: "ExpiredProviderToken")),  // certificate auth: no token to renew
+        (403, "Forbidden", .credentialsRefused(reason: "Forbidden")),
+        (403, "InvalidProviderToken", .credentialsRefused(reason: "InvalidProviderToken")),
+        (403, "MissingProviderToken", .credentialsRefused(reason: "MissingProviderToken")),
         (404, "BadPath", .rejected(reason: "BadPath")),
         (405, "MethodNotAllowed", .rejected(reason: "MethodNotAllowed")),
         (410, "ExpiredToken", .deviceGone(reason: "ExpiredToken")),

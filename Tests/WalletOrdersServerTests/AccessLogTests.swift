@@ -75,6 +75,10 @@ struct AccessLogTests {
                 uri: "/v1/devices/\(Self.device)/registrations/\(ServiceUnderTest.orderPath)", method: .post, headers: headers,
                 body: ByteBuffer(string: #"{"pushToken": "0123456789abcdef"}"#))
             #expect(registered.status == .created)
+            let logged = try await client.execute(
+                uri: "/v1/log", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"logs": ["a\" client=10.0.0.1 x=\"", "second \\ entry"]}"#))
+            #expect(logged.status == .ok)
             return String(path.split(separator: "/").last ?? "")
         }
         #expect(linkKey.count >= 16)
@@ -89,6 +93,13 @@ struct AccessLogTests {
         #expect(routes.contains("POST /v1/devices/{device}/registrations/{type}/{order} 201"), "\(routes)")
         #expect(routes.contains("GET /merchant/v1/orders/{type}/{order}/link 200"), "\(routes)")
         #expect(requests.allSatisfy { Double($0.metadata["ms"] ?? "") != nil && $0.metadata["client"] != nil })
+
+        // The device's text is one quoted field: a parser of `key=value` / `key="…"` finds no forged field.
+        let deviceLog = try #require(log.all.first { $0.message == "device log" })
+        let fields = deviceLog.line.matches(of: /(\w+)=("(?:[^"\\]|\\.)*"|\S+)/).map { String($0.output.1) }
+        #expect(fields.filter { $0 == "client" }.count == 1 && !fields.contains("x"), "\(deviceLog.line)")
+        #expect(deviceLog.metadata["client"] == "127.0.0.1", "\(deviceLog.line)")
+        #expect(deviceLog.metadata["messages"]?.contains(#"a\" client=10.0.0.1 x=\""#) == true, "\(deviceLog.line)")
     }
 
     @Test("Client text is one quoted field: its quotes can't close it and forge another field")

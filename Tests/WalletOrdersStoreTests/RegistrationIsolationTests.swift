@@ -123,12 +123,58 @@ struct RegistrationIsolationTests {
             INSERT INTO devices SELECT device_identifier, min(push_token), 0 FROM registrations GROUP BY device_identifier;
             INSERT INTO registrations VALUES ('order.com.example.othermerchant', 'Y-2', 'D', 0, 'x');
             ALTER TABLE registrations DROP COLUMN push_token;
-            DELETE FROM wallet_orders_migrations WHERE version >= 2;
+            DELETE FROM wallet_orders_migrations WHERE version = 2;
             """, database: database)
         let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
         let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
         #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         await store.close()
+    }
+
+    @Test("Caps: a new registration past the order's or the device's cap is refused with its code and nothing stored; registering again still works", arguments: StoreKind.webServiceCases)
+    func caps(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            let limits = RegistrationLimits(maximumPerOrder: 3, maximumPerDevice: 2)
+            for device in ["A", "B", "C"] {
+                #expect(try await store.register(deviceIdentifier: device, pushToken: "abcd1234", for: Self.orderX, limits: limits) == .created)
+            }
+            let full = try await #require(throws: WalletOrdersError.self) {
+                try await store.register(deviceIdentifier: "E", pushToken: "abcd1234", for: Self.orderX, limits: limits)
+            }
+            #expect(full.code == .orderRegistrationLimit)
+            #expect(try await store.registrationCount(for: Self.orderX) == 3)
+            #expect(try await store.register(deviceIdentifier: "A", pushToken: "beef5678", for: Self.orderX, limits: limits) == .alreadyRegistered)
+
+            // D holds order Y; with X it has two, its cap: a third order is refused.
+            let limitsForD = RegistrationLimits(maximumPerOrder: 10, maximumPerDevice: 2)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX, limits: limitsForD) == .created)
+            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "X-2"))
+            let third = SampleVersions.identifier("X-2")
+            let deviceFull = try await #require(throws: WalletOrdersError.self) {
+                try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: third, limits: limitsForD)
+            }
+            #expect(deviceFull.code == .deviceRegistrationLimit)
+            #expect(try await store.registrationCount(for: third) == 0)
+        }
+    }
+
+    @Test("Caps hold under concurrent registrations: 20 at once for an order capped at 5 store exactly 5", arguments: StoreKind.webServiceCases)
+    func capsUnderConcurrency(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            let limits = RegistrationLimits(maximumPerOrder: 5, maximumPerDevice: 100)
+            let created = await withTaskGroup(of: Bool.self) { group -> Int in
+                for device in 0..<20 {
+                    group.addTask {
+                        (try? await store.register(deviceIdentifier: "d\(device)", pushToken: "abcd1234", for: Self.orderX, limits: limits)) == .created
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(created == 5)
+            #expect(try await store.registrationCount(for: Self.orderX) == 5)
+        }
     }
 }

@@ -52,6 +52,11 @@ extension LogText {
     /// with its own quotes written `\"`, so that nothing it holds (`a" client=10.0.0.1 x="`)
     /// reads as another field of the line.
     static func field(_ text: String, limit: Int = 256) -> String {
-        "\"" + escaped(text, limit: limit).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        quoted(escaped(text, limit: limit))
+    }
+
+    /// Text already ``escaped(_:limit:)`` (so its quotes are `\"`) in double quotes: one log field.
+    static func quoted(_ escapedText: String) -> String {
+        "\"" + escapedText + "\""
     }
 }

@@ -1,18 +1,55 @@
 import Foundation
 import Synchronization
 
-/// A token bucket per client: `rate` requests a second on average, bursts of `burst`. Memory is
-/// bounded: past `maximumClients` buckets, full (idle) buckets are forgotten first, then all.
-final class RateLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updated: Double
+/// Tokens that come back at `rate` a second, up to `burst`.
+struct TokenBucket {
+    let rate: Double
+    let burst: Double
+    private(set) var tokens: Double
+    /// When the bucket was last used (the uptime in seconds).
+    private(set) var updated: Double
+
+    init(rate: Double, burst: Double, now: Double) {
+        self.rate = rate
+        self.burst = burst
+        tokens = burst
+        updated = now
     }
 
+    /// Whether the bucket would be full at `now`: then it holds nothing a new bucket wouldn't.
+    func isFull(at now: Double) -> Bool { tokens + (now - updated) * rate >= burst }
+
+    /// Takes up to `wanted` tokens, at least `minimum`: how many were taken, or `nil` and how many
+    /// seconds until `minimum` are back.
+    mutating func take(_ wanted: Double, minimum: Double, now: Double) -> Result<Double, Wait> {
+        tokens = min(burst, tokens + max(0, now - updated) * rate)
+        updated = now
+        guard tokens >= minimum else { return .failure(Wait(seconds: (minimum - tokens) / rate)) }
+        let taken = min(wanted, tokens)
+        tokens -= taken
+        return .success(taken)
+    }
+
+    /// Puts back tokens taken and not used.
+    mutating func giveBack(_ unused: Double) {
+        tokens = min(burst, tokens + unused)
+    }
+
+    /// How long until the tokens asked for are back.
+    struct Wait: Error {
+        let seconds: Double
+    }
+}
+
+/// A token bucket per client: `rate` requests a second on average, bursts of `burst`. Memory is
+/// bounded: past `maximumClients` buckets, full ones are forgotten (a full bucket is what a new
+/// client gets), then the least recently used, an eighth of the table at a time, so that a flood
+/// of new addresses never resets the buckets of the clients being limited.
+final class RateLimiter: Sendable {
     let rate: Double
     let burst: Double
     let maximumClients: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: TokenBucket]>([:])
 
     init(rate: Double, burst: Double, maximumClients: Int = 10_000) {
         self.rate = rate
@@ -24,46 +61,77 @@ final class RateLimiter: Sendable {
     /// a token is back.
     func acquire(_ client: String, now: Double = ProcessInfo.processInfo.systemUptime) -> Double? {
         buckets.withLock { buckets in
-            var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * rate)
-            bucket.updated = now
-            defer {
-                if buckets.count >= maximumClients && buckets[client] == nil {
-                    buckets = buckets.filter { $0.value.tokens + (now - $0.value.updated) * rate < burst }
-                    if buckets.count >= maximumClients { buckets.removeAll(keepingCapacity: true) }
-                }
-                buckets[client] = bucket
+            if buckets[client] == nil && buckets.count >= maximumClients { evict(&buckets, now: now) }
+            var bucket = buckets[client] ?? TokenBucket(rate: rate, burst: burst, now: now)
+            defer { buckets[client] = bucket }
+            switch bucket.take(1, minimum: 1, now: now) {
+            case .success: return nil
+            case .failure(let wait): return wait.seconds
             }
-            guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / rate }
-            bucket.tokens -= 1
-            return nil
         }
+    }
+
+    /// Clients with a bucket now.
+    var clientCount: Int { buckets.withLock { $0.count } }
+
+    private func evict(_ buckets: inout [String: TokenBucket], now: Double) {
+        let keep = maximumClients - max(1, maximumClients / 8)
+        buckets = buckets.filter { !$0.value.isFull(at: now) }
+        guard buckets.count > keep else { return }
+        let byUse = buckets.sorted { $0.value.updated < $1.value.updated }
+        for (client, _) in byUse.prefix(buckets.count - keep) { buckets[client] = nil }
     }
 }
 
-/// Text from clients made safe for a log line: control characters and non-ASCII escaped as
-/// `\u{…}`, cut to `limit` bytes with a note of what was left out.
+/// One budget for the whole service: `bytes` every `window`, spent as it comes back.
+final class ByteBudget: Sendable {
+    private let bucket: Mutex<TokenBucket>
+
+    init(bytes: Int, window: Duration, now: Double = ProcessInfo.processInfo.systemUptime) {
+        let seconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
+        bucket = Mutex(TokenBucket(rate: Double(bytes) / seconds, burst: Double(bytes), now: now))
+    }
+
+    /// Takes up to `wanted` bytes, at least `minimum`: how many were taken, or how many seconds
+    /// until `minimum` are back.
+    func take(_ wanted: Int, minimum: Int, now: Double = ProcessInfo.processInfo.systemUptime) -> Result<Int, TokenBucket.Wait> {
+        bucket.withLock { $0.take(Double(wanted), minimum: Double(minimum), now: now) }.map { Int($0) }
+    }
+
+    /// Puts back bytes taken and not spent.
+    func giveBack(_ unused: Int) {
+        bucket.withLock { $0.giveBack(Double(unused)) }
+    }
+}
+
+/// Text from clients made safe for a log line: quotes and backslashes escaped (`\"`, `\\`),
+/// control characters and non-ASCII escaped as `\u{…}`, and at most `limit` bytes in all, a note of the full size included when cut. At most
+/// `limit` + 1 characters of the text are read, so the work is bounded before escaping too.
 enum LogText {
+    /// Room kept for the note of a cut text (`… (12345678 bytes in all)`).
+    static let noteBytes = 32
+
     static func escaped(_ text: String, limit: Int = 256) -> String {
-        var out = ""
-        var count = 0
+        var out: [UInt8] = []
+        out.reserveCapacity(min(limit, text.utf8.count))
+        var fitsWithNote = 0
         for scalar in text.unicodeScalars {
             let piece: String
             switch scalar {
             case "\\": piece = "\\\\"
+            case "\"": piece = "\\\""
             case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
                 || scalar.value == 0x2028 || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
                 || (0x2066...0x2069).contains(scalar.value):
                 piece = "\\u{\(String(scalar.value, radix: 16))}"
             default: piece = String(scalar)
             }
-            if count + piece.utf8.count > limit {
-                out += "… (\(text.utf8.count) bytes in all)"
-                return out
+            if out.count + piece.utf8.count > limit {
+                return String(decoding: out.prefix(fitsWithNote), as: UTF8.self) + "… (\(text.utf8.count) bytes in all)"
             }
-            out += piece
-            count += piece.utf8.count
+            out += piece.utf8
+            if out.count + noteBytes <= limit { fitsWithNote = out.count }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

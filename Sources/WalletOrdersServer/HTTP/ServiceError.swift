@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
-public import WalletOrders
+import WalletOrders
 import WalletOrdersJSON
 
 /// An answer other than success, with a JSON body that says why:
@@ -91,7 +91,7 @@ extension ServiceError {
         case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
             .bundleTooLarge, .updatedAtInFuture:
             status = .unprocessableContent
-        case .updatedAtConflict: status = .conflict
+        case .updatedAtConflict, .orderRegistrationLimit, .deviceRegistrationLimit: status = .conflict
         case .malformedToken, .historyTokenInvalid: status = .badRequest
         case .storeReadOnly, .storeFull, .storeUnavailable, .storeCorrupt, .storeTooNew:
             // The library's message names the store's file or address: the log gets it, the client a summary.

@@ -16,8 +16,8 @@ import NIOSSL
 ///
 /// It holds one HTTP/2 connection (negotiated by ALPN) and sends concurrent pushes as streams on
 /// it. Every answer becomes a ``PushOutcome`` by ``APNsOutcomeTable``; failures without an
-/// answer become `retryLater` (a refused or lost connection, a timeout) or `rejected` (TLS refused
-/// the client certificate, or the service's certificate isn't trusted). ``send(_:)`` never throws.
+/// answer become `retryLater` (a refused or lost connection, a timeout) or `credentialsRefused`
+/// (TLS refused the client certificate, or the service's certificate isn't trusted). ``send(_:)`` never throws.
 ///
 /// A push whose connection is lost before an answer is sent again at once, once (APNs closes
 /// connections now and then; a push that arrives twice costs the device one extra fetch), and one
@@ -33,7 +33,7 @@ import NIOSSL
 ///
 /// Logs name a device by the first 8 characters of its token only. Metrics (swift-metrics):
 /// the counter `wallet_orders_apns_pushes_total` by `outcome` (`delivered`, `retry_later`,
-/// `device_gone`, `rejected`) and the timer `wallet_orders_apns_push_duration_seconds`.
+/// `device_gone`, `credentials_refused`, `rejected`) and the timer `wallet_orders_apns_push_duration_seconds`.
 ///
 /// Call ``shutdown()`` before the client is released.
 public final class APNsClient: PushSender {
@@ -116,6 +116,10 @@ public final class APNsClient: PushSender {
             label = "device_gone"
             metadata["apns.reason"] = "\(reason)"
             logger.notice("APNs says the device is gone", metadata: metadata)
+        case .credentialsRefused(let reason):
+            label = "credentials_refused"
+            metadata["apns.reason"] = "\(reason)"
+            logger.warning("APNs refused the credentials", metadata: metadata)
         case .rejected(let reason):
             label = "rejected"
             metadata["apns.reason"] = "\(reason)"
@@ -160,7 +164,7 @@ public final class APNsClient: PushSender {
             }
             return outcome(of: answer)
         } catch {
-            return .rejected(reason: "the provider token can't be signed (\(error))")
+            return .credentialsRefused(reason: "the provider token can't be signed (\(error))")
         }
     }
 
@@ -246,14 +250,14 @@ public final class APNsClient: PushSender {
     static func outcome(of error: any Error) -> PushOutcome {
         let text = String(describing: error)
         if let alert = certificateAlert(in: error) {
-            return .rejected(reason: "BadCertificate (TLS: the service refused the client certificate, \(alert))")
+            return .credentialsRefused(reason: "BadCertificate (TLS: the service refused the client certificate, \(alert))")
         }
         if text.contains("ALERT_HANDSHAKE_FAILURE") {
             // What a TLS 1.2 service answers when a required client certificate is missing.
-            return .rejected(reason: "BadCertificate (TLS: the service refused the handshake, ALERT_HANDSHAKE_FAILURE; no client certificate?)")
+            return .credentialsRefused(reason: "BadCertificate (TLS: the service refused the handshake, ALERT_HANDSHAKE_FAILURE; no client certificate?)")
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate") {
-            return .rejected(reason: "the push service's certificate is not trusted (TLS)")
+            return .credentialsRefused(reason: "the push service's certificate is not trusted (TLS)")
         }
         if let error = error as? HTTPClientError {
             switch error {

@@ -12,14 +12,15 @@ public import Foundation
 /// | 410 (any reason; APNs sends `Unregistered`, `ExpiredToken`) | ``PushOutcome/deviceGone(reason:)`` |
 /// | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` | ``PushOutcome/deviceGone(reason:)`` |
 /// | 429, and 500 to 599 (any reason) | ``PushOutcome/retryLater(after:reason:)`` |
-/// | anything else: other 400s (`BadTopic`, `TopicDisallowed`, `MissingTopic`, `BadPriority`, `InvalidPushType`, `PayloadEmpty`, …), 403 (`BadCertificate`, `BadCertificateEnvironment`, `ExpiredProviderToken`, `InvalidProviderToken`, `MissingProviderToken`, `Forbidden`), 404 `BadPath`, 405 `MethodNotAllowed`, 413 `PayloadTooLarge`, unexpected statuses | ``PushOutcome/rejected(reason:)`` |
+/// | 403 (any reason: `BadCertificate`, `BadCertificateEnvironment`, `ExpiredProviderToken`, `InvalidProviderToken`, `MissingProviderToken`, `Forbidden`), 400 `TopicDisallowed` | ``PushOutcome/credentialsRefused(reason:)`` |
+/// | anything else: other 400s (`BadTopic`, `MissingTopic`, `BadPriority`, `InvalidPushType`, `PayloadEmpty`, …), 404 `BadPath`, 405 `MethodNotAllowed`, 413 `PayloadTooLarge`, unexpected statuses | ``PushOutcome/rejected(reason:)`` |
 ///
 /// `retryLater` carries the `Retry-After` header's delay when APNs sent one (seconds, or an
 /// HTTP date). The outcome's reason is APNs' `reason`, or `HTTP <status>` when the body had none.
 ///
 /// Failures with no answer at all are ``APNsClient``'s to classify: a refused or lost connection,
 /// a timeout → `retryLater`; a TLS handshake the service refused because of the client
-/// certificate, or a service certificate the client doesn't trust → `rejected`.
+/// certificate, or a service certificate the client doesn't trust → `credentialsRefused`.
 ///
 /// - Note: `ExpiredProviderToken` reaches this table only when the push already failed with it
 ///   once: ``APNsClient`` signs a new token and retries once first.
@@ -54,6 +55,7 @@ public enum APNsOutcomeTable {
         if status == 429 || (500...599).contains(status) {
             return .retryLater(after: retryAfterDelay(retryAfter, now: now), reason: reasonText)
         }
+        if status == 403 || (status == 400 && reason == "TopicDisallowed") { return .credentialsRefused(reason: reasonText) }
         return .rejected(reason: reasonText)
     }
 

@@ -20,7 +20,7 @@ public final class APNsSenders: PushSender {
 
     public func send(_ notification: PushNotification) async -> PushOutcome {
         guard let client = byTopic[notification.topic] ?? shared else {
-            return .rejected(reason: "no APNs credentials for the topic \(notification.topic)")
+            return .credentialsRefused(reason: "no APNs credentials for the topic \(notification.topic)")
         }
         return await client.send(notification)
     }

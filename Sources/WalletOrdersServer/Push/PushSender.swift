@@ -26,8 +26,14 @@ public enum PushOutcome: Sendable, Hashable {
     /// The device token is no longer valid for the topic (410 `Unregistered`, `ExpiredToken`,
     /// 400 `BadDeviceToken`, `DeviceTokenNotForTopic`): remove its registrations.
     case deviceGone(reason: String)
-    /// A failure that retrying won't fix (`BadTopic`, `TopicDisallowed`, a bad certificate or
-    /// key): the push is dropped and the reason logged; the registration is kept.
+    /// APNs refused the provider's credentials (403: `InvalidProviderToken`,
+    /// `ExpiredProviderToken`, `BadCertificate`, `BadCertificateEnvironment`,
+    /// `MissingProviderToken`, `Forbidden`…; 400 `TopicDisallowed`; a client certificate refused
+    /// in the TLS handshake; no credentials for the topic): the push is parked, not dropped, until
+    /// the credentials work again.
+    case credentialsRefused(reason: String)
+    /// A failure of the push itself that retrying won't fix (`BadTopic`, `PayloadTooLarge`,
+    /// `BadPriority`…): the push is dropped and the reason logged; the registration is kept.
     case rejected(reason: String)
 }
 

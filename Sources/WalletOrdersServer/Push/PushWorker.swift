@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Logging
 import Metrics
 public import ServiceLifecycle
@@ -7,7 +7,8 @@ public import WalletOrdersStore
 
 /// How the push worker drains the outbox.
 public struct PushWorkerConfiguration: Sendable, Hashable {
-    /// Pushes claimed, and sent concurrently, at a time (default 64).
+    /// Pushes claimed, and sent concurrently, at a time (default 64). Claims take order types in
+    /// turn, so another merchant's push waits at most about one batch behind a large fan-out.
     public var batchSize: Int
     /// How long a claim lasts: a push claimed by a worker that died is sent again after it
     /// (default 30 s; a push takes well under a second).
@@ -18,29 +19,38 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
     /// The first retry's delay; each further attempt doubles it, up to ``maximumBackoff``, and a
     /// random part of it (full jitter, half to all) spreads retries out (default 1 s).
     public var initialBackoff: Duration
-    /// The longest delay between two attempts (default 15 minutes).
+    /// The longest delay between two attempts (default 15 minutes). Attempts are not capped: a
+    /// push is retried until it is delivered, a newer change for the same token and topic
+    /// supersedes it, or APNs says its token is gone.
     public var maximumBackoff: Duration
-    /// Attempts before a push is given up, with an error in the log (default 20: about four hours
-    /// with the default backoff).
-    public var maximumAttempts: Int
+    /// How often the worker tries one parked push of each topic whose credentials APNs refused,
+    /// to find out whether they work again (default 60 s). A delivered push of the topic, from
+    /// any worker, resumes its parked pushes at once.
+    public var parkedProbeInterval: Duration
 
     /// Creates a configuration.
     public init(
         batchSize: Int = 64, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
-        initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(900), maximumAttempts: Int = 20
+        initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(900), parkedProbeInterval: Duration = .seconds(60)
     ) {
         self.batchSize = max(1, batchSize)
         self.lease = lease
         self.pollInterval = pollInterval
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
-        self.maximumAttempts = max(1, maximumAttempts)
+        self.parkedProbeInterval = parkedProbeInterval
     }
 }
 
-/// Drains the durable push outbox: claims due pushes, sends them, and records each outcome
-/// (removed when delivered or given up, the device forgotten when APNs says its token is gone,
-/// retried later with exponential backoff and jitter, or after `Retry-After`).
+/// Drains the durable push outbox: claims due pushes, sends them, and records each outcome.
+///
+/// | outcome | what becomes of the push |
+/// |---|---|
+/// | delivered | removed |
+/// | the token is gone (410, `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`) | removed with the registrations it was for (that token, that order type) |
+/// | a passing failure (429, 5xx, no connection, a timeout) | retried with exponential backoff and full jitter, capped at ``PushWorkerConfiguration/maximumBackoff`` (or after `Retry-After`), for as long as it takes |
+/// | APNs refused the credentials (``PushOutcome/credentialsRefused(reason:)``) | parked with every push of its topic; an error log line and the gauge `wallet_orders_push_topic_parked{topic}` = 1 say so; one is tried every ``PushWorkerConfiguration/parkedProbeInterval``, and the first delivered push of the topic resumes them all |
+/// | a failure of the push itself (``PushOutcome/rejected(reason:)``) | dropped with an error log line |
 ///
 /// A service of swift-service-lifecycle: on graceful shutdown it stops claiming and waits for the
 /// pushes it is sending, so none is left claimed. Delivery is at least once: a worker killed
@@ -52,6 +62,17 @@ public final class PushWorker: Service, Sendable {
     private let logger: Logger
     private let wakeUps: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
+    private let parking = Mutex(Parking())
+
+    /// Topics whose credentials APNs refused, as this worker knows them.
+    private struct Parking {
+        /// Parked topics, with the reason APNs gave.
+        var topics: [String: String] = [:]
+        /// Whether the outbox held parked pushes when last looked at (parked by any worker).
+        var outboxHasParked = false
+        /// When parked pushes are next tried.
+        var nextProbe = ContinuousClock.now
+    }
 
     /// Creates a worker for `outbox` (which must also remove registrations whose token is gone: the order store does both).
     public init(outbox: any PushOutboxStoring, sender: any PushSender, configuration: PushWorkerConfiguration = .init(), logger: Logger) {
@@ -86,8 +107,10 @@ public final class PushWorker: Service, Sendable {
         }
     }
 
-    /// Sends every due push, a batch at a time, until none is due.
+    /// Tries parked pushes when it is time, then sends every due push, a batch at a time, until
+    /// none is due.
     func drain() async {
+        await probeParkedPushes()
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let claimed: [PendingPush]
             do {
@@ -97,18 +120,57 @@ public final class PushWorker: Service, Sendable {
                 return
             }
             if claimed.isEmpty { return }
-            await withTaskGroup(of: Void.self) { group in
-                for push in claimed {
-                    group.addTask { await self.send(push) }
-                }
-            }
+            await send(claimed, probing: false)
             if claimed.count < configuration.batchSize { return }
         }
     }
 
-    private func send(_ push: PendingPush) async {
+    /// Every ``PushWorkerConfiguration/parkedProbeInterval``: one parked push of each parked
+    /// topic, to learn whether APNs takes its credentials again.
+    private func probeParkedPushes() async {
+        let now = ContinuousClock.now
+        let due = parking.withLock { parking -> Bool in
+            guard now >= parking.nextProbe else { return false }
+            parking.nextProbe = now.advanced(by: configuration.parkedProbeInterval)
+            return true
+        }
+        guard due else { return }
+        do {
+            let status = try await outbox.outboxStatus(now: Date())
+            parking.withLock { $0.outboxHasParked = status.parked > 0 }
+            guard status.parked > 0 else { return }
+            let probes = try await outbox.claimParkedPushes(lease: configuration.lease, now: Date())
+            await send(probes, probing: true)
+        } catch {
+            logger.error("could not read the push outbox", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Sends `pushes` concurrently, then resumes the parked pushes of every topic one of them
+    /// reached APNs with.
+    private func send(_ pushes: [PendingPush], probing: Bool) async {
+        let accepted = await withTaskGroup(of: String?.self) { group -> Set<String> in
+            for push in pushes {
+                group.addTask { await self.send(push, probing: probing) ? push.topic : nil }
+            }
+            var topics = Set<String>()
+            for await topic in group { if let topic { topics.insert(topic) } }
+            return topics
+        }
+        for topic in accepted.sorted() { await resume(topic) }
+    }
+
+    /// Sends one push and records its outcome; `true` when APNs took the credentials (it
+    /// delivered the push, or judged its token).
+    private func send(_ push: PendingPush, probing: Bool) async -> Bool {
+        if !probing, let reason = parking.withLock({ $0.topics[push.topic] }) {
+            // Parked topic: kept without a request; the probe finds out when it works again.
+            await complete(push, .park, outcome: .credentialsRefused(reason: reason))
+            return false
+        }
         let outcome = await sender.send(PushNotification(deviceToken: push.pushToken, topic: push.topic))
-        let completion = Self.completion(for: outcome, of: push, configuration: configuration, now: Date())
+        var completion = Self.completion(for: outcome, of: push, configuration: configuration, now: Date())
+        if probing, case .retry = completion { completion = .park }  // unknown yet whether the credentials work
         let token = String(push.pushToken.prefix(8)) + "…"
         switch outcome {
         case .delivered:
@@ -116,24 +178,69 @@ public final class PushWorker: Service, Sendable {
             Timer(label: "wallet_orders_save_to_push_seconds").recordSeconds(Date().timeIntervalSince(push.enqueuedAt))
         case .deviceGone(let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "device_gone")]).increment()
-            logger.notice("device token gone; its registrations were removed", metadata: ["token": "\(token)", "reason": "\(reason)"])
+            logger.notice(
+                "device token gone; its registrations for the topic were removed",
+                metadata: ["token": "\(token)", "apns.topic": "\(push.topic)", "reason": "\(reason)"])
         case .rejected(let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "rejected")]).increment()
             logger.error("APNs refused a push; it was dropped", metadata: ["token": "\(token)", "topic": "\(push.topic)", "reason": "\(reason)"])
         case .retryLater(_, let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "retry")]).increment()
-            if case .remove = completion {
-                logger.error(
-                    "push given up after \(push.attempts) attempts", metadata: ["token": "\(token)", "reason": "\(reason)"])
-            } else {
-                logger.warning("push will be retried", metadata: ["token": "\(token)", "attempt": "\(push.attempts)", "reason": "\(reason)"])
-            }
+            logger.warning("push will be retried", metadata: ["token": "\(token)", "attempt": "\(push.attempts)", "reason": "\(reason)"])
+        case .credentialsRefused(let reason):
+            park(push.topic, reason: reason)
+        }
+        await complete(push, completion, outcome: outcome)
+        switch outcome {
+        case .delivered, .deviceGone: return true
+        case .retryLater, .rejected, .credentialsRefused: return false
+        }
+    }
+
+    private func complete(_ push: PendingPush, _ completion: PushCompletion, outcome: PushOutcome) async {
+        if case .park = completion {
+            Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
         }
         do {
             try await outbox.complete(push, completion)
         } catch {
             // The claim runs out and the push is sent again: at least once.
             logger.error("could not record a push's outcome", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Marks `topic` parked; the first time, with the error line and the gauge an operator alerts on.
+    private func park(_ topic: String, reason: String) {
+        let first = parking.withLock { parking -> Bool in
+            parking.outboxHasParked = true
+            return parking.topics.updateValue(reason, forKey: topic) == nil
+        }
+        guard first else { return }
+        Gauge(label: "wallet_orders_push_topic_parked", dimensions: [("topic", topic)]).record(1)
+        logger.error(
+            "APNs refused the credentials for the topic; its pushes are parked until they work again",
+            metadata: [
+                "apns.topic": "\(topic)", "apns.reason": "\(reason)",
+                "probe_seconds": "\(configuration.parkedProbeInterval.seconds)",
+            ])
+    }
+
+    /// APNs took `topic`'s credentials: its parked pushes, if any, are due again.
+    private func resume(_ topic: String) async {
+        let (wasParked, outboxHasParked) = parking.withLock { ($0.topics.removeValue(forKey: topic), $0.outboxHasParked) }
+        guard wasParked != nil || outboxHasParked else { return }
+        do {
+            let resumed = try await outbox.resumeParkedPushes(topic: topic, now: Date())
+            if wasParked != nil || resumed > 0 {
+                Gauge(label: "wallet_orders_push_topic_parked", dimensions: [("topic", topic)]).record(0)
+                logger.notice(
+                    "APNs takes the credentials for the topic again; its parked pushes resume",
+                    metadata: ["apns.topic": "\(topic)", "resumed": "\(resumed)"])
+                wakeUp.yield()
+            }
+        } catch {
+            if let wasParked { parking.withLock { $0.topics[topic] = wasParked } }
+            logger.error("could not resume parked pushes", metadata: ["apns.topic": "\(topic)", "error": "\(error)"])
         }
     }
 
@@ -144,9 +251,9 @@ public final class PushWorker: Service, Sendable {
         switch outcome {
         case .delivered, .rejected: return .remove
         case .deviceGone: return .tokenGone
+        case .credentialsRefused: return .park
         case .retryLater(let after, _):
-            guard push.attempts < configuration.maximumAttempts else { return .remove }
-            let exponent = min(push.attempts - 1, 30)
+            let exponent = min(max(push.attempts - 1, 0), 30)
             let ceiling = min(configuration.maximumBackoff.seconds, configuration.initialBackoff.seconds * pow(2, Double(exponent)))
             let backoff = ceiling * Double.random(in: 0.5...1)
             return .retry(notBefore: now.addingTimeInterval(max(backoff, after?.seconds ?? 0)))

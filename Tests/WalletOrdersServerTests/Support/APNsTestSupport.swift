@@ -72,7 +72,7 @@ extension PushOutcome {
     var reason: String? {
         switch self {
         case .delivered: nil
-        case .retryLater(_, let reason), .deviceGone(let reason), .rejected(let reason): reason
+        case .retryLater(_, let reason), .deviceGone(let reason), .credentialsRefused(let reason), .rejected(let reason): reason
         }
     }
 }

@@ -1,0 +1,268 @@
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import NIOSSL
+import Synchronization
+
+extension HTTPServerBuilder {
+    /// HTTP/1.1, over TLS when `tls` is given, behind the connection caps and deadlines of
+    /// `limits`; `additionalChannelHandlers` go after the HTTP decoder, as in Hummingbird's
+    /// `.http1(configuration:)`.
+    static func guarded(
+        limits: ConnectionLimits, trustedProxies: TrustedProxies, tls: TLSConfiguration?,
+        additionalChannelHandlers: @escaping @Sendable () -> [any RemovableChannelHandler]
+    ) -> HTTPServerBuilder {
+        let counter = ConnectionCounter(
+            maximum: limits.effectiveMaximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress, exempt: trustedProxies)
+        let configuration = HTTP1Channel.Configuration(
+            additionalChannelHandlers: additionalChannelHandlers() + [RequestProgress()], idleTimeout: .init(limits.idleTimeout))
+        return HTTPServerBuilder { responder in
+            let http1 = HTTP1Channel(responder: responder, configuration: configuration)
+            guard let tls else { return GuardedChildChannel(base: http1, limits: limits, counter: counter) }
+            return GuardedChildChannel(base: try TLSChannel(http1, tlsConfiguration: tls), limits: limits, counter: counter)
+        }
+    }
+}
+
+/// Wraps the service's child channel (HTTP/1.1, with or without TLS) with what Hummingbird
+/// doesn't offer: the connection caps and the header and body deadlines. Hummingbird's
+/// `availableConnectionsDelegate` stops accepting past its maximum, which leaves every further
+/// client, `/health` included, waiting in the listen backlog; here a connection over a cap is
+/// accepted and closed at once, so the others go on being served. The idle timeout of keep-alive
+/// connections is Hummingbird's own (`HTTP1Channel.Configuration.idleTimeout`).
+struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+
+    let base: Base
+    let limits: ConnectionLimits
+    let counter: ConnectionCounter
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        guard let ticket = counter.open(address) else {
+            logger.debug("connection refused: over the connection cap", metadata: ["client": .string(address)])
+            // Closed as soon as it is active, before a byte is read: the channel isn't registered
+            // yet, and only a registered channel closes cleanly.
+            do {
+                try channel.pipeline.syncOperations.addHandler(CloseAtOnce())
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+            return base.setup(channel: channel, logger: logger)
+        }
+        channel.closeFuture.whenComplete { _ in counter.close(ticket) }
+        do {
+            // First in the pipeline (before TLS and the HTTP decoder): it sees every byte arrive.
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionDeadlines(headerTimeout: .init(limits.headerTimeout), bodyTimeout: .init(limits.bodyTimeout)))
+        } catch {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// Closes its connection the moment it becomes active, before reading from it.
+final class CloseAtOnce: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { context.close(promise: nil) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// Open connections, in all and per client address. Addresses in `exempt` (trusted proxies,
+/// which carry many clients) count only towards the global cap.
+final class ConnectionCounter: Sendable {
+    /// What ``open(_:)`` hands out and ``close(_:)`` takes back.
+    struct Ticket: Sendable {
+        let address: String?
+    }
+
+    private struct Counts {
+        var total = 0
+        var perAddress: [String: Int] = [:]
+    }
+
+    let maximum: Int
+    let maximumPerAddress: Int
+    let exempt: TrustedProxies
+    private let counts = Mutex(Counts())
+
+    init(maximum: Int, maximumPerAddress: Int, exempt: TrustedProxies) {
+        self.maximum = maximum
+        self.maximumPerAddress = maximumPerAddress
+        self.exempt = exempt
+    }
+
+    /// Counts a new connection from `address`, or `nil` when it is over a cap.
+    func open(_ address: String) -> Ticket? {
+        let perAddress = exempt.contains(address) ? nil : address
+        return counts.withLock { counts in
+            guard counts.total < maximum else { return nil }
+            if let perAddress {
+                let open = counts.perAddress[perAddress, default: 0]
+                guard open < maximumPerAddress else { return nil }
+                counts.perAddress[perAddress] = open + 1
+            }
+            counts.total += 1
+            return Ticket(address: perAddress)
+        }
+    }
+
+    /// Forgets a closed connection.
+    func close(_ ticket: Ticket) {
+        counts.withLock { counts in
+            counts.total -= 1
+            if let address = ticket.address {
+                let open = counts.perAddress[address, default: 1] - 1
+                counts.perAddress[address] = open > 0 ? open : nil
+            }
+        }
+    }
+
+    /// Open connections now.
+    var total: Int { counts.withLock { $0.total } }
+}
+
+/// Closes a connection whose request head doesn't arrive within `headerTimeout` (counted from the
+/// connection's start, or from the first byte of a later request), or whose request body sends
+/// nothing for `bodyTimeout`. It sits first in the pipeline, where it sees bytes arrive;
+/// ``RequestProgress``, after the HTTP decoder, tells it where each request is.
+final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let headerTimeout: TimeAmount
+    private let bodyTimeout: TimeAmount
+    private var context: ChannelHandlerContext?
+    /// Requests whose head has arrived and whose response hasn't been sent.
+    private var requestsOpen = 0
+    private var readingBody = false
+    /// When the head now awaited started to arrive (the connection's start for the first).
+    private var headStarted: NIODeadline?
+    private var lastBodyRead = NIODeadline.now()
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+
+    init(headerTimeout: TimeAmount, bodyTimeout: TimeAmount) {
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        headStarted = .now()
+        schedule()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if readingBody {
+            lastBodyRead = .now()
+        } else if headStarted == nil {
+            headStarted = .now()
+            schedule()
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// A request's head arrived: its body, if any, is next.
+    func headReceived() {
+        headStarted = nil
+        readingBody = true
+        requestsOpen += 1
+        lastBodyRead = .now()
+        schedule()
+    }
+
+    /// A request's end arrived.
+    func requestReceived() {
+        readingBody = false
+    }
+
+    /// A response's end was written.
+    func responseSent() {
+        requestsOpen = max(0, requestsOpen - 1)
+        schedule()
+    }
+
+    /// When the connection is closed unless something happens first; `nil` while the service is
+    /// answering, or between requests (where Hummingbird's idle timeout applies).
+    private var deadline: NIODeadline? {
+        if readingBody { return lastBodyRead + bodyTimeout }
+        if requestsOpen > 0 { return nil }
+        return headStarted.map { $0 + headerTimeout }
+    }
+
+    private func schedule() {
+        guard let deadline, let context else { return }
+        if let timerDeadline, timerDeadline <= deadline { return }  // the timer looks again when it fires
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in expired() }
+    }
+
+    private func expired() {
+        timer = nil
+        timerDeadline = nil
+        guard let deadline, let context else { return }
+        if deadline <= .now() {
+            context.close(promise: nil)
+        } else {
+            schedule()
+        }
+    }
+}
+
+/// Tells ``ConnectionDeadlines`` where each request is: it sits after the HTTP decoder (one of
+/// Hummingbird's `additionalChannelHandlers`) and sees request heads and ends arrive and response
+/// ends leave.
+final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private var deadlines: ConnectionDeadlines?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadlines = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: deadlines?.headReceived()
+        case .body: break
+        case .end: deadlines?.requestReceived()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { deadlines?.responseSent() }
+        context.write(data, promise: promise)
+    }
+}

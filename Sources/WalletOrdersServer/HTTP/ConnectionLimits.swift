@@ -1,0 +1,130 @@
+import Configuration
+import WalletOrders
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How long a connection may take and how many there may be: what keeps connections that send
+/// half a request, or nothing, from holding the service's file descriptors.
+///
+/// | limit | default | what happens |
+/// |---|---|---|
+/// | ``headerTimeout`` | 10 s | a request's head (request line and headers) must arrive within it, counted from the connection's start or from the first byte of a later request; then the connection is closed |
+/// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout) |
+/// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long is abandoned and the connection closed |
+/// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | past it, a new connection is closed at once, before a byte is read |
+/// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address; trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
+///
+/// A connection refused by a cap costs one `accept` and one `close`: the service goes on
+/// answering every other client, `/health` included.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// How long a request's head may take to arrive.
+    public var headerTimeout: Duration
+    /// How long a keep-alive connection may wait for its next request.
+    public var idleTimeout: Duration
+    /// How long a request body may go without sending a byte.
+    public var bodyTimeout: Duration
+    /// Open connections in all; further ones are closed at once. The service lowers it to what
+    /// the process's open-file limit allows (less ``reservedFileDescriptors``).
+    public var maximumConnections: Int
+    /// Open connections from one client address; further ones are closed at once.
+    public var maximumConnectionsPerAddress: Int
+
+    /// Descriptors kept back from ``maximumConnections`` for the store, the log and APNs.
+    public static let reservedFileDescriptors = 128
+
+    /// Creates limits; every default is the one in the table above.
+    public init(
+        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), bodyTimeout: Duration = .seconds(30),
+        maximumConnections: Int = 10_000, maximumConnectionsPerAddress: Int = 64
+    ) {
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
+        self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+    }
+
+    /// ``maximumConnections``, lowered so that the connections and ``reservedFileDescriptors``
+    /// fit under the process's soft open-file limit.
+    public var effectiveMaximumConnections: Int {
+        guard let limit = Self.openFileLimit()?.soft else { return maximumConnections }
+        return max(1, min(maximumConnections, limit - Self.reservedFileDescriptors))
+    }
+
+    /// The process's open-file limit (`RLIMIT_NOFILE`), soft and hard; `nil` when unlimited or
+    /// unknown.
+    public static func openFileLimit() -> (soft: Int, hard: Int)? {
+        var limit = rlimit()
+        guard getrlimit(Self.noFile, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max))
+    }
+
+    /// Raises the soft open-file limit to the hard one (on macOS, to `OPEN_MAX` when the hard
+    /// limit is unlimited), as a server that holds a descriptor per connection needs. Returns the
+    /// soft limit now in force.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Self.noFile, &limit) == 0 else { return nil }
+        var target = limit.rlim_max
+        #if canImport(Darwin)
+        target = min(target, rlim_t(OPEN_MAX))
+        #endif
+        if limit.rlim_cur < target {
+            limit.rlim_cur = target
+            _ = setrlimit(Self.noFile, &limit)
+        }
+        return openFileLimit()?.soft
+    }
+
+    #if canImport(Glibc)
+    private static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let noFile = RLIMIT_NOFILE
+    #endif
+}
+
+extension OrderServer.Configuration {
+    /// Reads ``connections``, ``deviceLog`` and ``trustedProxies`` (the keys
+    /// `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`,
+    /// `connections.bodyTimeoutSeconds`, `connections.maximum`, `connections.maximumPerAddress`,
+    /// `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds`, `trustedProxies`).
+    mutating func readLimits(_ config: ConfigReader) throws {
+        func seconds(_ key: String, _ fallback: Duration) throws -> Duration {
+            let fallbackSeconds = Double(fallback.components.seconds) + Double(fallback.components.attoseconds) / 1e18
+            let value = config.double(forKey: ConfigKey(key), default: fallbackSeconds)
+            guard value.isFinite, (0.001...86_400).contains(value) else { throw Self.invalidLimit(key, "\(value)", "seconds from 0.001 to 86400") }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        func count(_ key: String, _ fallback: Int) throws -> Int {
+            let value = config.int(forKey: ConfigKey(key), default: fallback)
+            guard value >= 1 else { throw Self.invalidLimit(key, "\(value)", "a whole number, 1 or more") }
+            return value
+        }
+        let defaults = ConnectionLimits()
+        connections = ConnectionLimits(
+            headerTimeout: try seconds("connections.headerTimeoutSeconds", defaults.headerTimeout),
+            idleTimeout: try seconds("connections.idleTimeoutSeconds", defaults.idleTimeout),
+            bodyTimeout: try seconds("connections.bodyTimeoutSeconds", defaults.bodyTimeout),
+            maximumConnections: try count("connections.maximum", defaults.maximumConnections),
+            maximumConnectionsPerAddress: try count("connections.maximumPerAddress", defaults.maximumConnectionsPerAddress))
+        let log = DeviceLogLimits()
+        deviceLog = DeviceLogLimits(
+            requestBytes: try count("log.requestBytes", log.requestBytes), budgetBytes: try count("log.budgetBytes", log.budgetBytes),
+            budgetWindow: try seconds("log.budgetSeconds", log.budgetWindow))
+        trustedProxies = try config.stringArray(forKey: "trustedProxies", default: []).map { text in
+            guard let range = IPAddressRange(text) else { throw Self.invalidLimit("trustedProxies", text, "an address or a CIDR range, e.g. 10.0.0.0/8") }
+            return range
+        }
+    }
+
+    private static func invalidLimit(_ key: String, _ value: String, _ expected: String) -> WalletOrdersError {
+        WalletOrdersError(.invalidConfiguration, "The setting \(key) is \(value); it takes \(expected).")
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// A live service on a fresh store with the given limits, for clients on raw sockets.
+enum LimitedService {
+    static func run<T: Sendable>(
+        connections: ConnectionLimits = .init(), deviceLog: DeviceLogLimits = .init(), logRate: (rate: Double, burst: Double) = (5, 20),
+        trustedProxies: [IPAddressRange] = [], logHandler: (any LogHandler)? = nil, _ body: @Sendable (_ port: Int) async throws -> T
+    ) async throws -> T {
+        let folder = try TemporaryFolder("limits")
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        var logger = logHandler.map { handler in Logger(label: "test") { _ in handler } } ?? Logger(label: "test")
+        if logHandler == nil { logger.logLevel = .warning }
+        var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator, logRate: logRate)
+        configuration.connections = connections
+        configuration.deviceLog = deviceLog
+        configuration.trustedProxies = trustedProxies
+        let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: logger)
+        return try await server.application().test(.live) { client in try await body(try #require(client.port)) }
+    }
+
+    static let health = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    static let healthAndClose = "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    /// Half a request head: what a slow-header attacker sends, and then nothing.
+    static let halfHead = "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Wait: "
+}
+
+@Suite("Connections are timed and capped: half-open, idle and slow clients can't hold the service (live HTTP, raw sockets)")
+struct ConnectionLimitTests {
+    @Test("2,000 connections holding half a request head: /health from 127.0.0.2 still answers at once; the header deadline closes them all")
+    func halfOpenFlood() async throws {
+        let soft = ConnectionLimits.raiseOpenFileLimit() ?? 0
+        try #require(soft >= 4_500, "2,000 connections need about 4,000 descriptors in this process (client and server); the limit is \(soft)")
+        let limits = ConnectionLimits(headerTimeout: .seconds(3), maximumConnections: 5_000, maximumConnectionsPerAddress: 5_000)
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                let start = Date()
+                let held = try (0..<2_000).map { _ in
+                    let socket = try RawSocket(port: port)
+                    try socket.write(LimitedService.halfHead)
+                    return socket
+                }
+                let opened = Date().timeIntervalSince(start)
+                let asked = Date()
+                let health = try RawSocket(port: port, from: "127.0.0.2").exchange(LimitedService.healthAndClose)
+                let answeredIn = Date().timeIntervalSince(asked)
+                #expect(health.text.hasPrefix("HTTP/1.1 200 "), "\(health.text)")
+                #expect(answeredIn < 2, "/health took \(answeredIn) s with 2,000 half-open connections held")
+                // Still held: the deadline (3 s from each connection's start) hasn't passed yet.
+                if Date().timeIntervalSince(start) < 2.5 {
+                    #expect(!RawSocket.closedByServer(held, seconds: 0.1).contains(true), "closed before the header deadline (opened in \(opened) s)")
+                }
+                let closed = RawSocket.closedByServer(held, seconds: 3 + opened + 5)
+                #expect(closed.filter { $0 }.count == 2_000, "closed by the header deadline: \(closed.filter { $0 }.count) of 2,000")
+                #expect(Date().timeIntervalSince(start) >= 2.9)
+            }
+        }
+    }
+
+    @Test("A request head sent a byte a second is closed at the header deadline, not kept alive by the trickle")
+    func slowHeadTrickle() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(2))
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                let socket = try RawSocket(port: port)
+                let start = Date()
+                var closed = false
+                for byte in LimitedService.halfHead where !closed && Date().timeIntervalSince(start) < 8 {
+                    try? socket.write(String(byte))
+                    closed = RawSocket.closedByServer([socket], seconds: 0.5)[0]
+                }
+                #expect(closed)
+                #expect((1.9...5).contains(Date().timeIntervalSince(start)), "\(Date().timeIntervalSince(start)) s")
+            }
+        }
+    }
+
+    @Test("A keep-alive connection is served, then closed after the idle timeout; one in use is not")
+    func idleKeepAlive() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(2))
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                let socket = try RawSocket(port: port)
+                // Three requests a second apart on one connection (3 s in all): each within the idle timeout.
+                for index in 0..<3 {
+                    if index > 0 { Thread.sleep(forTimeInterval: 1) }
+                    let answer = try socket.exchange(LimitedService.health, seconds: 5)
+                    #expect(answer.text.hasPrefix("HTTP/1.1 200 ") && !answer.closed, "\(answer)")
+                }
+                let idleFrom = Date()
+                #expect(RawSocket.closedByServer([socket], seconds: 6) == [true])
+                #expect((1.9...4).contains(Date().timeIntervalSince(idleFrom)), "\(Date().timeIntervalSince(idleFrom)) s")
+            }
+        }
+    }
+
+    @Test("A request body that stops arriving is abandoned after the body timeout")
+    func slowBody() async throws {
+        let limits = ConnectionLimits(bodyTimeout: .seconds(1))
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                let socket = try RawSocket(port: port)
+                try socket.write("POST /v1/log HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"logs\": [")
+                let start = Date()
+                #expect(RawSocket.closedByServer([socket], seconds: 6) == [true])
+                #expect((0.9...4).contains(Date().timeIntervalSince(start)), "\(Date().timeIntervalSince(start)) s")
+            }
+        }
+    }
+
+    /// A keep-alive connection that has had one answer, and so is surely counted by the service.
+    static func servedAndKept(port: Int, from source: String = "127.0.0.1") throws -> RawSocket {
+        let socket = try RawSocket(port: port, from: source)
+        let answer = try socket.exchange(LimitedService.health, seconds: 5)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200 ") && !answer.closed, "\(answer)")
+        return socket
+    }
+
+    /// `/health` once the service has seen a held connection close (within 5 s: the test machine
+    /// may be busy).
+    static func servedSoon(port: Int, from source: String = "127.0.0.1") throws -> (text: String, closed: Bool) {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            Thread.sleep(forTimeInterval: 0.1)
+            let answer = try RawSocket(port: port, from: source).exchange(LimitedService.healthAndClose)
+            if answer.text.hasPrefix("HTTP/1.1 200 ") || Date() > deadline { return answer }
+        }
+    }
+
+    @Test("Past the per-address cap the next connection from that address is closed at once; another address is served")
+    func perAddressCap() async throws {
+        let limits = ConnectionLimits(idleTimeout: .seconds(30), maximumConnectionsPerAddress: 8)
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                // Eight keep-alive connections, each answered once: so all eight are counted before the ninth.
+                // From 127.0.0.3: the test harness's own client connects from 127.0.0.1.
+                var held = try (0..<8).map { _ in try Self.servedAndKept(port: port, from: "127.0.0.3") }
+                let refused = try RawSocket(port: port, from: "127.0.0.3")
+                try? refused.write(LimitedService.health)
+                let answer = refused.receive(seconds: 10)
+                #expect(answer.closed && answer.text.isEmpty, "the ninth connection from 127.0.0.1: \(answer)")
+                let other = try RawSocket(port: port, from: "127.0.0.2").exchange(LimitedService.healthAndClose)
+                #expect(other.text.hasPrefix("HTTP/1.1 200 "), "\(other)")
+                #expect(!RawSocket.closedByServer(held, seconds: 0.2).contains(true))
+                // One of the eight goes: 127.0.0.1 is served again.
+                held.removeLast()
+                let again = try Self.servedSoon(port: port, from: "127.0.0.3")
+                #expect(again.text.hasPrefix("HTTP/1.1 200 "), "\(again)")
+            }
+        }
+    }
+
+    @Test("Past the global cap any new connection is closed at once, until one closes")
+    func globalCap() async throws {
+        let limits = ConnectionLimits(idleTimeout: .seconds(30), maximumConnections: 6)
+        try await LimitedService.run(connections: limits) { port in
+            try await onOwnThread {
+                // Connections from new addresses until one is refused: six, less the one the test
+                // harness's client may hold.
+                var held: [RawSocket] = []
+                var refusal: (text: String, closed: Bool)?
+                for index in 0..<10 where refusal == nil {
+                    let socket = try RawSocket(port: port, from: "127.0.0.\(10 + index)")
+                    // A served connection answers within 10 s even on a busy machine; a refused one is closed at once.
+                    let answer = try socket.exchange(LimitedService.health)
+                    if answer.text.hasPrefix("HTTP/1.1 200 ") && !answer.closed { held.append(socket) } else { refusal = answer }
+                }
+                #expect(refusal.map { $0.closed && $0.text.isEmpty } == true, "\(String(describing: refusal))")
+                try #require((5...6).contains(held.count), "held \(held.count) before the refusal")
+                held.removeLast()
+                let served = try Self.servedSoon(port: port, from: "127.0.0.2")
+                #expect(served.text.hasPrefix("HTTP/1.1 200 "), "\(served)")
+            }
+        }
+    }
+}

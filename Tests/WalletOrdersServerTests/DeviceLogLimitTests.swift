@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import WalletOrdersServer
+import WalletOrdersTestSupport
+
+/// Counts what the service logs, as a line-per-record handler would write it: the message and
+/// every metadata value, rendered.
+final class CountingLogHandler: LogHandler, Sendable {
+    struct Record: Sendable {
+        let message: String
+        let metadata: [String: String]
+        var bytes: Int { message.utf8.count + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 } }
+    }
+
+    private let records = Mutex<[Record]>([])
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .notice }
+        set {}
+    }
+
+    subscript(metadataKey _: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+
+    func log(event: LogEvent) {
+        let record = Record(message: event.message.description, metadata: (event.metadata ?? [:]).mapValues(\.description))
+        records.withLock { $0.append(record) }
+    }
+
+    /// The device log records so far.
+    var deviceLogs: [Record] { records.withLock { $0.filter { $0.message == "device log" } } }
+}
+
+@Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)")
+struct DeviceLogLimitTests {
+    /// A 39 KB body of 100 entries, each of 195 U+0085 (2 bytes in UTF-8, 6 escaped): 3x on escaping.
+    static let escapeHeavy = #"{"logs": ["# + Array(repeating: "\"" + String(repeating: "\u{85}", count: 195) + "\"", count: 100).joined(separator: ", ") + "]}"
+
+    static func post(_ body: String, port: Int, from source: String = "127.0.0.1", headers: String = "") throws -> String {
+        let request = "POST /v1/log HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        return try RawSocket(port: port, from: source).exchange(request).text
+    }
+
+    @Test("A 39 KB body of many escape-heavy entries logs one record within the request bound (4 KiB by default)")
+    func perRequestBound() async throws {
+        #expect((38_000...40_000).contains(Self.escapeHeavy.utf8.count))
+        let log = CountingLogHandler()
+        try await LimitedService.run(logHandler: log) { port in
+            let answer = try await onOwnThread { try Self.post(Self.escapeHeavy, port: port) }
+            #expect(answer.hasPrefix("HTTP/1.1 200 "), "\(answer)")
+        }
+        let records = log.deviceLogs
+        #expect(records.count == 1)
+        let written = records.reduce(0) { $0 + $1.bytes }
+        #expect(written <= DeviceLogLimits().requestBytes + 200, "\(written) bytes of log for one request")
+        #expect(records.first?.metadata["messages"]?.contains("\\u{85}") == true, "escaped, not raw")
+        #expect(records.first?.metadata["entries"] == "100")
+    }
+
+    @Test("The global budget holds across many client addresses on 127.0.0.0/8; past it 429 log-budget-exhausted")
+    func globalBudget() async throws {
+        let log = CountingLogHandler()
+        let budget = DeviceLogLimits(requestBytes: 2_048, budgetBytes: 16_384, budgetWindow: .seconds(600))
+        let answers = try await LimitedService.run(deviceLog: budget, logRate: (100, 100), logHandler: log) { port in
+            try await onOwnThread {
+                try (0..<24).flatMap { client in
+                    try (0..<3).map { _ in try Self.post(Self.escapeHeavy, port: port, from: "127.0.0.\(20 + client)") }
+                }
+            }
+        }
+        let written = log.deviceLogs.reduce(0) { $0 + $1.bytes }
+        // What the budget allows, plus what comes back while the test runs (27 bytes a second).
+        #expect(written <= 16_384 + 1_000, "\(written) bytes of log from 24 addresses")
+        #expect(answers.filter { $0.hasPrefix("HTTP/1.1 200 ") }.count <= 16_384 / (2_048 + DeviceLogLimits.recordOverheadBytes) + 1)
+        let refused = answers.filter { $0.hasPrefix("HTTP/1.1 429 ") }
+        #expect(refused.count >= 60)
+        #expect(refused.allSatisfy { $0.contains("log-budget-exhausted") && $0.lowercased().contains("retry-after: ") })
+    }
+
+    @Test("X-Forwarded-For names the client only from a trusted proxy: the right-most address not a trusted proxy's")
+    func forwardedFor() async throws {
+        let log = CountingLogHandler()
+        let proxies = [try #require(IPAddressRange("127.0.0.1")), try #require(IPAddressRange("10.0.0.0/8"))]
+        let answers = try await LimitedService.run(logRate: (0.001, 1), trustedProxies: proxies, logHandler: log) { port in
+            try await onOwnThread {
+                let body = #"{"logs": ["hello"]}"#
+                return [
+                    // From the trusted proxy: each forwarded client has a bucket of its own.
+                    try Self.post(body, port: port, headers: "X-Forwarded-For: 203.0.113.7\r\n"),
+                    try Self.post(body, port: port, headers: "X-Forwarded-For: 198.51.100.1, 203.0.113.9, 10.1.2.3\r\n"),
+                    try Self.post(body, port: port, headers: "X-Forwarded-For: 203.0.113.7\r\n"),  // its bucket is empty
+                    // Not from a trusted proxy: the header is ignored, the client is 127.0.0.2.
+                    try Self.post(body, port: port, from: "127.0.0.2", headers: "X-Forwarded-For: 192.0.2.1\r\n"),
+                    try Self.post(body, port: port, from: "127.0.0.2", headers: "X-Forwarded-For: 192.0.2.2\r\n"),
+                ]
+            }
+        }
+        #expect(answers.map { String($0.prefix(12)) } == ["HTTP/1.1 200", "HTTP/1.1 200", "HTTP/1.1 429", "HTTP/1.1 200", "HTTP/1.1 429"])
+        #expect(log.deviceLogs.compactMap { $0.metadata["client"] } == ["203.0.113.7", "203.0.113.9", "127.0.0.2"])
+    }
+
+    @Test("Trusted proxies: CIDR ranges for IPv4 and IPv6, IPv4-mapped addresses, and the X-Forwarded-For walk")
+    func trustedProxies() throws {
+        let proxies = TrustedProxies(ranges: ["10.0.0.0/8", "fd00::/8", "192.168.1.1"].compactMap(IPAddressRange.init))
+        #expect(proxies.ranges.count == 3)
+        #expect(proxies.contains("10.255.0.1") && proxies.contains("::ffff:10.0.0.1") && proxies.contains("fd12::1"))
+        #expect(!proxies.contains("11.0.0.1") && !proxies.contains("192.168.1.2") && !proxies.contains("fe80::1"))
+        #expect(IPAddressRange("10.0.0.0/33") == nil && IPAddressRange("example.com") == nil)
+        #expect(proxies.client(socketAddress: "203.0.113.1", forwardedFor: ["192.0.2.1"]) == "203.0.113.1")
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: ["192.0.2.1, 10.0.0.2", "192.168.1.1"]) == "192.0.2.1")
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: ["[2001:db8::1]:443"]) == "2001:db8::1")
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: ["192.0.2.1:5000"]) == "192.0.2.1")
+        // A forged entry left of the proxy's own is never reached; garbage stops the walk.
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: ["6.6.6.6, 192.0.2.1"]) == "192.0.2.1")
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: ["192.0.2.1, unknown"]) == "10.0.0.1")
+        #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: []) == "10.0.0.1")
+    }
+
+    @Test("The log rate limiter forgets the least recently used clients when full, not everyone: a limited client stays limited")
+    func rateLimiterEviction() {
+        let limiter = RateLimiter(rate: 0.0001, burst: 1, maximumClients: 100)
+        #expect(limiter.acquire("limited", now: 0) == nil)
+        for index in 0..<99 { #expect(limiter.acquire("client-\(index)", now: 1 + Double(index)) == nil) }
+        for index in 0..<500 {
+            #expect(limiter.acquire("limited", now: 100 + Double(index) * 2) != nil)  // still limited, and so recently used
+            _ = limiter.acquire("new-\(index)", now: 101 + Double(index) * 2)
+            #expect(limiter.clientCount <= 100)
+        }
+    }
+
+    @Test("Log text is escaped and cut to its limit, the note of the full size included; the cut comes before escaping")
+    func escapedText() {
+        #expect(LogText.escaped("a\nb\u{1b}[31m\\") == #"a\u{a}b\u{1b}[31m\\"#)
+        let long = String(repeating: "\u{85}", count: 10_000)
+        let cut = LogText.escaped(long, limit: 100)
+        #expect(cut.utf8.count <= 100 && cut.hasSuffix("… (20000 bytes in all)"), "\(cut)")
+        #expect(LogText.escaped("short", limit: 100) == "short")
+    }
+}
