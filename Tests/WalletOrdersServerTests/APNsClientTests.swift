@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 import WalletOrdersServer
 
 /// The real APNs client against the real stand-in (HTTP/2 over TLS on 127.0.0.1), no mocks.
-@Suite("APNs client")
+@Suite("APNs client", .dedicatedThreads)
 struct APNsClientTests {
     let topic = APNsTestPKI.topic
 

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// `apns-stand-in`, the command `make demo` starts: it says where it listens, prints each push as
 /// a JSON line, and follows its scripted failures.
-@Suite("apns-stand-in tool")
+@Suite("apns-stand-in tool", .dedicatedThreads)
 struct APNsStandInToolTests {
     /// The built executable, next to the test bundle or in `.build/debug`.
     static func executable() throws -> URL {

@@ -48,7 +48,7 @@ final class CapturedLog: Sendable {
     }
 }
 
-@Suite("The access log: route templates, never the secrets in paths; client text stays one field")
+@Suite("The access log: route templates, never the secrets in paths; client text stays one field", .dedicatedThreads)
 struct AccessLogTests {
     static let device = "secret-device-library-identifier-7f3a"
 
@@ -114,7 +114,7 @@ struct AccessLogTests {
     }
 }
 
-@Suite("Store failures answer without the server's paths")
+@Suite("Store failures answer without the server's paths", .dedicatedThreads)
 struct StoreFailureAnswerTests {
     @Test("A full, read-only or unreachable store answers 503 with its code and a summary; the path goes to the log only", arguments: [
         WalletOrdersError.Code.storeFull, .storeReadOnly, .storeUnavailable, .storeCorrupt,

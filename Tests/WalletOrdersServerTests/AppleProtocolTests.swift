@@ -57,7 +57,7 @@ extension TestResponse {
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
 }
 
-@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)")
+@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)", .dedicatedThreads)
 struct AppleProtocolTests {
     static let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
 

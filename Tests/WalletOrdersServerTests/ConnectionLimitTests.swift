@@ -32,7 +32,7 @@ enum LimitedService {
     static let halfHead = "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Wait: "
 }
 
-@Suite("Connections are timed and capped: half-open, idle and slow clients can't hold the service (live HTTP, raw sockets)")
+@Suite("Connections are timed and capped: half-open, idle and slow clients can't hold the service (live HTTP, raw sockets)", .dedicatedThreads)
 struct ConnectionLimitTests {
     @Test("2,000 connections holding half a request head: /health from 127.0.0.2 still answers at once; the header deadline closes them all")
     func halfOpenFlood() async throws {

@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import WalletOrdersTestSupport
 import WalletOrders
 import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
-@Suite("The Add to Apple Wallet page shows the order's preview (live HTTP)")
+@Suite("The Add to Apple Wallet page shows the order's preview (live HTTP)", .dedicatedThreads)
 struct LandingPagePreviewTests {
     @Test("The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words")
     func preview() async throws {

@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 /// Requests that aren't valid HTTP/1.1 (found by schemathesis: a header value with a control
 /// character) get a 400 with the service's JSON error body, like every other malformed request,
 /// not Hummingbird's bare 400. Sent as raw bytes by Python's `socket`, which doesn't check them.
-@Suite("Requests that aren't valid HTTP get a 400 with the JSON error body (live HTTP, raw bytes)")
+@Suite("Requests that aren't valid HTTP get a 400 with the JSON error body (live HTTP, raw bytes)", .dedicatedThreads)
 struct MalformedHTTPTests {
     /// Sends `request` to 127.0.0.1:`port` and returns everything the server sent before closing
     /// (on a thread of its own: the server runs in this process).

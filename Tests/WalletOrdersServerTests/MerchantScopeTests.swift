@@ -104,7 +104,7 @@ struct TwoMerchants {
     }
 }
 
-@Suite("Merchant API keys act only on their own order types: two merchants on one service (live HTTP)")
+@Suite("Merchant API keys act only on their own order types: two merchants on one service (live HTTP)", .dedicatedThreads)
 struct MerchantScopeTests {
     typealias M = TwoMerchants
 
@@ -216,7 +216,7 @@ struct MerchantScopeTests {
     }
 }
 
-@Suite("Merchant API keys: the key file's format")
+@Suite("Merchant API keys: the key file's format", .dedicatedThreads)
 struct MerchantAPIKeyFormatTests {
     @Test("Keys with their order types or *, comments, blank lines, spaces after commas and CRLF")
     func parses() throws {

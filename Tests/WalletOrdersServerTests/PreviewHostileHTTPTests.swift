@@ -66,7 +66,7 @@ enum HostileOrder {
     }
 }
 
-@Suite("The landing page of a hostile stored order is inert (live HTTP)")
+@Suite("The landing page of a hostile stored order is inert (live HTTP)", .dedicatedThreads)
 struct LandingPageHostileTests {
     static let policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -125,7 +125,7 @@ struct LandingPageHostileTests {
 }
 
 /// `wallet-orders preview --serve`'s server, attacked over raw HTTP on loopback.
-@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized)
+@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized, .dedicatedThreads)
 struct PreviewServerAttackTests {
     @Test("A 2 GiB .order is refused by its size before it is read: the page says why, at once, with bounded memory")
     func hugeArchiveIsNotRead() throws {
@@ -153,7 +153,7 @@ struct PreviewServerAttackTests {
             path: Repository.sample(sample).path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(), port: 0,
             idleTimeout: idleTimeout)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task { try await server.run { port in continuation.yield(port) } }
+        let task = Task(executorPreference: DedicatedExecutor.shared) { try await server.run { port in continuation.yield(port) } }
         defer { task.cancel() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())

@@ -12,7 +12,7 @@ import WalletOrdersTestSupport
 
 /// The whole push path: a merchant's save, the outbox, the worker, the APNs client and the local
 /// APNs stand-in (real HTTP/2 over TLS with token authentication).
-@Suite("Pushes on every change, through the outbox to a local APNs stand-in", .serialized)
+@Suite("Pushes on every change, through the outbox to a local APNs stand-in", .serialized, .dedicatedThreads)
 struct PushDeliveryTests {
     static let fast = PushWorkerConfiguration(
         lease: .seconds(5), pollInterval: .milliseconds(100), initialBackoff: .milliseconds(200), maximumBackoff: .seconds(2))
