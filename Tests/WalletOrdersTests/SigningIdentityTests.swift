@@ -42,15 +42,18 @@ import WalletOrdersTestSupport
 
     @Test("An encrypted PEM key loads with its passphrase from the environment")
     func encryptedPEMFromEnvironment() throws {
-        let key = Array(try Self.certificate.privateKeyPEM(passphrase: "correct horse").utf8)
+        // The passphrase is PATH's value: a variable the process already has. Setting one here
+        // (setenv) would race with the other tests starting programs, which copy the environment.
+        let path = try #require(ProcessInfo.processInfo.environment["PATH"])
+        try #require(!path.isEmpty && path.utf8.count < 1_000)
+        let key = Array(try Self.certificate.privateKeyPEM(passphrase: path).utf8)
         #expect(SigningIdentity.isEncryptedPrivateKey(key))
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        setenv("WALLET_ORDERS_TEST_KEY_PASS", "correct horse", 1)
         let identity = try SigningIdentity.load(
             certificateFile: try folder.write(Self.certificatePEM, to: "cert.pem"),
             privateKeyFile: try folder.write(key, to: "key.pem"),
-            passphrase: .environment("WALLET_ORDERS_TEST_KEY_PASS"),
+            passphrase: .environment("PATH"),
             intermediateFile: try folder.write(Self.intermediatePEM, to: "wwdr.pem"))
         #expect(identity.orderTypeIdentifier == Self.typeIdentifier)
         // And from a file whose first line is the passphrase.
