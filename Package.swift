@@ -282,6 +282,7 @@ let package = Package(
                 "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["Support/held_connections.py"],
             swiftSettings: swiftSettings
         ),
     ]
