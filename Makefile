@@ -19,8 +19,8 @@ release: setup
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 ## The release binary with the Swift runtime linked in (`--static-swift-stdlib`): it still needs
-## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README,
-## "Installing"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
+## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README.md,
+## "Install"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
 release-static: setup
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders $(SWIFT_BUILD_FLAGS)
 

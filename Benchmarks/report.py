@@ -10,7 +10,7 @@ each benchmark's median next to its floor as a ratio.
 Floors: build+sign is bounded by one RSA-2048 private-key operation (`openssl speed` sign; `sign
 FIXTURE`, the manifest's CMS signature alone in this process, is printed beside it);
 verification by RSA-2048 public-key operations (`openssl speed` verify). Full validation also has
-an absolute target (0.15 ms for the shipped sample, issue 13). Exits 1 when a benchmark fails.
+an absolute target (0.15 ms for the shipped sample). Exits 1 when a benchmark fails.
 
 The store benchmarks run on SQLite and, in the same run, on a throwaway PostgreSQL cluster with
 PostgreSQL's default durability (Benchmarks/pgcluster.py: fsync and synchronous_commit on, loopback
@@ -119,7 +119,7 @@ def run_benchmarks(smoke, extra, postgres_env):
         return figures
 
 
-# Store targets (issue 5): operations per second, for each benchmark whose name starts with the key.
+# Store targets (SQLite): operations per second, for each benchmark whose name starts with the key.
 STORE_TARGETS = {
     "store save one": 1_000,
     "store write one": None,
@@ -136,7 +136,7 @@ def orders_in(name):
 
 
 def store_rate(name, median_us):
-    """Per-order rate of a store benchmark (a batch's median covers the whole batch); the issue 5
+    """Per-order rate of a store benchmark (a batch's median covers the whole batch); the
     targets are SQLite's."""
     rate = orders_in(name) / (median_us / 1e6)
     text = f"{rate:>10,.0f} orders/s"

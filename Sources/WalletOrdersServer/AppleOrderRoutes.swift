@@ -8,7 +8,7 @@ import NIOCore
 import WalletOrders
 import WalletOrdersStore
 
-/// Apple's order web service protocol (spec §5), under `/v1/`:
+/// Apple's order web service protocol, under `/v1/`:
 ///
 /// | method and path | answers |
 /// |---|---|

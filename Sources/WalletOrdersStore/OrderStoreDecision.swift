@@ -34,7 +34,7 @@ public struct OrderVersion: Sendable, Hashable, Codable {
     public var shortHash: String { String(sha256.prefix(12)) }
 }
 
-/// The save and contains decision tables of spec §4.3, as pure functions every ``OrderStoring``
+/// FinanceKit's save and contains decision tables, as pure functions every ``OrderStoring``
 /// implementation shares (run inside the write transaction, so the comparison and the write are
 /// one atomic step).
 public enum OrderStoreDecision: Sendable, Hashable {

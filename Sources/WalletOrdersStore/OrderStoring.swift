@@ -1,6 +1,6 @@
 public import WalletOrders
 
-/// What saving an archive did, FinanceKit's `FinanceStore.SaveOrderResult` (spec §4.2, §4.3).
+/// What saving an archive did, FinanceKit's `FinanceStore.SaveOrderResult`.
 public enum SaveOrderResult: String, Sendable, Hashable, Codable, CaseIterable {
     /// The order is stored: inserted, replacing an older version, or already stored byte for byte.
     case added
@@ -11,7 +11,7 @@ public enum SaveOrderResult: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// How a stored order compares with a version the caller names, FinanceKit's
-/// `FinanceStore.ContainsOrderResult` (spec §4.3).
+/// `FinanceStore.ContainsOrderResult`.
 public enum ContainsOrderResult: String, Sendable, Hashable, Codable, CaseIterable {
     /// The order is stored (at exactly the given `updatedAt`, when one was given).
     case exists
@@ -65,7 +65,7 @@ public struct SaveProposal: Sendable, Hashable, Codable {
 
 /// A store of signed order archives that answers FinanceKit's questions.
 ///
-/// The contract (spec §4.3) is the same for every implementation, and they all take it from
+/// The contract is the same for every implementation, and they all take it from
 /// ``OrderStoreDecision``:
 ///
 /// - Orders are keyed by ``FullyQualifiedOrderIdentifier``, exact and case-sensitive; versions are

@@ -22,7 +22,7 @@ import WalletOrdersTestSupport
         let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let article = try String(contentsOf: Self.article, encoding: .utf8)
         let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let packageLine = #".package(url: "https://github.com/YOUR-ORG/wallet-orders.git", from: "0.1.0")"#
+        let packageLine = #".package(path: "../wallet-orders")"#
         #expect(readme.contains(packageLine) && article.contains(packageLine))
         for product in ["WalletOrders", "WalletOrdersStore", "WalletOrdersServer"] {
             #expect(manifest.contains(".library(name: \"\(product)\""))
@@ -31,7 +31,7 @@ import WalletOrdersTestSupport
         for call in ["VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)", "save(signedArchive:"] {
             #expect(readme.contains(call) && article.contains(call), "\(call)")
         }
-        for package in ["libssl3", "libzip4", "libsqlite3-0"] {
+        for package in ["libssl3", "libzip4", "libsqlite3-0", "libzint2.11", "libzint-dev"] {
             #expect(readme.contains(package) && article.contains(package), "\(package)")
         }
     }

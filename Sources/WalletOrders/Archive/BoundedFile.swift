@@ -29,7 +29,7 @@ public struct FileKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// A `.order` archive: 8 MiB (8,388,608 bytes). Wallet accepts a bundle whose files add up to
-    /// less than 5 MB (spec §1.1); zipped, with the headers of up to 1,000 entries (the most
+    /// less than 5 MB; zipped, with the headers of up to 1,000 entries (the most
     /// ``ArchiveLimits`` reads), such a bundle stays under 6 MB even stored, so an archive over
     /// 8 MiB can't be one Wallet accepts.
     public static let archive = FileKind(

@@ -15,7 +15,7 @@ public struct OrderArchive: Sendable {
     public static let manifestPath = "manifest.json"
     /// `signature`, the detached CMS signature of `manifest.json`.
     public static let signaturePath = "signature"
-    /// The MIME type to serve archives with (spec §1.1).
+    /// The MIME type to serve archives with.
     public static let mimeType = "application/vnd.apple.finance.order"
 
     /// One entry of the zip's central directory.

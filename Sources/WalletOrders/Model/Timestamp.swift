@@ -15,7 +15,7 @@ public import Foundation
 /// - **Equality, hashing and ordering** use the instant, so `2024-01-01T01:00:00+01:00` equals
 ///   `2024-01-01T00:00:00Z`, while ``text`` keeps the original spelling for re-encoding.
 ///
-/// Wallet compares `updatedAt` values as instants (spec §4.3), which is what `<` does here.
+/// Wallet compares `updatedAt` values as instants, which is what `<` does here.
 public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {

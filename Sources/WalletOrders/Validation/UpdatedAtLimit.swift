@@ -2,7 +2,7 @@ public import Foundation
 
 /// How far ahead of a clock an order's `updatedAt` may be.
 ///
-/// Versions of an order are ordered by `updatedAt` alone (spec §4.3), so an archive dated far in
+/// Versions of an order are ordered by `updatedAt` alone, so an archive dated far in
 /// the future (`9999-12-31T23:59:59Z`), once stored, would make every later genuine version
 /// `newerExisting` forever: whoever can sign one archive could pin the order. Order stores refuse
 /// an `updatedAt` more than ``margin`` ahead of their clock

@@ -9,7 +9,7 @@ import NIOSSL
 /// Sends Wallet's order update pushes to Apple's push service (APNs) over HTTP/2.
 ///
 /// Each push is `POST /3/device/<token>` with `apns-topic: <order type identifier>`,
-/// `apns-push-type: background`, `apns-priority: 5` and the body `{}` (spec §5.1). The client
+/// `apns-push-type: background`, `apns-priority: 5` and the body `{}`. The client
 /// authenticates with the Order Type ID certificate as its TLS client certificate, or with a
 /// provider token (ES256 JWT) where the merchant has an APNs auth key; see
 /// ``APNsConfiguration/Credentials``.

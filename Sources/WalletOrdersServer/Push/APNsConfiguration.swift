@@ -33,7 +33,7 @@ public struct APNsConfiguration: Sendable {
     /// How the client authenticates to APNs.
     public enum Credentials: Sendable {
         /// A TLS client certificate: the Order Type ID certificate and its key, as Wallet's order
-        /// protocol expects (spec §5.1). The certificate's subject UID is the only topic it may push to.
+        /// protocol expects. The certificate's subject UID is the only topic it may push to.
         case certificate(APNsClientCertificate)
         /// A provider token: an ES256 JWT signed with the team's APNs auth key (`.p8`).
         ///

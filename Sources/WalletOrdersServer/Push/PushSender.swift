@@ -1,7 +1,7 @@
 /// One push to one device: Wallet's order update notification.
 ///
 /// Wallet's protocol fixes everything else: the topic is the order type identifier, the push
-/// type `background`, the priority 5 and the payload `{}` (spec §5.1). The push names no order;
+/// type `background`, the priority 5 and the payload `{}` (Apple's protocol). The push names no order;
 /// the device asks the web service which of its orders changed.
 public struct PushNotification: Sendable, Hashable {
     /// The APNs device token the device registered with (hex).
