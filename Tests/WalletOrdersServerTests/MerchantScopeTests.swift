@@ -85,7 +85,9 @@ struct TwoMerchants {
         case .sqlite:
             let folder = try TemporaryFolder("scope")
             defer { folder.remove() }
-            try await serve(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator))
+            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+            defer { try? store.close() }
+            try await serve(store)
         case .postgres:
             guard let cluster = PostgresTestCluster.shared else {
                 throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")

@@ -89,21 +89,24 @@ public final class PushWorker: Service, Sendable {
     }
 
     public func run() async throws {
-        let poll = Task { [wakeUp, configuration] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: configuration.pollInterval)
-                wakeUp.yield()
+        await withTaskGroup(of: Void.self) { group in
+            // The poll is a child task: it ends with the worker and runs where the worker runs.
+            group.addTask { [wakeUp, configuration] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: configuration.pollInterval)
+                    wakeUp.yield()
+                }
             }
-        }
-        defer { poll.cancel() }
-        await withGracefulShutdownHandler {
-            wakeUp.yield()  // whatever waits from before the start
-            for await _ in wakeUps {
-                if Task.isShuttingDownGracefully || Task.isCancelled { break }
-                await drain()
+            await withGracefulShutdownHandler {
+                wakeUp.yield()  // whatever waits from before the start
+                for await _ in wakeUps {
+                    if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                    await drain()
+                }
+            } onGracefulShutdown: { [wakeUp] in
+                wakeUp.finish()
             }
-        } onGracefulShutdown: { [wakeUp] in
-            wakeUp.finish()
+            group.cancelAll()
         }
     }
 

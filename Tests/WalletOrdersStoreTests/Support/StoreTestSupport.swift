@@ -49,8 +49,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let folder = try TemporaryFolder("store")
             defer { folder.remove() }
-            return try await body(
-                try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator, updatedAtLimit: updatedAtLimit))
+            // Closed here, not whenever the last reference goes: a test process opening hundreds
+            // of stores must not keep their descriptors.
+            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator, updatedAtLimit: updatedAtLimit)
+            defer { try? store.close() }
+            return try await body(store)
         case .postgres:
             let cluster = try PostgresDatabase.cluster()
             let database = try cluster.makeDatabase()
