@@ -71,6 +71,20 @@ public enum BoundedFile {
     /// or waited on.
     static func read(_ path: String, as kind: FileKind, regularFileOnly: Bool) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NOFOLLOW | O_NONBLOCK : 0))
+        return try read(descriptor, path: path, as: kind, regularFileOnly: regularFileOnly)
+    }
+
+    /// ``read(_:as:regularFileOnly:)`` with `regularFileOnly`, for the entry `name` of the folder
+    /// open as `folder` (`openat`): a folder on the way swapped for a link after it was opened
+    /// can't redirect the read. `path` names the file in messages.
+    static func read(_ name: String, inFolder folder: Int32, path: String, as kind: FileKind) throws -> [UInt8] {
+        let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        return try read(descriptor, path: path, as: kind, regularFileOnly: true)
+    }
+
+    /// Reads the file just opened as `descriptor` (closing it), or throws for the `errno` of a
+    /// failed open (`descriptor` < 0).
+    private static func read(_ descriptor: Int32, path: String, as kind: FileKind, regularFileOnly: Bool) throws -> [UInt8] {
         if descriptor < 0, regularFileOnly, errno == ELOOP { throw changedUnderneath(path, kind) }
         guard descriptor >= 0 else {
             let reason = errno
@@ -130,6 +144,78 @@ public enum BoundedFile {
             .fileTooLarge,
             "The \(kind) '\(path)' \(sizeText), over the limit of \(ByteCountText.format(kind.maximumBytes)) (\(kind.maximumBytes) bytes), so it was not read.",
             hint: kind.reason)
+    }
+}
+
+/// A folder open as a descriptor, walked without following links: each entry is looked at and
+/// opened relative to the folder (`fstatat`, `openat` with `O_NOFOLLOW`), so swapping a folder on
+/// the way for a link, after it was listed, can't make a walk read outside the tree it started in.
+struct OpenFolder: ~Copyable {
+    let descriptor: Int32
+    /// The folder's path, for messages.
+    let path: String
+
+    /// Opens the folder at `path` (a link given as the path itself is followed: the caller named it).
+    init(path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        guard descriptor >= 0 else {
+            throw WalletOrdersError(.fileAccess, "Cannot open the folder '\(path)': \(String(cString: strerror(errno))).")
+        }
+        self.init(descriptor: descriptor, path: path)
+    }
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// The names of the folder's entries, without `.` and `..`, sorted.
+    func names() throws -> [String] {
+        let copy = dup(descriptor)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            throw WalletOrdersError(.fileAccess, "Cannot list '\(path)': \(String(cString: strerror(errno))).")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The `lstat` of the entry `name` (a link is described, not followed).
+    func status(of name: String) throws -> stat {
+        var info = stat()
+        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw WalletOrdersError(.fileAccess, "Cannot read '\(path)/\(name)': \(String(cString: strerror(errno))).")
+        }
+        return info
+    }
+
+    /// The subfolder `name`, which must still be a folder, not a link to one.
+    func subfolder(_ name: String) throws -> OpenFolder {
+        let descriptor = openat(self.descriptor, name, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            let reason = errno
+            if reason == ELOOP || reason == ENOTDIR {
+                throw WalletOrdersError(
+                    .invalidSource, "'\(path)/\(name)' was a folder when listed and is not one now (a link swapped in); it was not read.",
+                    hint: "Make sure nothing changes the folder while it is read, and that it holds regular files only.")
+            }
+            throw WalletOrdersError(.fileAccess, "Cannot open the folder '\(path)/\(name)': \(String(cString: strerror(reason))).")
+        }
+        return OpenFolder(descriptor: descriptor, path: path + "/" + name)
+    }
+
+    /// The regular file `name` within `kind`'s limit (see ``BoundedFile/read(_:inFolder:path:as:)``).
+    func read(_ name: String, as kind: FileKind) throws -> [UInt8] {
+        try BoundedFile.read(name, inFolder: descriptor, path: path + "/" + name, as: kind)
     }
 }
 

@@ -73,7 +73,7 @@ public struct OrderSource: Sendable, Hashable {
         }
     }
 
-    /// Reads every regular file of the folder `directory` (see ``walk(root:relative:into:skipped:folder:)``),
+    /// Reads every regular file of the folder `directory` (see ``walk(_:relative:into:skipped:folder:)``),
     /// throwing ``WalletOrdersError/Code/invalidSource`` with `notAFolder` and `hint` when it isn't one.
     static func readFolder(
         _ directory: URL, notAFolder: String, hint: String, folder folderName: String = "the source folder"
@@ -85,36 +85,26 @@ public struct OrderSource: Sendable, Hashable {
         }
         var files: [String: [UInt8]] = [:]
         var skipped: [SkippedFile] = []
-        try walk(root: root, relative: "", into: &files, skipped: &skipped, folder: folderName)
+        try walk(OpenFolder(path: root), relative: "", into: &files, skipped: &skipped, folder: folderName)
         return (files, skipped)
     }
 
-    /// Reads every regular file under `root` (sorted, recursively), skipping junk (recorded in
-    /// `skipped`) and refusing links and special files. `folder` names the folder in messages.
+    /// Reads every regular file under `folder` (sorted, recursively), skipping junk (recorded in
+    /// `skipped`) and refusing links and special files. Every entry is looked at and opened
+    /// relative to its open folder, so nothing swapped in during the walk is followed. `relative`
+    /// is the folder's path in the source; `folderName` names the source in messages.
     static func walk(
-        root: String, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile],
+        _ folder: borrowing OpenFolder, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile],
         folder folderName: String = "the source folder"
     ) throws {
-        let folder = relative.isEmpty ? root : root + "/" + relative
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            throw WalletOrdersError(.fileAccess, "Cannot list '\(folder)': \(error.localizedDescription)")
-        }
-        for name in names {
+        for name in try folder.names() {
             let path = relative.isEmpty ? name : relative + "/" + name
-            let absolute = root + "/" + path
-            var info = stat()
-            guard lstat(absolute, &info) == 0 else {
-                throw WalletOrdersError(.fileAccess, "Cannot read '\(absolute)': \(String(cString: strerror(errno)))")
-            }
-            let type = info.st_mode & S_IFMT
+            let type = try folder.status(of: name).st_mode & S_IFMT
             if type == S_IFDIR {
                 if let reason = reasonToSkip(path + "/") {
                     skipped.append(SkippedFile(path: path + "/", reason: reason))
                 } else {
-                    try walk(root: root, relative: path, into: &files, skipped: &skipped, folder: folderName)
+                    try walk(folder.subfolder(name), relative: path, into: &files, skipped: &skipped, folder: folderName)
                 }
                 continue
             }
@@ -130,7 +120,7 @@ public struct OrderSource: Sendable, Hashable {
                         ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
                         : "Remove it from \(folderName).")
             }
-            files[path] = try BoundedFile.read(absolute, as: .orderFile, regularFileOnly: true)
+            files[path] = try folder.read(name, as: .orderFile)
         }
     }
 

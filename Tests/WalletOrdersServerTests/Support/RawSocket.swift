@@ -74,7 +74,7 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// Sends `request` and reads one response (`Connection: close` requests end with the close).
-    func exchange(_ request: String, seconds: Double = 10) throws -> (text: String, closed: Bool) {
+    func exchange(_ request: String, seconds: Double = 30) throws -> (text: String, closed: Bool) {
         try write(request)
         return receive(seconds: seconds)
     }
