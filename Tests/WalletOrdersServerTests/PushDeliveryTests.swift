@@ -48,50 +48,52 @@ struct PushDeliveryTests {
     func delivered() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
-        let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-        let devices = [("phone", APNsTest.deviceToken()), ("watch", APNsTest.deviceToken())]
-        try await service.run { client in
-            try await Self.register(devices, client)
-            #expect(standIn.pushes.isEmpty, "registering pushes nothing")
-            try await Self.upload("2025-11-22T00:00:00Z", client)
-            #expect(try await Self.eventually { standIn.pushes.count == 2 })
-            // The device then asks what changed and fetches it.
-            let changed = try await client.execute(
-                uri: "/v1/devices/phone/registrations/\(ServiceUnderTest.order.orderTypeIdentifier)", method: .get)
-            #expect(changed.json["orderIdentifiers"] as? [String] == [ServiceUnderTest.order.orderIdentifier])
+        try await APNsTest.shuttingDown(apns) {
+            let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
+            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            let devices = [("phone", APNsTest.deviceToken()), ("watch", APNsTest.deviceToken())]
+            try await service.run { client in
+                try await Self.register(devices, client)
+                #expect(standIn.pushes.isEmpty, "registering pushes nothing")
+                try await Self.upload("2025-11-22T00:00:00Z", client)
+                #expect(try await Self.eventually { standIn.pushes.count == 2 })
+                // The device then asks what changed and fetches it.
+                let changed = try await client.execute(
+                    uri: "/v1/devices/phone/registrations/\(ServiceUnderTest.order.orderTypeIdentifier)", method: .get)
+                #expect(changed.json["orderIdentifiers"] as? [String] == [ServiceUnderTest.order.orderIdentifier])
+            }
+            try await standIn.shutdown()
+            let pushes = standIn.pushes
+            #expect(Set(pushes.map(\.deviceToken)) == Set(devices.map { $0.1 }))
+            for push in pushes {
+                #expect(push.topic == ServiceUnderTest.order.orderTypeIdentifier)
+                #expect(push.headers["apns-push-type"] == "background")
+                #expect(push.headers["apns-priority"] == "5")
+                #expect(push.body == "{}")
+            }
+            #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
         }
-        try await apns.shutdown()
-        try await standIn.shutdown()
-        let pushes = standIn.pushes
-        #expect(Set(pushes.map(\.deviceToken)) == Set(devices.map { $0.1 }))
-        for push in pushes {
-            #expect(push.topic == ServiceUnderTest.order.orderTypeIdentifier)
-            #expect(push.headers["apns-push-type"] == "background")
-            #expect(push.headers["apns-priority"] == "5")
-            #expect(push.body == "{}")
-        }
-        #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
     }
 
     @Test("APNs says a token is gone (410 Unregistered): that device's registrations are removed, the other device still gets its push")
     func goneDevice() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
-        let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-        let gone = APNsTest.deviceToken()
-        let kept = APNsTest.deviceToken()
-        standIn.respond(toDeviceToken: gone, with: .error(status: 410, reason: "Unregistered", retryAfter: nil))
-        try await service.run { client in
-            try await Self.register([("old-phone", gone), ("phone", kept)], client)
-            try await Self.upload("2025-11-22T00:00:00Z", client)
-            #expect(try await Self.eventually { try await service.store.registrationCount(for: ServiceUnderTest.order) == 1 })
-            #expect(try await Self.eventually { standIn.pushes.map(\.deviceToken) == [kept] })
+        try await APNsTest.shuttingDown(apns) {
+            let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
+            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            let gone = APNsTest.deviceToken()
+            let kept = APNsTest.deviceToken()
+            standIn.respond(toDeviceToken: gone, with: .error(status: 410, reason: "Unregistered", retryAfter: nil))
+            try await service.run { client in
+                try await Self.register([("old-phone", gone), ("phone", kept)], client)
+                try await Self.upload("2025-11-22T00:00:00Z", client)
+                #expect(try await Self.eventually { try await service.store.registrationCount(for: ServiceUnderTest.order) == 1 })
+                #expect(try await Self.eventually { standIn.pushes.map(\.deviceToken) == [kept] })
+            }
+            try await standIn.shutdown()
+            #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
         }
-        try await apns.shutdown()
-        try await standIn.shutdown()
-        #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
     }
 
     @Test("429 with Retry-After and an APNs outage: the push waits, is retried and delivered; nothing is lost")
@@ -99,35 +101,36 @@ struct PushDeliveryTests {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let port = standIn.port
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
-        let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-        let token = APNsTest.deviceToken()
-        standIn.respondToNext(1, with: .error(status: 429, reason: "TooManyRequests", retryAfter: "1"))
-        try await service.run { client in
-            try await Self.register([("phone", token)], client)
-            let saved = Date()
-            try await Self.upload("2025-11-22T00:00:00Z", client)
-            #expect(try await Self.eventually { standIn.pushes.count == 1 })
-            let first = try #require(standIn.requests.first)
-            #expect(first.status == 429)
-            #expect((standIn.pushes.first?.receivedAt.timeIntervalSince(saved) ?? 0) >= 1, "Retry-After: 1 was honoured")
+        try await APNsTest.shuttingDown(apns) {
+            let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
+            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            let token = APNsTest.deviceToken()
+            standIn.respondToNext(1, with: .error(status: 429, reason: "TooManyRequests", retryAfter: "1"))
+            try await service.run { client in
+                try await Self.register([("phone", token)], client)
+                let saved = Date()
+                try await Self.upload("2025-11-22T00:00:00Z", client)
+                #expect(try await Self.eventually { standIn.pushes.count == 1 })
+                let first = try #require(standIn.requests.first)
+                #expect(first.status == 429)
+                #expect((standIn.pushes.first?.receivedAt.timeIntervalSince(saved) ?? 0) >= 1, "Retry-After: 1 was honoured")
 
-            // APNs goes away; a change made meanwhile is delivered when it is back.
-            try await standIn.shutdown()
-            try await Self.upload("2025-11-23T00:00:00Z", client)
-            try await Task.sleep(for: .seconds(1))
-            #expect(try await service.store.outboxStatus(now: Date()).pending == 1, "kept in the outbox during the outage")
-            var configuration = APNsStandIn.Configuration(
-                serverCertificateChainPEM: APNsTest.pki.serverCertificatePEM, serverPrivateKeyPEM: APNsTest.pki.serverKeyPEM)
-            configuration.port = port
-            configuration.providerToken = .init(
-                keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: APNsTest.pki.tokenPublicKeyPEM)
-            let back = try APNsStandIn(configuration: configuration)
-            try await back.start()
-            #expect(try await Self.eventually(30) { back.pushes.count == 1 })
-            try await back.shutdown()
+                // APNs goes away; a change made meanwhile is delivered when it is back.
+                try await standIn.shutdown()
+                try await Self.upload("2025-11-23T00:00:00Z", client)
+                try await Task.sleep(for: .seconds(1))
+                #expect(try await service.store.outboxStatus(now: Date()).pending == 1, "kept in the outbox during the outage")
+                var configuration = APNsStandIn.Configuration(
+                    serverCertificateChainPEM: APNsTest.pki.serverCertificatePEM, serverPrivateKeyPEM: APNsTest.pki.serverKeyPEM)
+                configuration.port = port
+                configuration.providerToken = .init(
+                    keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: APNsTest.pki.tokenPublicKeyPEM)
+                let back = try APNsStandIn(configuration: configuration)
+                try await back.start()
+                #expect(try await Self.eventually(30) { back.pushes.count == 1 })
+                try await back.shutdown()
+            }
+            #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
         }
-        try await apns.shutdown()
-        #expect(try await service.store.outboxStatus(now: Date()).pending == 0)
     }
 }

@@ -129,21 +129,22 @@ struct PushResilienceTests {
     func longOutageLosesNothing(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
-        try await kind.withStore { store in
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-            let token = APNsTest.deviceToken()
-            _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
-            standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-            let delivered = try await Self.withWorker(store, apns) { _ in
-                try await PushDeliveryTests.eventually(60) { standIn.pushes.count == 1 }
+        try await APNsTest.shuttingDown(apns) {
+            try await kind.withStore { store in
+                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                let token = APNsTest.deviceToken()
+                _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
+                standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
+                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+                let delivered = try await Self.withWorker(store, apns) { _ in
+                    try await PushDeliveryTests.eventually(60) { standIn.pushes.count == 1 }
+                }
+                #expect(delivered)
+                #expect(standIn.requests.filter { $0.status == 503 }.count == 40, "every attempt of the outage was made")
+                #expect(standIn.pushes.map(\.deviceToken) == [token])
+                #expect(try await store.outboxStatus(now: Date()).pending == 0)
             }
-            #expect(delivered)
-            #expect(standIn.requests.filter { $0.status == 503 }.count == 40, "every attempt of the outage was made")
-            #expect(standIn.pushes.map(\.deviceToken) == [token])
-            #expect(try await store.outboxStatus(now: Date()).pending == 0)
         }
-        try await apns.shutdown()
         try await standIn.shutdown()
     }
 
@@ -154,81 +155,83 @@ struct PushResilienceTests {
         let refusing = try await Self.standIn(keyID: "REVOKEDKEY")
         let port = refusing.port
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
-        let recorder = LogRecorder()
-        let metrics = ServiceMetrics.bootstrapped
-        var configuration = Self.fast
-        configuration.parkedProbeInterval = .milliseconds(300)
-        try await kind.withStore { store in
-            let first = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-1")
-            let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-2")
-            _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z"))
-            _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z", order: "other-2"))
-            let tokens = [APNsTest.deviceToken(), APNsTest.deviceToken()]
-            _ = try await store.register(deviceIdentifier: "phone", pushToken: tokens[0], for: first)
-            _ = try await store.register(deviceIdentifier: "tablet", pushToken: tokens[1], for: second)
-            _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
-            _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
-            try await Self.withWorker(store, apns, configuration, logger: recorder.logger) { _ in
-                #expect(try await PushDeliveryTests.eventually { refusing.requests.count >= 2 })
-                // Parked, announced once, with the metric an operator alerts on.
-                #expect(try await PushDeliveryTests.eventually { recorder.lines.contains { $0.message.contains("parked") } })
-                let parkedLines = recorder.lines.filter { $0.level >= .error && $0.message.contains("parked") }
-                #expect(parkedLines.count == 1, "one line when the topic is parked, not one per push")
-                #expect(parkedLines.first?.metadata["apns.topic"] == topic)
-                #expect(parkedLines.first?.metadata["apns.reason"] == "InvalidProviderToken")
-                #expect(Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 1)
-                try await Task.sleep(for: .seconds(1))
-                #expect(try await store.outboxStatus(now: Date()).pending == 2, "both pushes are kept")
-                #expect(refusing.requests.count <= 8, "while parked, only a probe now and then reaches APNs")
-                // A change made while parked is kept too (folded into the waiting push).
-                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-23T00:00:00Z"))
+        try await APNsTest.shuttingDown(apns) {
+            let recorder = LogRecorder()
+            let metrics = ServiceMetrics.bootstrapped
+            var configuration = Self.fast
+            configuration.parkedProbeInterval = .milliseconds(300)
+            try await kind.withStore { store in
+                let first = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-1")
+                let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-2")
+                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z"))
+                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z", order: "other-2"))
+                let tokens = [APNsTest.deviceToken(), APNsTest.deviceToken()]
+                _ = try await store.register(deviceIdentifier: "phone", pushToken: tokens[0], for: first)
+                _ = try await store.register(deviceIdentifier: "tablet", pushToken: tokens[1], for: second)
+                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
+                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
+                try await Self.withWorker(store, apns, configuration, logger: recorder.logger) { _ in
+                    #expect(try await PushDeliveryTests.eventually { refusing.requests.count >= 2 })
+                    // Parked, announced once, with the metric an operator alerts on.
+                    #expect(try await PushDeliveryTests.eventually { recorder.lines.contains { $0.message.contains("parked") } })
+                    let parkedLines = recorder.lines.filter { $0.level >= .error && $0.message.contains("parked") }
+                    #expect(parkedLines.count == 1, "one line when the topic is parked, not one per push")
+                    #expect(parkedLines.first?.metadata["apns.topic"] == topic)
+                    #expect(parkedLines.first?.metadata["apns.reason"] == "InvalidProviderToken")
+                    #expect(Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 1)
+                    try await Task.sleep(for: .seconds(1))
+                    #expect(try await store.outboxStatus(now: Date()).pending == 2, "both pushes are kept")
+                    #expect(refusing.requests.count <= 8, "while parked, only a probe now and then reaches APNs")
+                    // A change made while parked is kept too (folded into the waiting push).
+                    _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-23T00:00:00Z"))
 
-                // The key works again (Apple reinstated it, or the operator fixed the credentials).
-                try await refusing.shutdown()
-                let working = try await Self.standIn(port: port)
-                #expect(try await PushDeliveryTests.eventually(30) { Set(working.pushes.map(\.deviceToken)) == Set(tokens) })
-                #expect(try await PushDeliveryTests.eventually { Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 0 })
-                #expect(recorder.lines.contains { $0.message.contains("resume") })
-                #expect(try await PushDeliveryTests.eventually { try await store.outboxStatus(now: Date()).pending == 0 })
-                try await working.shutdown()
+                    // The key works again (Apple reinstated it, or the operator fixed the credentials).
+                    try await refusing.shutdown()
+                    let working = try await Self.standIn(port: port)
+                    #expect(try await PushDeliveryTests.eventually(30) { Set(working.pushes.map(\.deviceToken)) == Set(tokens) })
+                    #expect(try await PushDeliveryTests.eventually { Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 0 })
+                    #expect(recorder.lines.contains { $0.message.contains("resume") })
+                    #expect(try await PushDeliveryTests.eventually { try await store.outboxStatus(now: Date()).pending == 0 })
+                    try await working.shutdown()
+                }
+                #expect(try await store.registrationCount(for: first) == 1, "refused credentials remove no registration")
             }
-            #expect(try await store.registrationCount(for: first) == 1, "refused credentials remove no registration")
         }
-        try await apns.shutdown()
     }
 
     @Test("Fairness: while one order's fan-out to 800 devices drains, another order type's single push leaves within a second of its save", arguments: PushStoreKind.available)
     func fairAcrossOrderTypes(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
-        let otherType = "order.com.example.fairness.\(kind.rawValue)"
-        try await kind.withStore { store in
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-            _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-21T00:00:00Z"))
-            for device in 0..<800 {
-                _ = try await store.register(deviceIdentifier: "d\(device)", pushToken: APNsTest.deviceToken(), for: SampleVersions.identifier)
-            }
-            let single = APNsTest.deviceToken()
-            _ = try await store.register(
-                deviceIdentifier: "customer", pushToken: single,
-                for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: otherType, orderIdentifier: "other-1"))
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-            try await Self.withWorker(store, apns, PushWorkerConfiguration(pollInterval: .milliseconds(50))) { _ in
-                #expect(try await PushDeliveryTests.eventually { standIn.pushes.count >= 100 }, "the fan-out is under way")
-                let saved = Date()
-                _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-22T00:00:00Z"))
-                #expect(try await PushDeliveryTests.eventually(60) { standIn.pushes.contains { $0.deviceToken == single } })
-                let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
-                let delay = delivered.receivedAt.timeIntervalSince(saved)
-                // It goes out with the batch after the one in flight at its save (64 pushes each):
-                // about a second on a loaded two-core machine, tens of milliseconds on a server.
-                #expect(delay < 1.5, "the other merchant's push waited \(delay) s")
-                let ahead = standIn.pushes.filter { $0.receivedAt > saved && $0.receivedAt < delivered.receivedAt }.count
-                #expect(ahead <= 2 * 64, "\(ahead) pushes of the fan-out went ahead of it")
-                #expect(try await PushDeliveryTests.eventually(120) { standIn.pushes.count == 801 })
+        try await APNsTest.shuttingDown(apns) {
+            let otherType = "order.com.example.fairness.\(kind.rawValue)"
+            try await kind.withStore { store in
+                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-21T00:00:00Z"))
+                for device in 0..<800 {
+                    _ = try await store.register(deviceIdentifier: "d\(device)", pushToken: APNsTest.deviceToken(), for: SampleVersions.identifier)
+                }
+                let single = APNsTest.deviceToken()
+                _ = try await store.register(
+                    deviceIdentifier: "customer", pushToken: single,
+                    for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: otherType, orderIdentifier: "other-1"))
+                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+                try await Self.withWorker(store, apns, PushWorkerConfiguration(pollInterval: .milliseconds(50))) { _ in
+                    #expect(try await PushDeliveryTests.eventually { standIn.pushes.count >= 100 }, "the fan-out is under way")
+                    let saved = Date()
+                    _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-22T00:00:00Z"))
+                    #expect(try await PushDeliveryTests.eventually(60) { standIn.pushes.contains { $0.deviceToken == single } })
+                    let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
+                    let delay = delivered.receivedAt.timeIntervalSince(saved)
+                    // It goes out with the batch after the one in flight at its save (64 pushes each):
+                    // about a second on a loaded two-core machine, tens of milliseconds on a server.
+                    #expect(delay < 1.5, "the other merchant's push waited \(delay) s")
+                    let ahead = standIn.pushes.filter { $0.receivedAt > saved && $0.receivedAt < delivered.receivedAt }.count
+                    #expect(ahead <= 2 * 64, "\(ahead) pushes of the fan-out went ahead of it")
+                    #expect(try await PushDeliveryTests.eventually(120) { standIn.pushes.count == 801 })
+                }
             }
         }
-        try await apns.shutdown()
         try await standIn.shutdown()
     }
 

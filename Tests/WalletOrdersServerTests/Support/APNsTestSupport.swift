@@ -31,6 +31,20 @@ enum APNsTest {
     }
 
     /// A client for the stand-in on `port`, trusting its CA unless `trustServer` is false.
+    /// Runs `body`, then shuts `client` down however `body` ends: a client that goes away running
+    /// stops the test process (AsyncHTTPClient's check), which would hide the test's own failure.
+    static func shuttingDown<T>(_ client: APNsClient, _ body: () async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        return result
+    }
+
     static func client(
         port: Int, credentials: APNsConfiguration.Credentials, trustServer: Bool = true,
         configure: (inout APNsConfiguration) -> Void = { _ in }
