@@ -22,7 +22,7 @@ struct WalletOrdersCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
+            InitCommand.self, BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
             StoreCommand.self, ServeCommand.self, PreviewCommand.self, DevCertsCommand.self, DemoCommand.self,
         ]
     )
