@@ -125,9 +125,10 @@ struct StoreEndToEndTests {
         #expect(oneArgument.status == row.status && oneArgument.output == result.output, "\(oneArgument)")
         let json = try store.run("contains", Self.order + row.arguments + ["--json"])
         #expect(json.status == row.status)
+        let answer = try #require(try parseJSON(json.standardOutput) as? [String: Any])
         #expect(
-            (try parseJSON(json.standardOutput) as? [String: String])
-                == ["result": row.answer, "storedUpdatedAt": "2025-11-21T00:00:00Z", "store": store.url.path])
+            answer as NSDictionary
+                == ["result": row.answer, "storedUpdatedAt": "2025-11-21T00:00:00Z", "store": store.url.path, "storeExists": true] as NSDictionary)
     }
 
     @Test("notFound is exit 10 for contains, get and delete; a bad date is a usage error")

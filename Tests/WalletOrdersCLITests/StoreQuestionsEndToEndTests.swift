@@ -74,7 +74,7 @@ import WalletOrdersTestSupport
         }
         let json = try CLI.run(["store", "history", "--json"], environment: environment)
         let history = try #require(try parseJSON(json.standardOutput) as? [String: Any])
-        #expect(history["store"] as? String == "\(xdg.path)/wallet-orders/orders.sqlite (not created yet, so empty)")
+        #expect(history["store"] as? String == "\(xdg.path)/wallet-orders/orders.sqlite" && history["storeExists"] as? Bool == false)
         #expect(history["newToken"] is NSNull && (history["inserted"] as? [Any])?.isEmpty == true, "\(history)")
         #expect(!FileManager.default.fileExists(atPath: xdg.path), "a question created \(xdg.path)")
     }

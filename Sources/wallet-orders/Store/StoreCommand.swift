@@ -21,7 +21,7 @@ struct StoreCommand: AsyncParsableCommand {
             Only save (and copy, into its destination) creates a store: the other commands \
             refuse a --store or WALLET_ORDERS_STORE file that doesn't exist, and take the \
             default store that doesn't exist yet as an empty one. Every answer names the store \
-            it read (a first line 'store: PATH'; a "store" key in JSON).
+            it read (a first line 'store: PATH'; "store" and "storeExists" keys in JSON).
 
             Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare \
             by updatedAt as an instant. Only archives that verify and validate without errors are \

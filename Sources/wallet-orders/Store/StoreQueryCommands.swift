@@ -414,21 +414,25 @@ private struct EmptyHistory: Encodable {
     enum CodingKeys: String, CodingKey { case inserted, updated, deleted, newToken, hasMore }
 }
 
-/// A store command's JSON answer: `value`'s object with a `"store"` key naming the store read.
+/// A store command's JSON answer: `value`'s object with `"store"`, the store read (a path, or a
+/// URL without its password), and `"storeExists"`, `false` for the default store not created yet.
 struct WithStore<Value: Encodable>: Encodable {
     var value: Value
     var store: String
+    var storeExists: Bool
 
     init(_ value: Value, _ existing: ExistingStore) {
         self.value = value
-        store = existing.name
+        store = existing.location.displayName
+        storeExists = existing.store != nil
     }
 
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(store, forKey: .store)
+        try container.encode(storeExists, forKey: .storeExists)
     }
 
-    private enum Key: String, CodingKey { case store }
+    private enum Key: String, CodingKey { case store, storeExists }
 }
