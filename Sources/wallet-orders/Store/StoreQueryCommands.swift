@@ -106,12 +106,17 @@ struct StoreGetCommand: AsyncParsableCommand {
             Terminal.reportError("\(identifier) is not in the store \(existing.name).", hint: "`wallet-orders store list` shows what is.")
             throw StoreExitCode.notFound
         }
-        // The store line goes where the command's own messages go: stderr when stdout carries data.
-        if !json { Terminal.write(existing.line, to: orderJSON ? .standardError : output?.messages ?? .standardOutput) }
         try await reportingFailuresAsync {
+            // The store is named in the "Wrote" line, before order.json (on stderr), or before the summary.
             if let output {
                 try output.write(found.bytes)
-                Terminal.write("Wrote \(found.bytes.count) bytes to \(output).", to: orderJSON ? .standardError : output.messages)
+                Terminal.write(
+                    "Wrote \(found.bytes.count) bytes to \(output) from the store \(existing.name).",
+                    to: orderJSON ? .standardError : output.messages)
+            } else if orderJSON {
+                Terminal.write(existing.line, to: .standardError)
+            } else if !json {
+                Terminal.write(existing.line)
             }
             if orderJSON {
                 let archive = try OrderArchive(bytes: found.bytes)
