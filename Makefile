@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: setup build release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup build build-commit release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -15,14 +15,27 @@ setup:
 build: setup
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-release: setup
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+## `wallet-orders --version` names the commit of release builds: build-commit writes it (git
+## describe) into a file that is not in git, rewritten only when it changes, and
+## -DWALLET_ORDERS_BUILD_COMMIT compiles it in. Other builds say "unknown commit".
+BUILD_COMMIT_FILE = Sources/wallet-orders/BuildCommit+Generated.swift
+BUILD_COMMIT_FLAGS = -Xswiftc -DWALLET_ORDERS_BUILD_COMMIT
+build-commit:
+	@commit=$$(git describe --always --dirty --abbrev=12 2>/dev/null) && value="\"$$commit\"" || value=nil; \
+	printf '// Written by `make build-commit`; not in git. See VersionInformation.commit.\n#if WALLET_ORDERS_BUILD_COMMIT\nlet generatedBuildCommit: String? = %s\n#endif\n' "$$value" \
+		> "$(BUILD_COMMIT_FILE).tmp"; \
+	if cmp -s "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; then rm "$(BUILD_COMMIT_FILE).tmp"; \
+	else mv "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; fi
+
+release: setup build-commit
+	$(SWIFT) build -c release $(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
 
 ## The release binary with the Swift runtime linked in (`--static-swift-stdlib`): it still needs
 ## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README.md,
 ## "Install"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
-release-static: setup
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders $(SWIFT_BUILD_FLAGS)
+release-static: setup build-commit
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders \
+		$(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
 
 ## `make install PREFIX=/usr/local`: the release binary, its man page and bash/zsh/fish completions.
 ## BINARY=path installs another build (install-files alone installs without building).

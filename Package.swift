@@ -137,6 +137,7 @@ let package = Package(
             name: "wallet-orders",
             dependencies: [
                 "WalletOrders",
+                "WalletOrdersInterop",  // the C libraries' versions, for --version
                 "WalletOrdersStore",
                 "WalletOrdersServer",
                 "WalletOrdersPreview",

@@ -121,6 +121,9 @@ extension WalletOrdersError {
         public static let storeCorrupt = Code("store-corrupt")
         /// An order store file was written by a newer version with a schema this code doesn't know.
         public static let storeTooNew = Code("store-too-new")
+        /// An order store that a command only reads (or deletes from) doesn't exist; nothing was
+        /// created in its place.
+        public static let storeNotFound = Code("store-not-found")
         /// An order store could not be opened, read or written (a locked or read-only file, for example).
         public static let storeUnavailable = Code("store-unavailable")
         /// The file system holding an order store is full; the transaction that needed the

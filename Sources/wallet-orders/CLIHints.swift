@@ -23,9 +23,16 @@ enum CLIHints {
         ValidationRule.signatureIntermediateMissing.id: "wallet-orders build includes the intermediate given with --wwdr.",
     ]
 
-    /// The error's hint with this tool's sentence after it.
+    /// The error's hint with this tool's sentence after it: by its code, and for an archive a
+    /// store rejected, by the rules its findings name (an untrusted development certificate gets
+    /// the `--trust-root` sentence `validate` gives).
     static func hint(for error: WalletOrdersError) -> String? {
-        joined(error.hint, byCode[error.code])
+        var extra = byCode[error.code]
+        if error.code == .archiveRejected {
+            let byFinding = byRule.keys.sorted().filter { error.message.contains("  \($0): ") }.compactMap { byRule[$0] }
+            if !byFinding.isEmpty { extra = ([extra].compactMap { $0 } + byFinding).joined(separator: " ") }
+        }
+        return joined(error.hint, extra)
     }
 
     /// `report` with this tool's sentence after each hint it has one for.

@@ -20,9 +20,9 @@ struct WalletOrdersCommand: AsyncParsableCommand {
               wallet-orders verify order.order --trust-root certs/root-ca.pem
               wallet-orders store save order.order --trust-root certs/root-ca.pem
             """,
-        version: "0.1.0",
+        version: VersionInformation.text,
         subcommands: [
-            BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
+            InitCommand.self, BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
             StoreCommand.self, ServeCommand.self, PreviewCommand.self, DevCertsCommand.self, DemoCommand.self,
         ]
     )

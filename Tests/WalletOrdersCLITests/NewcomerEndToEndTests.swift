@@ -224,7 +224,7 @@ import WalletOrdersTestSupport
     }
 
     static let helpCommands: [[String]] = [
-        [], ["build"], ["validate"], ["verify"], ["inspect"], ["rules"], ["dev-certs"], ["demo"], ["serve"], ["store"],
+        [], ["init"], ["build"], ["validate"], ["verify"], ["inspect"], ["rules"], ["dev-certs"], ["demo"], ["serve"], ["store"],
         ["store", "save"], ["store", "contains"], ["store", "get"], ["store", "list"], ["store", "delete"],
         ["store", "history"], ["store", "compact-history"],
     ]

@@ -122,11 +122,11 @@ import Testing
         #expect(defaults.out == nil)
     }
 
-    @Test("--version is a clean exit that prints 0.1.0")
+    @Test("--version is a clean exit that prints 0.1.0 first")
     func version() throws {
         let error = try #require(throws: (any Error).self) { try WalletOrdersCommand.parseAsRoot(["--version"]) }
         #expect(WalletOrdersCommand.exitCode(for: error) == ExitCode.success)
-        #expect(WalletOrdersCommand.message(for: error) == "0.1.0")
+        #expect(WalletOrdersCommand.message(for: error).hasPrefix("wallet-orders 0.1.0 ("))
     }
 
     @Test("The help lists every subcommand and the exit codes")

@@ -119,27 +119,29 @@ struct StoreEndToEndTests {
         #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
         let result = try store.run("contains", Self.order + row.arguments)
         #expect(result.status == row.status, "\(result)")
-        #expect(result.output == row.answer + " (stored updatedAt 2025-11-21T00:00:00Z)\n")
+        #expect(result.output == "store: \(store.url.path)\n" + row.answer + " (stored updatedAt 2025-11-21T00:00:00Z)\n")
         // TYPE_ID/ORDER_ID, the form the tool prints, is the same question.
         let oneArgument = try store.run("contains", [Self.order.joined(separator: "/")] + row.arguments)
         #expect(oneArgument.status == row.status && oneArgument.output == result.output, "\(oneArgument)")
         let json = try store.run("contains", Self.order + row.arguments + ["--json"])
         #expect(json.status == row.status)
+        let answer = try #require(try parseJSON(json.standardOutput) as? [String: Any])
         #expect(
-            (try parseJSON(json.standardOutput) as? [String: String])
-                == ["result": row.answer, "storedUpdatedAt": "2025-11-21T00:00:00Z"])
+            answer as NSDictionary
+                == ["result": row.answer, "storedUpdatedAt": "2025-11-21T00:00:00Z", "store": store.url.path, "storeExists": true] as NSDictionary)
     }
 
     @Test("notFound is exit 10 for contains, get and delete; a bad date is a usage error")
     func notFound() throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
+        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
         let contains = try store.run("contains", ["order.com.example", "missing", "--updated-date", "2025-01-01T00:00:00Z"])
         #expect(contains.status == 10, "\(contains)")
-        #expect(contains.output == "notFound\n")
+        #expect(contains.output == "store: \(store.url.path)\nnotFound\n")
         let get = try store.run("get", ["order.com.example", "missing"])
         #expect(get.status == 10)
-        #expect(get.errorOutput.contains("order.com.example/missing is not in the store"))
+        #expect(get.errorOutput.contains("order.com.example/missing is not in the store \(store.url.path)."), "\(get)")
         let delete = try store.run("delete", ["order.com.example", "missing"])
         #expect(delete.status == 10)
         let badDate = try store.run("contains", ["order.com.example", "missing", "--updated-date", "yesterday"])
@@ -180,7 +182,7 @@ struct StoreEndToEndTests {
         #expect(historyLines == ["L-1", "L-2", "L-3"].map { "+ \(Repository.shippedOrderTypeIdentifier)/\($0)" })
         // The token goes to stderr, so stdout is only changes.
         let token = try #require(history.errorOutput.split(separator: "\n").last?.split(separator: " ").last.map(String.init))
-        #expect(history.errorOutput == "token \(token)\n")
+        #expect(history.errorOutput == "store: \(store.url.path)\ntoken \(token)\n")
 
         let orderJSON = try store.run("get", [Repository.shippedOrderTypeIdentifier, "L-2", "--order-json"])
         #expect(orderJSON.status == 0)
@@ -205,6 +207,7 @@ struct StoreEndToEndTests {
         #expect(delete.status == 0)
         let deleted = try #require(try parseJSON(delete.standardOutput) as? [String: Any])
         #expect(deleted["deleted"] as? Bool == true)
+        #expect(deleted["store"] as? String == store.url.path)
         #expect((deleted["order"] as? [String: String])?["orderIdentifier"] == "L-1")
         let since = try store.run("history", ["--since", token, "--json"])
         #expect(since.status == 0, "\(since)")
@@ -215,7 +218,8 @@ struct StoreEndToEndTests {
 
         let compact = try store.run("compact-history", ["--keep", "0", "--json"])
         #expect(compact.status == 0)
-        #expect((try parseJSON(compact.standardOutput) as? [String: Int]) == ["removed": 4])
+        let compacted = try #require(try parseJSON(compact.standardOutput) as? [String: Any])
+        #expect(compacted["removed"] as? Int == 4 && compacted["store"] as? String == store.url.path, "\(compacted)")
         let stale = try store.run("history", ["--since", token])
         #expect(stale.status == 1)
         #expect(stale.errorOutput.contains("compacted away"))
@@ -245,13 +249,15 @@ struct StoreEndToEndTests {
         let viaEnvironment = try CLI.run(
             ["store", "contains"] + Self.order,
             environment: ["XDG_DATA_HOME": xdg.path, "WALLET_ORDERS_STORE": environmentStore.path])
-        #expect(viaEnvironment.status == 10, "the variable wins over XDG: \(viaEnvironment)")
-        #expect(FileManager.default.fileExists(atPath: environmentStore.path))
+        #expect(viaEnvironment.status == 1, "the variable wins over XDG, and names no store: \(viaEnvironment)")
+        #expect(viaEnvironment.errorOutput.contains("There is no store at '\(environmentStore.path)' (named by WALLET_ORDERS_STORE)"))
+        #expect(!FileManager.default.fileExists(atPath: environmentStore.path))
 
         let viaOption = try CLI.run(
             ["store", "contains"] + Self.order + ["--store", xdgStore.path],
             environment: ["WALLET_ORDERS_STORE": environmentStore.path])
         #expect(viaOption.status == 0, "--store wins over the variable: \(viaOption)")
+        #expect(viaOption.output.hasPrefix("store: \(xdgStore.path)\n"), "\(viaOption)")
 
         let missingFolder = try CLI.run(["store", "list", "--store", folder.file("nowhere/orders.sqlite").path])
         #expect(missingFolder.status == 1)
@@ -324,7 +330,7 @@ struct StoreEndToEndTests {
             #expect(list.status == 0, "\(list)")
             #expect(list.output.contains(Repository.shippedOrderIdentifier), "\(list)")
             let contains = try Self.runUnprivileged(["store", "contains"] + Self.order + ["--store", store.url.path])
-            #expect(contains.status == 0 && contains.output.hasPrefix("exists (stored updatedAt "), "\(contains)")
+            #expect(contains.status == 0 && contains.output.hasPrefix("store: \(store.url.path)\nexists (stored updatedAt "), "\(contains)")
             let get = try Self.runUnprivileged(["store", "get"] + Self.order + ["--store", store.url.path, "--out", "-"])
             let expected = try Data(contentsOf: archive)
             #expect(get.status == 0 && get.standardOutput == expected, "\(get.errorOutput)")

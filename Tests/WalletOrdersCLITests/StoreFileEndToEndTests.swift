@@ -53,7 +53,7 @@ import WalletOrdersTestSupport
             }
             #expect(!output.contains("FAILED"), "round \(round): \(output)")
             let contains = try store.run("contains", StoreEndToEndTests.order + ["--updated-date", "2025-11-30T00:00:00Z"])
-            #expect(contains.output == "exists (stored updatedAt 2025-11-30T00:00:00Z)\n", "round \(round): the newest version is not the one stored: \(contains)")
+            #expect(contains.output == "store: \(store.url.path)\nexists (stored updatedAt 2025-11-30T00:00:00Z)\n", "round \(round): the newest version is not the one stored: \(contains)")
             if output.contains("FAILED") { break }
         }
     }

@@ -31,7 +31,7 @@ import WalletOrdersTestSupport
         let first = try store.run("history", ["--token-file", tokenFile.path])
         #expect(first.status == 0, "\(first)")
         #expect(first.output == "+ \(Repository.shippedOrderTypeIdentifier)/H-1\n")
-        #expect(first.errorOutput.isEmpty, "\(first)")
+        #expect(first.errorOutput == "store: \(store.url.path)\n", "the store, and no token: it is in the file: \(first)")
         let saved = try String(contentsOf: tokenFile, encoding: .utf8)
         #expect(!saved.isEmpty)
         #expect(try store.save([archives[1]]).result.status == 0)
@@ -50,26 +50,83 @@ import WalletOrdersTestSupport
         #expect(save.output.contains("--trust-root"))
     }
 
-    @Test("Questions on a missing default store answer as an empty store and create nothing")
+    @Test("Questions on a missing default store answer as an empty store, say so, and create nothing")
     func missingDefaultStoreStaysMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let xdg = folder.file("xdg")
         let environment = ["XDG_DATA_HOME": xdg.path, "WALLET_ORDERS_STORE": ""]
         let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
-        let runs: [([String], Int32, String)] = [
-            (["store", "contains", order], 10, "notFound\n"),
-            (["store", "get", order], 10, ""),
-            (["store", "list"], 0, "No stored orders match.\n"),
-            (["store", "delete", order], 10, ""),
-            (["store", "history"], 0, ""),
+        let store = "store: \(xdg.path)/wallet-orders/orders.sqlite (not created yet, so empty)"
+        let runs: [([String], Int32, String, String)] = [
+            (["store", "contains", order], 10, "\(store)\nnotFound\n", ""),
+            (["store", "get", order], 10, "", "(not created yet, so empty)."),
+            (["store", "list"], 0, "\(store)\nNo stored orders match.\n", ""),
+            (["store", "delete", order], 10, "", "(not created yet, so empty); nothing was deleted."),
+            (["store", "history"], 0, "", "\(store): no changes and no token\n"),
+            (["store", "compact-history", "--keep", "0"], 0, "\(store)\nRemoved 0 log entries.\n", ""),
         ]
-        for (arguments, status, output) in runs {
+        for (arguments, status, output, errorOutput) in runs {
             let result = try CLI.run(arguments, environment: environment)
             #expect(result.status == status, "\(arguments): \(result)")
             #expect(result.output == output, "\(arguments): \(result)")
+            #expect(errorOutput.isEmpty ? result.errorOutput.isEmpty : result.errorOutput.contains(errorOutput), "\(arguments): \(result)")
         }
+        let json = try CLI.run(["store", "history", "--json"], environment: environment)
+        let history = try #require(try parseJSON(json.standardOutput) as? [String: Any])
+        #expect(history["store"] as? String == "\(xdg.path)/wallet-orders/orders.sqlite" && history["storeExists"] as? Bool == false)
+        #expect(history["newToken"] is NSNull && (history["inserted"] as? [Any])?.isEmpty == true, "\(history)")
         #expect(!FileManager.default.fileExists(atPath: xdg.path), "a question created \(xdg.path)")
+    }
+
+    /// Every command that doesn't save, with a store path that names nothing.
+    static let nonSavingCommands: [[String]] = [
+        ["contains", "order.com.example.shop/ORDER-1"], ["get", "order.com.example.shop/ORDER-1"], ["list"], ["history"],
+        ["delete", "order.com.example.shop/ORDER-1"], ["compact-history", "--keep", "0"],
+    ]
+
+    @Test("A mistyped store (--store or WALLET_ORDERS_STORE) is refused with its path and a hint, and nothing is created",
+          arguments: nonSavingCommands)
+    func mistypedStoreIsRefused(command: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let typo = folder.file("ordres.sqlite").path
+        let viaOption = try CLI.run(["store"] + command + ["--store", typo], environment: ["WALLET_ORDERS_STORE": ""])
+        #expect(viaOption.status == 1, "\(viaOption)")
+        #expect(viaOption.output == "", "\(viaOption)")
+        #expect(
+            viaOption.errorOutput == """
+                error: There is no store at '\(typo)' (given with --store); nothing was created.
+                hint: Check the path; only `wallet-orders store save` creates a store.
+
+                """)
+        let viaEnvironment = try CLI.run(["store"] + command, environment: ["WALLET_ORDERS_STORE": typo])
+        #expect(viaEnvironment.status == 1, "\(viaEnvironment)")
+        #expect(
+            viaEnvironment.errorOutput == """
+                error: There is no store at '\(typo)' (named by WALLET_ORDERS_STORE); nothing was created.
+                hint: Check WALLET_ORDERS_STORE; only `wallet-orders store save` creates a store.
+
+                """)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "something was created")
+    }
+
+    @Test("store save of an archive signed with development certificates, without --trust-root, gives validate's hint")
+    func saveUntrustedGivesTrustRootHint() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let archive = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
+        let saved = try store.run("save", [archive.path])
+        #expect(saved.status == 1, "\(saved)")
+        #expect(saved.errorOutput.contains("certificate.untrusted: "), "\(saved)")
+        #expect(
+            saved.errorOutput.contains("hint: Validate the archive for the full report. For development certificates pass --trust-root root-ca.pem."),
+            "\(saved)")
+        let validated = try CLI.run(["validate", archive.path])
+        #expect(validated.output.contains("For development certificates pass --trust-root root-ca.pem."), "\(validated)")
+        let json = try store.run("save", [archive.path, "--json"])
+        let line = try #require(try parseJSON(json.standardOutput) as? [String: Any])
+        #expect(((line["error"] as? [String: Any])?["hint"] as? String)?.hasSuffix("pass --trust-root root-ca.pem.") == true, "\(line)")
     }
 
     @Test("rules RULE-ID explains one rule; a group lists its rules; an unknown id gets a suggestion")

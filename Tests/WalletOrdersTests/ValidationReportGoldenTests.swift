@@ -51,7 +51,10 @@ import WalletOrdersTestSupport
         }
         #expect(report.errors.count == 4 && report.warnings.count == 2)
         let unknownKey = try #require(report.diagnostics(ruleID: "schema.unknown-key").first)
-        #expect(unknownKey.hint == "Did you mean 'merchantIdentifier'?")
+        #expect(
+            unknownKey.hint
+                == "Did you mean 'merchantIdentifier'? Allowed here: address, businessChatURL, contactURL, displayName, "
+                + "emailAddress, logo, merchantIdentifier, phoneNumber, url.")
         #expect(unknownKey.location.jsonPointer == "/merchant/merchantIdentifer")
         let status = try #require(report.diagnostics(ruleID: "schema.enum").first)
         #expect(status.message.hasSuffix("did you mean 'onTheWay'?"))

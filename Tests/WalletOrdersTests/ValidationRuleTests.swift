@@ -324,7 +324,16 @@ import WalletOrdersTestSupport
             files.set("/fulfillments/0/fulfillmentType", nil)
             files.set("/fulfillments/0/estimatedDeliveryDate", "2025-11-21T16:00:00Z")
         }.first { $0.ruleID == "schema.unknown-key" }
-        #expect(unknown?.hint == "Did you mean 'estimatedDeliveryAt'?", "\(String(describing: unknown))")
+        #expect(unknown?.hint?.hasPrefix("Did you mean 'estimatedDeliveryAt'? Allowed here (") == true, "\(String(describing: unknown))")
+        #expect(unknown?.hint?.hasSuffix(", …") == true, "\(String(describing: unknown))")
+        // The root object's 24 keys don't fit a hint: the first ones (sorted) that do, then "…".
+        let unknownAtRoot = try findings("shipped-ecommerce") { $0.set("/ordreNumber", "1") }.first { $0.ruleID == "schema.unknown-key" }
+        let rootHint = try #require(unknownAtRoot?.hint)
+        #expect(rootHint.hasPrefix("Did you mean 'orderNumber'? Allowed here (24): associatedApplicationIdentifiers, associatedApplications, "), "\(rootHint)")
+        #expect(rootHint.hasSuffix(", …") && rootHint.count <= 240, "\(rootHint)")
+        #expect(OrderValidator.allowedKeysSentence(["b", "a"], within: 240) == "Allowed here: a, b.")
+        #expect(OrderValidator.allowedKeysSentence((1...20).map { "k\($0 + 10)" }, within: 240)?.hasSuffix("k24, k25, …") == true)
+        #expect(OrderValidator.allowedKeysSentence([], within: 240) == nil)
         let required = try findings("shipped-ecommerce") { $0.set("/orderManagementURL", nil) }
             .first { $0.ruleID == "schema.required" }
         #expect(required?.message.contains("'orderManagementURL'") == true)

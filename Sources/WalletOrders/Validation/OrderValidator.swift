@@ -200,15 +200,39 @@ public struct OrderValidator: Sendable {
         }
     }
 
-    /// The finding for a key the schema doesn't define, with the nearest known key.
+    /// The finding for a key the schema doesn't define, with the nearest known key and the keys
+    /// allowed at that place.
     func unknownKey(
         _ name: String, in pointer: String, position: SourcePosition?, known: [String], context: ValidationContext
     ) -> Diagnostic {
         let suggestion = NearestName.suggestion(for: name, among: known)
+        var hint = suggestion.map { "Did you mean '\($0)'?" } ?? "Remove it, or check the spelling against the schema."
+        if let allowed = Self.allowedKeysSentence(known, within: Self.hintLength - hint.count - 1) { hint += " " + allowed }
         return context.diagnostic(
             .schemaUnknownKey, "Unknown key '\(name)' in \(pointer.isEmpty ? "the order" : pointer); Wallet ignores it.",
-            pointer: pointer + "/" + JSONPointer.escape(name), position: position,
-            hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Remove it, or check the spelling against the schema.")
+            pointer: pointer + "/" + JSONPointer.escape(name), position: position, hint: hint)
+    }
+
+    /// A hint is a line or two: at most this many characters.
+    static let hintLength = 240
+
+    /// At most this many allowed keys are named in an unknown key's hint.
+    static let allowedKeysShown = 15
+
+    /// `Allowed here: a, b, c.`, the keys sorted; when they don't all fit in ``allowedKeysShown``
+    /// keys and `length` characters, `Allowed here (24): a, b, …` with as many as fit. `nil`
+    /// for no keys, or no room for one.
+    package static func allowedKeysSentence(_ keys: [String], within length: Int) -> String? {
+        let sorted = Set(keys).sorted()
+        let whole = "Allowed here: \(sorted.joined(separator: ", "))."
+        if !sorted.isEmpty, sorted.count <= allowedKeysShown, whole.count <= length { return whole }
+        var shown: [String] = []
+        let lead = "Allowed here (\(sorted.count)): "
+        for key in sorted.prefix(allowedKeysShown) {
+            guard lead.count + (shown + [key, "…"]).joined(separator: ", ").count <= length else { break }
+            shown.append(key)
+        }
+        return shown.isEmpty ? nil : lead + (shown + ["…"]).joined(separator: ", ")
     }
 
     /// The first sentence of a schema description (or two short ones), for a hint: descriptions

@@ -314,7 +314,7 @@ extension ValidationRule {
     /// A value must be exactly one thing.
     public static let schemaConst = ValidationRule("schema.const", .error, "A value must be exactly one thing.", "schemaVersion is 1; orderType is ecommerce; fulfillmentType matches the fulfillment kind.")
     /// A key the schema doesn't define.
-    public static let schemaUnknownKey = ValidationRule("schema.unknown-key", .warning, "A key the schema doesn't define.", "Wallet ignores unknown keys, so a misspelt key (merchantIdentifer) silently loses its value. The finding suggests the nearest known key.")
+    public static let schemaUnknownKey = ValidationRule("schema.unknown-key", .warning, "A key the schema doesn't define.", "Wallet ignores unknown keys, so a misspelt key (merchantIdentifer) silently loses its value. The finding suggests the nearest known key and names the keys allowed there.")
     /// A value is not in the required format.
     public static let schemaFormat = ValidationRule("schema.format", .error, "A value is not in the required format.", "Dates must be RFC 3339 with an offset (2024-01-01T00:00:00Z), durations ISO 8601 (PT30M), URLs absolute.")
     /// A value does not match the required pattern.

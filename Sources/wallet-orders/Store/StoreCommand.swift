@@ -18,6 +18,11 @@ struct StoreCommand: AsyncParsableCommand {
             (PostgreSQL; keep the password in PGPASSWORD or in WALLET_ORDERS_STORE, never on the \
             command line).
 
+            Only save (and copy, into its destination) creates a store: the other commands \
+            refuse a --store or WALLET_ORDERS_STORE file that doesn't exist, and take the \
+            default store that doesn't exist yet as an empty one. Every answer names the store \
+            it read (a first line 'store: PATH'; "store" and "storeExists" keys in JSON).
+
             Orders are keyed by (orderTypeIdentifier, orderIdentifier), exactly; versions compare \
             by updatedAt as an instant. Only archives that verify and validate without errors are \
             stored. Answers are FinanceKit's: save gives added, newerExisting or cancelled; \
@@ -62,16 +67,34 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
     var path: String?
 
-    /// For read-only questions: `nil` when the store is the XDG default and doesn't exist yet, so
-    /// asking creates nothing (the answer is an empty store's); else ``open(_:trustRoots:)``.
-    func openForQuestions() async throws -> (any AnyOrderStore)? {
-        try defaultStoreIsMissing() ? nil : try await open(.readOnly)
+    /// For read-only questions: the store, opened as ``open(_:trustRoots:updatedAtLimit:)``
+    /// `.readOnly` does; see ``openExisting(_:)``.
+    func openForQuestions() async throws -> ExistingStore {
+        try await openExisting(.readOnly)
     }
 
-    /// Whether the store is the XDG default and its file doesn't exist yet.
-    func defaultStoreIsMissing() throws -> Bool {
+    /// For commands that don't save (questions, delete, compact-history): they never create a
+    /// store. A SQLite store named by --store or WALLET_ORDERS_STORE must exist (a typo is
+    /// refused, not answered as an empty store); the XDG default that doesn't exist yet is an
+    /// empty store, left uncreated (``ExistingStore/store`` is `nil`).
+    func openExisting(_ access: SQLiteOrderStore.Access) async throws -> ExistingStore {
         let location = try OrderStoreLocation.resolve(explicitPath: path)
-        return location.source == .xdgDefault && !FileManager.default.fileExists(atPath: location.url.path)
+        if location.source == .xdgDefault && location.backend == .sqlite && !FileManager.default.fileExists(atPath: location.url.path) {
+            return ExistingStore(store: nil, location: location)
+        }
+        try Self.refuseMissing(location)
+        return ExistingStore(store: try await Self.open(location, access), location: location)
+    }
+
+    /// Throws ``WalletOrdersError/Code/storeNotFound`` when `location` names a SQLite file that
+    /// doesn't exist.
+    static func refuseMissing(_ location: OrderStoreLocation) throws {
+        guard location.backend == .sqlite, !FileManager.default.fileExists(atPath: location.url.path) else { return }
+        let named = location.source == .environment ? "named by \(OrderStoreLocation.environmentVariable)" : "given with --store"
+        let check = location.source == .environment ? "Check \(OrderStoreLocation.environmentVariable)" : "Check the path"
+        throw WalletOrdersError(
+            .storeNotFound, "There is no store at '\(location.displayName)' (\(named)); nothing was created.",
+            hint: "\(check); only `wallet-orders store save` creates a store.")
     }
 
     /// Opens the store (a SQLite file or a PostgreSQL database), with a validator that also
@@ -100,15 +123,30 @@ struct StoreOptions: ParsableArguments {
             try Self.refusePassword(in: location)
             return try await location.openStore(validator: validator, updatedAtLimit: updatedAtLimit)
         }
+        // Only saving creates a store: a question about one that doesn't exist is refused.
+        if access == .readOnly { try refuseMissing(location) }
         let files = FileManager.default
         let file = location.url.path
         let folder = location.url.deletingLastPathComponent().path
-        // A store that doesn't exist yet is created empty, so a question about it answers notFound.
         let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
         let store = try location.open(validator: validator, access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
         if let warning = store.exposureWarning { Terminal.reportWarning(warning) }
         return store
     }
+}
+
+/// A store a command found (or the XDG default, not created yet), and its name for the answer.
+struct ExistingStore {
+    /// `nil` for the XDG default store that doesn't exist yet: an empty store.
+    var store: (any AnyOrderStore)?
+    var location: OrderStoreLocation
+
+    /// The store as every answer names it: its path (a URL without its password), and
+    /// `(not created yet, so empty)` for the XDG default that doesn't exist.
+    var name: String { location.displayName + (store == nil ? " (not created yet, so empty)" : "") }
+
+    /// `store: NAME`, the line a text answer starts with.
+    var line: String { "store: " + name }
 }
 
 extension StoreOptions {

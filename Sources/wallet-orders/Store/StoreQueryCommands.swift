@@ -33,16 +33,19 @@ struct StoreContainsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (result, stored) = try await reportingFailuresAsync { () async throws -> (ContainsOrderResult, Timestamp?) in
-            guard let opened = try await store.openForQuestions() else { return (.notFound, nil) }
+        let (existing, result, stored) = try await reportingFailuresAsync {
+            () async throws -> (ExistingStore, ContainsOrderResult, Timestamp?) in
+            let existing = try await store.openForQuestions()
+            guard let opened = existing.store else { return (existing, .notFound, nil) }
             let result = try await opened.contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
-            return (result, result == .notFound ? nil : try await opened.summary(for: order.identifier)?.updatedAt)
+            return (existing, result, result == .notFound ? nil : try await opened.summary(for: order.identifier)?.updatedAt)
         }
         if json {
             var answer = ["result": result.rawValue]
             answer["storedUpdatedAt"] = stored?.text
-            try JSONOutput.print(answer)
+            try JSONOutput.print(WithStore(answer, existing))
         } else {
+            Terminal.write(existing.line)
             Terminal.write(result.rawValue + (stored.map { " (stored updatedAt \($0.text))" } ?? ""))
         }
         let code = StoreExitCode.forContains(result)
@@ -91,20 +94,29 @@ struct StoreGetCommand: AsyncParsableCommand {
         let output = out.map(OutputTarget.init)
         try await reportingFailuresAsync { try output?.check() }
         let identifier = order.identifier
-        let found: (summary: StoredOrderSummary, bytes: [UInt8])? = try await reportingFailuresAsync {
-            guard let opened = try await store.openForQuestions(), let summary = try await opened.summary(for: identifier),
+        let (existing, found) = try await reportingFailuresAsync {
+            () async throws -> (ExistingStore, (summary: StoredOrderSummary, bytes: [UInt8])?) in
+            let existing = try await store.openForQuestions()
+            guard let opened = existing.store, let summary = try await opened.summary(for: identifier),
                 let bytes = try await opened.archive(for: identifier)
-            else { return nil }
-            return (summary, bytes)
+            else { return (existing, nil) }
+            return (existing, (summary, bytes))
         }
         guard let found else {
-            Terminal.reportError("\(identifier) is not in the store.", hint: "`wallet-orders store list` shows what is.")
+            Terminal.reportError("\(identifier) is not in the store \(existing.name).", hint: "`wallet-orders store list` shows what is.")
             throw StoreExitCode.notFound
         }
         try await reportingFailuresAsync {
+            // The store is named in the "Wrote" line, before order.json (on stderr), or before the summary.
             if let output {
                 try output.write(found.bytes)
-                Terminal.write("Wrote \(found.bytes.count) bytes to \(output).", to: orderJSON ? .standardError : output.messages)
+                Terminal.write(
+                    "Wrote \(found.bytes.count) bytes to \(output) from the store \(existing.name).",
+                    to: orderJSON ? .standardError : output.messages)
+            } else if orderJSON {
+                Terminal.write(existing.line, to: .standardError)
+            } else if !json {
+                Terminal.write(existing.line)
             }
             if orderJSON {
                 let archive = try OrderArchive(bytes: found.bytes)
@@ -114,7 +126,7 @@ struct StoreGetCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(bytes))
             } else if out == nil {
                 if json {
-                    try JSONOutput.print(found.summary)
+                    try JSONOutput.print(WithStore(found.summary, existing))
                 } else {
                     StoreListCommand.printTable([found.summary])
                 }
@@ -182,8 +194,9 @@ struct StoreListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let page = try await reportingFailuresAsync { () async throws -> OrderListPage in
-            guard let opened = try await store.openForQuestions() else { return OrderListPage(orders: [], nextCursor: nil) }
+        let (existing, page) = try await reportingFailuresAsync { () async throws -> (ExistingStore, OrderListPage) in
+            let existing = try await store.openForQuestions()
+            guard let opened = existing.store else { return (existing, OrderListPage(orders: [], nextCursor: nil)) }
             var query = OrderQuery(
                 orderTypeIdentifier: orderTypeIdentifier, status: status, updatedSince: updatedSince?.timestamp,
                 sort: sort.sort, limit: limit, after: try after.map { try OrderListCursor(encoded: $0) })
@@ -193,12 +206,13 @@ struct StoreListCommand: AsyncParsableCommand {
                 let more = try await opened.list(query)
                 page = OrderListPage(orders: page.orders + more.orders, nextCursor: more.nextCursor)
             }
-            return page
+            return (existing, page)
         }
         if json {
-            try JSONOutput.print(Output(orders: page.orders, nextCursor: page.nextCursor))
+            try JSONOutput.print(WithStore(Output(orders: page.orders, nextCursor: page.nextCursor), existing))
             return
         }
+        Terminal.write(existing.line)
         if page.orders.isEmpty {
             Terminal.write("No stored orders match.")
         } else {
@@ -243,17 +257,18 @@ struct StoreDeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let identifier = order.identifier
-        let deleted = try await reportingFailuresAsync {
+        let (existing, deleted) = try await reportingFailuresAsync { () async throws -> (ExistingStore, Bool) in
             // A default store that doesn't exist yet holds nothing to delete: it isn't created.
-            if try store.defaultStoreIsMissing() { return false }
-            return try await store.open().delete(identifier)
+            let existing = try await store.openExisting(.readWrite)
+            return (existing, try await existing.store?.delete(identifier) ?? false)
         }
         if json {
-            try JSONOutput.print(Output(deleted: deleted, order: identifier))
+            try JSONOutput.print(WithStore(Output(deleted: deleted, order: identifier), existing))
         } else if deleted {
+            Terminal.write(existing.line)
             Terminal.write("deleted  \(identifier)")
         } else {
-            Terminal.reportError("\(identifier) is not in the store; nothing was deleted.")
+            Terminal.reportError("\(identifier) is not in the store \(existing.name); nothing was deleted.")
         }
         if !deleted { throw StoreExitCode.notFound }
     }
@@ -312,17 +327,18 @@ struct StoreHistoryCommand: AsyncParsableCommand {
                 "--limit needs a token (--since, or an existing --token-file): without one every stored order is listed. "
                     + "Page through the orders with `wallet-orders store list --limit N`.")
         }
-        let changes = try await reportingFailuresAsync { () async throws -> OrderChanges? in
+        let (existing, changes) = try await reportingFailuresAsync { () async throws -> (ExistingStore, OrderChanges?) in
             let token = try start.map { try OrderHistoryToken(encoded: $0) }
-            return try await store.openForQuestions()?.history(since: token, limit: limit)
+            let existing = try await store.openForQuestions()
+            return (existing, try await existing.store?.history(since: token, limit: limit))
         }
         guard let changes else {
             // No default store yet: nothing has happened, and no token to give (none is needed:
             // the next call without one lists every order saved by then).
             if json {
-                Terminal.write(#"{"deleted": [], "hasMore": false, "inserted": [], "newToken": null, "updated": []}"#)
+                try JSONOutput.print(WithStore(EmptyHistory(), existing))
             } else {
-                Terminal.write("no store yet, so no changes and no token", to: .standardError)
+                Terminal.write(existing.line + ": no changes and no token", to: .standardError)
             }
             return
         }
@@ -330,9 +346,11 @@ struct StoreHistoryCommand: AsyncParsableCommand {
             try reportingFailures { try OutputTarget.path(tokenFile).write(Array((changes.newToken.encoded + "\n").utf8)) }
         }
         if json {
-            try JSONOutput.print(changes)
+            try JSONOutput.print(WithStore(changes, existing))
             return
         }
+        // stdout holds only the changes; the store is named on stderr, with the token.
+        Terminal.write(existing.line, to: .standardError)
         for identifier in changes.inserted { Terminal.write("+ \(identifier)") }
         for identifier in changes.updated { Terminal.write("~ \(identifier)") }
         for identifier in changes.deleted { Terminal.write("- \(identifier)") }
@@ -368,11 +386,58 @@ struct StoreCompactHistoryCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let removed = try await reportingFailuresAsync { try await store.open().compactHistory(keepingLast: keep) }
+        let (existing, removed) = try await reportingFailuresAsync { () async throws -> (ExistingStore, Int) in
+            let existing = try await store.openExisting(.readWrite)
+            return (existing, try await existing.store?.compactHistory(keepingLast: keep) ?? 0)
+        }
         if json {
-            try JSONOutput.print(["removed": removed])
+            try JSONOutput.print(WithStore(["removed": removed], existing))
         } else {
+            Terminal.write(existing.line)
             Terminal.write("Removed \(removed) log entr\(removed == 1 ? "y" : "ies").")
         }
     }
+}
+
+/// The history of a store that doesn't exist yet, in `store history --json`'s shape.
+private struct EmptyHistory: Encodable {
+    var inserted: [String] = []
+    var updated: [String] = []
+    var deleted: [String] = []
+    var newToken: String? = nil
+    var hasMore = false
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(inserted, forKey: .inserted)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encodeNil(forKey: .newToken)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
+
+    enum CodingKeys: String, CodingKey { case inserted, updated, deleted, newToken, hasMore }
+}
+
+/// A store command's JSON answer: `value`'s object with `"store"`, the store read (a path, or a
+/// URL without its password), and `"storeExists"`, `false` for the default store not created yet.
+struct WithStore<Value: Encodable>: Encodable {
+    var value: Value
+    var store: String
+    var storeExists: Bool
+
+    init(_ value: Value, _ existing: ExistingStore) {
+        self.value = value
+        store = existing.location.displayName
+        storeExists = existing.store != nil
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(store, forKey: .store)
+        try container.encode(storeExists, forKey: .storeExists)
+    }
+
+    private enum Key: String, CodingKey { case store, storeExists }
 }
