@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import WalletOrders
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -49,7 +50,7 @@ struct PushDeliveryTests {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         let devices = [("phone", APNsTest.deviceToken()), ("watch", APNsTest.deviceToken())]
         try await service.run { client in
             try await Self.register(devices, client)
@@ -79,7 +80,7 @@ struct PushDeliveryTests {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         let gone = APNsTest.deviceToken()
         let kept = APNsTest.deviceToken()
         standIn.respond(toDeviceToken: gone, with: .error(status: 410, reason: "Unregistered", retryAfter: nil))
@@ -100,7 +101,7 @@ struct PushDeliveryTests {
         let port = standIn.port
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
         let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         let token = APNsTest.deviceToken()
         standIn.respondToNext(1, with: .error(status: 429, reason: "TooManyRequests", retryAfter: "1"))
         try await service.run { client in
