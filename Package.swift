@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletOrdersStore", targets: ["WalletOrdersStore"]),
+        .library(name: "WalletOrdersIntake", targets: ["WalletOrdersIntake"]),
         .library(name: "WalletOrdersPostgres", targets: ["WalletOrdersPostgres"]),
         .library(name: "WalletOrdersServer", targets: ["WalletOrdersServer"]),
         .executable(name: "wallet-orders", targets: ["wallet-orders"]),
@@ -85,6 +86,14 @@ let package = Package(
             dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // The order intake: validate → sign → store → notify, the one way an order comes in
+        // (signed archives and sources), for the command-line tool, the service and library users.
+        // Knows neither Hummingbird nor ArgumentParser.
+        .target(
+            name: "WalletOrdersIntake",
+            dependencies: ["WalletOrders", "WalletOrdersJSON", "WalletOrdersStore"],
+            swiftSettings: swiftSettings
+        ),
         // The order store on PostgreSQL (postgres-nio): the same contract for many servers on one
         // database. Its own target, so SQLite-only users of WalletOrdersStore don't build NIO.
         .target(
@@ -108,6 +117,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersJSON",
                 "WalletOrdersStore",
+                "WalletOrdersIntake",
                 "WalletOrdersPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -139,6 +149,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletOrdersInterop",  // the C libraries' versions, for --version
                 "WalletOrdersStore",
+                "WalletOrdersIntake",
                 "WalletOrdersServer",
                 "WalletOrdersPreview",
                 "WalletOrdersPostgres",
@@ -209,7 +220,7 @@ let package = Package(
         // Swift Testing); shared by the store and server tests.
         .target(
             name: "WalletOrdersTestFixtures",
-            dependencies: ["WalletOrders", "WalletOrdersTestSupport"],
+            dependencies: ["WalletOrders", "WalletOrdersStore", "WalletOrdersIntake", "WalletOrdersTestSupport"],
             path: "Tests/WalletOrdersTestFixtures",
             swiftSettings: swiftSettings
         ),
@@ -218,7 +229,7 @@ let package = Package(
         // with `-sanitize=fuzzer,address -DFUZZING` and otherwise replays files through it.
         .target(
             name: "WalletOrdersFuzzTargets",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore", "WalletOrdersIntake"],
             path: "Tests/Fuzz/Targets",
             swiftSettings: swiftSettings
         ),
@@ -251,7 +262,12 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletOrdersIntakeTests",
+            dependencies: ["WalletOrdersIntake", "WalletOrdersStore", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -259,6 +275,7 @@ let package = Package(
             dependencies: [
                 "WalletOrdersServer",
                 "WalletOrdersStore",
+                "WalletOrdersIntake",
                 "WalletOrdersPostgres",
                 "WalletOrders",
                 "WalletOrdersTestSupport",

@@ -20,7 +20,7 @@ struct OrderServer {
         let storeURL = URL(fileURLWithPath: arguments.first ?? "orders.sqlite")
         let testRoots = try arguments.dropFirst().map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let validator = try OrderValidator(additionalTrustAnchors: testRoots)
-        let store = try SQLiteOrderStore(url: storeURL, validator: validator)
+        let store = try SQLiteOrderStore(url: storeURL)
 
         let router = Router()
 

@@ -58,7 +58,9 @@ extension WalletOrdersError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The stable text form, such as `wrong-passphrase`.
         public let rawValue: String
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// A code with the stable text `rawValue`: for the package's other targets, which declare
+        /// the codes of what they own (the store's, in `WalletOrdersStore`).
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// A file could not be read or written.
@@ -109,41 +111,11 @@ extension WalletOrdersError {
         /// An order store refused an archive because it does not verify; the message lists the
         /// error findings and the store is unchanged.
         public static let archiveRejected = Code("archive-rejected")
-        /// An order store already holds a different archive with the same `updatedAt` for that
-        /// order; the stored version is kept and the message names both versions.
-        public static let updatedAtConflict = Code("updated-at-conflict")
         /// An order store refused an archive whose `updatedAt` is further ahead of the store's
         /// clock than its margin allows (``UpdatedAtLimit``): stored, it would win against every
         /// later version. The message names the rule `order.updated-at-in-future`, the value, the
         /// clock and the margin; the store is unchanged.
         public static let updatedAtInFuture = Code("updated-at-in-future")
-        /// An order store file is not a database or is damaged; nothing was written to it.
-        public static let storeCorrupt = Code("store-corrupt")
-        /// An order store file was written by a newer version with a schema this code doesn't know.
-        public static let storeTooNew = Code("store-too-new")
-        /// An order store that a command only reads (or deletes from) doesn't exist; nothing was
-        /// created in its place.
-        public static let storeNotFound = Code("store-not-found")
-        /// An order store could not be opened, read or written (a locked or read-only file, for example).
-        public static let storeUnavailable = Code("store-unavailable")
-        /// The file system holding an order store is full; the transaction that needed the
-        /// space was rolled back, so nothing of it was stored (what was saved before is kept).
-        public static let storeFull = Code("store-full")
-        /// An order store's file or folder can't be written (read-only file system, no write
-        /// permission); nothing was changed.
-        public static let storeReadOnly = Code("store-read-only")
-        /// A database server refused the order store's credentials, or the role may not use the
-        /// database; nothing was read or written.
-        public static let storeAccessDenied = Code("store-access-denied")
-        /// A history token can't be used with this store: changes after it were compacted away,
-        /// or it comes from another store. Resynchronize with `history(since: nil)`.
-        public static let historyTokenInvalid = Code("history-token-invalid")
-        /// A new device registration was refused: the order has as many registrations as the
-        /// store's `RegistrationLimits` allow (nothing was stored).
-        public static let orderRegistrationLimit = Code("order-registration-limit")
-        /// A new device registration was refused: the device identifier has as many registrations
-        /// as the store's `RegistrationLimits` allow (nothing was stored).
-        public static let deviceRegistrationLimit = Code("device-registration-limit")
         /// A setting of a command or service is unusable (a short API key, a bad address).
         public static let invalidConfiguration = Code("invalid-configuration")
         /// A history token or list cursor given as text is not one this tool made, or a cursor

@@ -11,28 +11,27 @@ extension PostgresOrderStore: OrderHistoryCompacting {}
 
 extension OrderStoreLocation {
     /// Opens the store the location names, whichever kind it is: a SQLite file (as
-    /// ``OrderStoreLocation/open(validator:access:updatedAtLimit:)``) or a PostgreSQL database.
+    /// ``OrderStoreLocation/open(access:updatedAtLimit:)``) or a PostgreSQL database.
     ///
     /// - Parameters:
-    ///   - validator: Judges every archive before it is stored.
     ///   - access: For SQLite, ``SQLiteOrderStore/Access/readOnly`` opens without creating or
     ///     writing anything; PostgreSQL stores are always opened for reading and writing.
     ///   - environment: Where a PostgreSQL URL's missing parts (`PGPASSWORD`, …) are read.
     ///   - logger: Where postgres-nio logs its background work.
     ///   - updatedAtLimit: How far ahead of the clock an archive's `updatedAt` may be.
     /// - Throws: The errors of ``SQLiteOrderStore`` or
-    ///   ``PostgresOrderStore/init(url:validator:environment:logger:updatedAtLimit:)``.
+    ///   ``PostgresOrderStore/init(url:environment:logger:updatedAtLimit:)``.
     public func openStore(
-        validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite,
+        access: SQLiteOrderStore.Access = .readWrite,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
         updatedAtLimit: UpdatedAtLimit = .default
     ) async throws -> any AnyOrderStore {
         switch backend {
         case .sqlite:
-            return try open(validator: validator, access: access, updatedAtLimit: updatedAtLimit)
+            return try open(access: access, updatedAtLimit: updatedAtLimit)
         case .postgreSQL:
             return try await PostgresOrderStore(
-                url: url, validator: validator, environment: environment, logger: logger, updatedAtLimit: updatedAtLimit)
+                url: url, environment: environment, logger: logger, updatedAtLimit: updatedAtLimit)
         }
     }
 }

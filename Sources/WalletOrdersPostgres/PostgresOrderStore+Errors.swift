@@ -3,6 +3,7 @@ import NIOCore
 import NIOSSL
 import PostgresNIO
 import WalletOrders
+import WalletOrdersStore
 
 /// postgres-nio's, NIO's and the server's errors as ``WalletOrdersError``: what happened, to
 /// which server (never the password), and what to check.

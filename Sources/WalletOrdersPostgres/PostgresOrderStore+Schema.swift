@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import WalletOrders
+import WalletOrdersStore
 
 // The store's schema: named, append-only migrations, applied in one transaction under an advisory
 // lock so that servers starting at once migrate the database once, one after the other.

@@ -41,7 +41,6 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     let client: PostgresClient
     private let runTask: Task<Void, Never>
     let connectionWatch = ConnectionWatch()
-    private let validator: OrderValidator
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
     let logger: Logger
@@ -52,8 +51,6 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     ///
     /// - Parameters:
     ///   - url: A `postgres://` or `postgresql://` URL (see ``PostgresStoreConfiguration``).
-    ///   - validator: Judges every archive before it is stored (default: `OrderValidator()`,
-    ///     which trusts Apple's root only).
     ///   - environment: Where libpq's `PG…` variables are read for what the URL leaves out.
     ///   - logger: Where postgres-nio logs its background work (default: nowhere).
     ///   - updatedAtLimit: How far ahead of this process's clock an archive's `updatedAt` may
@@ -63,12 +60,12 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     ///   reached), ``WalletOrdersError/Code/storeAccessDenied`` (credentials refused) or
     ///   ``WalletOrdersError/Code/storeTooNew`` (a schema from a newer wallet-orders).
     public convenience init(
-        url: URL, validator: OrderValidator? = nil,
+        url: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
         updatedAtLimit: UpdatedAtLimit = .default
     ) async throws {
         try await self.init(
-            configuration: try PostgresStoreConfiguration(url: url, environment: environment), validator: validator,
+            configuration: try PostgresStoreConfiguration(url: url, environment: environment),
             logger: logger, updatedAtLimit: updatedAtLimit)
     }
 
@@ -77,13 +74,12 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     /// One connection is made first, outside the pool, so that an unreachable server, a missing
     /// database or refused credentials fail here, at once, with their own error.
     ///
-    /// - Throws: As ``init(url:validator:environment:logger:updatedAtLimit:)``.
+    /// - Throws: As ``init(url:environment:logger:updatedAtLimit:)``.
     public init(
-        configuration: PostgresStoreConfiguration, validator: OrderValidator? = nil, logger: Logger? = nil,
+        configuration: PostgresStoreConfiguration, logger: Logger? = nil,
         updatedAtLimit: UpdatedAtLimit = .default
     ) async throws {
         self.configuration = configuration
-        self.validator = try validator ?? OrderValidator()
         self.updatedAtLimit = updatedAtLimit
         let logger = logger ?? Logger(label: "wallet-orders.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         self.logger = logger
@@ -131,10 +127,9 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
 
     // MARK: - Saving
 
-    public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
-        -> SaveOrderResult
+    public func save(verifiedArchive incoming: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?)
+        async throws -> SaveOrderResult
     {
-        let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // Other servers may save while the handler runs: each transaction decides again.
         return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             try await writeTransaction("save to") { connection, writer in
@@ -148,10 +143,6 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
                 }
             }
         }
-    }
-
-    public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        try await saveMerging(await VerifiedOrderArchive.verifying(signedArchives, validator: validator))
     }
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {

@@ -5,6 +5,7 @@ import Hummingbird
 import Metrics
 import NIOCore
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
 /// The merchant's own API under `/merchant/v1/`, authenticated by API keys
@@ -23,15 +24,16 @@ import WalletOrdersStore
 /// | `DELETE /merchant/v1/orders/{type}/{order}` | 200 deleted, 404 |
 /// | `GET /merchant/v1/orders/{type}/{order}/link` | the order's "Add to Apple Wallet" link |
 /// | `GET /merchant/v1/history?since=&limit=` | the changes since a token |
+///
+/// Uploads and builds go through the service's ``OrderIntake`` (validate → sign → store →
+/// notify): these handlers only read the request, check the key's scope and answer.
 struct MerchantRoutes: Sendable {
     let store: any OrderServiceStore
-    let validator: OrderValidator
+    let intake: OrderIntake
     let apiKeys: MerchantAPIKeys
-    let pushWorker: PushWorker?
     let links: CustomerLinks
     let publicURL: String?
     let signing: SigningIdentities
-    let updatedAtLimit: UpdatedAtLimit
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         let group = router.group("merchant/v1").add(middleware: MerchantAuthenticator(keys: apiKeys))
@@ -50,12 +52,16 @@ struct MerchantRoutes: Sendable {
     private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let scope = try context.requireMerchantScope()
         let bytes = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
-        return try await save(bytes, scope: scope)
+        let result = try await AppleOrderRoutes.storeCall {
+            try await intake.submit(signedArchive: bytes, accepting: { try scope.require($0.orderTypeIdentifier) })
+        }
+        return try Self.answer(result)
     }
 
     /// Builds and signs an order with the identity the service holds for its type, then saves it:
     /// the body is `order.json` (`application/json`), or a zip of it and any files that differ
-    /// from the type's template (`application/zip`).
+    /// from the type's template (`application/zip`). The intake validates before signing, so an
+    /// order with errors is answered 422 with the report and costs no signature.
     private func build(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let scope = try context.requireMerchantScope()
         let body = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
@@ -79,6 +85,8 @@ struct MerchantRoutes: Sendable {
             throw ServiceError(
                 .unsupportedMediaType, code: "unsupported-media-type", "Send order.json as application/json, or a zip of the source files as application/zip.")
         }
+        // The order type picks the identity and the template, so it is read before validation
+        // (which needs the template's files); the intake parses order.json once more, for good.
         guard let orderJSON = files[OrderArchive.orderPath],
             let orderType = JSONParser.parse(orderJSON, maxDepth: 64).root?["orderTypeIdentifier"]?.stringValue
         else {
@@ -93,47 +101,39 @@ struct MerchantRoutes: Sendable {
                 hint: "Sign the archive yourself and upload it to /merchant/v1/orders, or give the service the order type's certificate.")
         }
         for (path, bytes) in entry.template.files where files[path] == nil { files[path] = bytes }
-        let built: BuiltOrderArchive
-        do {
-            built = try OrderArchiveBuilder(identity: entry.identity).build(OrderSource(files: files), signingTime: Date())
-        } catch let error as WalletOrdersError {
-            throw ServiceError(.unprocessableContent, code: error.code.rawValue, error.message, hint: error.hint)
+        let result = try await AppleOrderRoutes.storeCall {
+            try await intake.submit(
+                source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
+                accepting: { try scope.require($0.orderTypeIdentifier) })
         }
-        return try await save(built.bytes, scope: scope)
+        return try Self.answer(result)
     }
 
-    /// Validates and saves a signed archive of an order type in `scope`: the store's answer, 409
-    /// or 422 with the report.
-    private func save(_ bytes: [UInt8], scope: MerchantScope) async throws -> Response {
-        let (verified, report) = VerifiedOrderArchive.checking(bytes: bytes, validator: validator)
-        let archive: VerifiedOrderArchive
-        switch verified {
-        case .success(let value):
-            archive = value
-        case .failure(let error):
-            throw ServiceError(
-                .unprocessableContent, code: error.code.rawValue, "The archive was not stored: Wallet would refuse it.",
-                hint: "The details list every finding, as `wallet-orders validate` prints them.",
-                details: try JSONEncoder.sorted.encode(report).asBytes)
+    /// The answer to an upload or a build: the store's receipt, 409 for a conflict, or 422 with
+    /// the validation report.
+    private static func answer(_ result: OrderIntakeResult) throws -> Response {
+        if let refusal = result.refusal {
+            if refusal.code == .archiveRejected || refusal.code == .validationFailed {
+                throw ServiceError(
+                    .unprocessableContent, code: refusal.code.rawValue, "The archive was not stored: Wallet would refuse it.",
+                    hint: "The details list every finding, as `wallet-orders validate` prints them.",
+                    details: try JSONEncoder.sorted.encode(result.report).asBytes)
+            }
+            if result.archive == nil {
+                // A build error (bundle too large, a certificate not valid at the signing time).
+                throw ServiceError(.unprocessableContent, code: refusal.code.rawValue, refusal.message, hint: refusal.hint)
+            }
+            throw ServiceError.from(refusal)
         }
-        try scope.require(archive.identifier.orderTypeIdentifier)
-        // Checked against the service's clock here, and against the store's by the store.
-        if let refusal = updatedAtLimit.refusal(of: archive) { throw ServiceError.from(refusal) }
-        let results = try await AppleOrderRoutes.storeCall { try await store.save(verifiedArchives: [archive]) }
-        switch results.first {
-        case .success(let receipt):
-            Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
-            if receipt.storeChanged { pushWorker?.wake() }
-            return try Self.json(
-                SaveAnswer(
-                    result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
-                    orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
-                    sha256: archive.version.sha256, storeChanged: receipt.storeChanged))
-        case .failure(let error):
-            throw ServiceError.from(error)
-        case nil:
+        guard let receipt = result.receipt, let archive = result.archive else {
             throw ServiceError(.internalServerError, code: "internal", "The store gave no answer.")
         }
+        Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
+        return try json(
+            SaveAnswer(
+                result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
+                orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
+                sha256: archive.version.sha256, storeChanged: receipt.storeChanged))
     }
 
     private func list(_ request: Request, _ context: OrderRequestContext) async throws -> Response {

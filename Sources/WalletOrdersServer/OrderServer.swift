@@ -8,6 +8,7 @@ import HummingbirdTLS
 import NIOSSL
 import ServiceLifecycle
 public import WalletOrders
+public import WalletOrdersIntake
 public import WalletOrdersStore
 import WalletOrdersPreview
 
@@ -71,6 +72,9 @@ public struct OrderServer: Sendable {
         /// `nil` (the default) serves the metrics to anyone who reaches the service: set it, or
         /// keep `/metrics` off the public internet at the proxy, when the service faces it.
         public var metricsKey: String?
+        /// Told of each step of every upload and build as it begins (``OrderIntake/Step``: validating,
+        /// signing, saving, notifying), for logs, metrics or tests.
+        public var onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)?
 
         /// Creates a configuration.
         public init(
@@ -96,6 +100,13 @@ public struct OrderServer: Sendable {
     public let pushWorker: PushWorker?
     /// Where `GET /metrics` reads from, when metrics are on.
     public let metrics: ServiceMetrics?
+    /// How uploads and builds come in: the configuration's validator, the store, and the push
+    /// worker told of every change.
+    public var intake: OrderIntake {
+        OrderIntake(
+            validator: configuration.validator, store: store, notifier: pushWorker,
+            updatedAtLimit: configuration.updatedAtLimit, onStep: configuration.onIntakeStep)
+    }
     let logger: Logger
 
     /// Creates the service. Without `pushSender` changes are queued but not sent (another
@@ -146,9 +157,8 @@ public struct OrderServer: Sendable {
         let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))
         links.add(to: router)
         MerchantRoutes(
-            store: store, validator: configuration.validator, apiKeys: MerchantAPIKeys(configuration.apiKeys),
-            pushWorker: pushWorker, links: links, publicURL: configuration.publicURL, signing: configuration.signing,
-            updatedAtLimit: configuration.updatedAtLimit
+            store: store, intake: intake, apiKeys: MerchantAPIKeys(configuration.apiKeys), links: links,
+            publicURL: configuration.publicURL, signing: configuration.signing
         ).add(to: router)
         HTTPMethodRules.answerWrongMethods(on: router)
         return router

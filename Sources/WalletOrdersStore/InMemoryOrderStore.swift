@@ -15,7 +15,6 @@ public actor InMemoryOrderStore: OrderStoring {
         var savedAt: Timestamp
     }
 
-    private let validator: OrderValidator
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
     private var entries: [FullyQualifiedOrderIdentifier: Entry] = [:]
@@ -27,23 +26,18 @@ public actor InMemoryOrderStore: OrderStoring {
     /// Creates an empty store.
     ///
     /// - Parameters:
-    ///   - validator: Judges every archive before it is stored (default: `OrderValidator()`,
-    ///     which trusts Apple's root only).
     ///   - updatedAtLimit: How far ahead of the clock an archive's `updatedAt` may be; one
     ///     further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
-    /// - Throws: ``WalletOrdersError`` when the default validator can't be built.
-    public init(validator: OrderValidator? = nil, updatedAtLimit: UpdatedAtLimit = .default) throws {
-        self.validator = try validator ?? OrderValidator()
+    public init(updatedAtLimit: UpdatedAtLimit = .default) {
         self.updatedAtLimit = updatedAtLimit
     }
 
     /// The number of stored orders.
     public var count: Int { entries.count }
 
-    public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
-        -> SaveOrderResult
+    public func save(verifiedArchive incoming: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?)
+        async throws -> SaveOrderResult
     {
-        let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         // The actor may change while the handler runs: each turn decides again.
         return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             switch save.step(stored: entries[incoming.identifier]?.version) {
@@ -54,10 +48,6 @@ public actor InMemoryOrderStore: OrderStoring {
                 return .done(.added)
             }
         }
-    }
-
-    public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        try await saveMerging(await VerifiedOrderArchive.verifying(signedArchives, validator: validator))
     }
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {

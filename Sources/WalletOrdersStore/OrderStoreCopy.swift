@@ -6,8 +6,8 @@ public import WalletOrders
 /// ``OrderStoring``s), in pages, resumably, and checks the result.
 ///
 /// - **Through the contract:** each page is read with ``OrderStoring/list(_:)`` (keyset pages by
-///   identifier) and saved with ``OrderStoring/save(signedArchives:)``, so the destination
-///   verifies every archive again (it trusts its own roots) and answers with the decision table:
+///   identifier), verified again with the `validator` given (the destination's trust roots) and
+///   saved with ``OrderStoring/save(verifiedArchives:)``; the destination answers with the decision table:
 ///   an order it holds already is `added` without a change, a newer version there is kept
 ///   (`newerExisting`), the same `updatedAt` with other files is a conflict.
 /// - **Resumable:** after each page is saved (one transaction) `progress` gets the cursor of its
@@ -72,12 +72,14 @@ public enum OrderStoreCopy {
     /// - Parameters:
     ///   - source: The store to read.
     ///   - destination: The store to write.
+    ///   - validator: Verifies every archive again before the destination saves it (with the
+    ///     trust roots the destination's orders must chain to).
     ///   - batchSize: Orders per page and per destination transaction.
     ///   - after: The cursor of a previous copy's ``Progress``, to resume it.
     ///   - progress: Called after each page is saved, with the cursor to resume from.
     /// - Throws: A store error of either store (the pages saved before it stay saved).
     public static func copy(
-        from source: any OrderStoring, to destination: any OrderStoring, batchSize: Int = 100, after: OrderListCursor? = nil,
+        from source: any OrderStoring, to destination: any OrderStoring, validator: OrderValidator, batchSize: Int = 100, after: OrderListCursor? = nil,
         progress: @Sendable (Progress) async throws -> Void = { _ in }
     ) async throws -> Report {
         var report = Report()
@@ -99,7 +101,7 @@ public enum OrderStoreCopy {
                 identifiers.append(summary.identifier)
             }
             report.read += archives.count
-            let results = try await destination.save(signedArchives: archives)
+            let results = try await destination.saveMerging(await VerifiedOrderArchive.verifying(archives, validator: validator))
             for (identifier, result) in zip(identifiers, results) {
                 switch result {
                 case .success(let receipt):

@@ -1,38 +1,7 @@
 public import WalletOrders
-public import Foundation
+package import Foundation
 import WalletOrdersJSON
 import WalletOrdersInterop
-
-/// One version of an order as the decision sees it: its `updatedAt`, the SHA-256 of its archive
-/// bytes and the digest of its content.
-public struct OrderVersion: Sendable, Hashable, Codable {
-    /// The order's `updatedAt`, compared as an instant.
-    public var updatedAt: Timestamp
-    /// The lowercase hexadecimal SHA-256 of the archive's bytes.
-    public var sha256: String
-    /// The archive's ``Manifest/contentDigest``: equal for two builds of the same files, whatever
-    /// their signing times. `nil` where it is unknown (a version stored before stores kept it
-    /// whose archive could not be read again).
-    public var contentDigest: String?
-
-    /// Creates a version.
-    public init(updatedAt: Timestamp, sha256: String, contentDigest: String? = nil) {
-        self.updatedAt = updatedAt
-        self.sha256 = sha256
-        self.contentDigest = contentDigest
-    }
-
-    /// Whether `other` holds the same content: the same archive bytes, or the same files (equal
-    /// content digests) signed at another time.
-    public func hasSameContent(as other: OrderVersion) -> Bool {
-        if sha256 == other.sha256 { return true }
-        guard let contentDigest, let otherDigest = other.contentDigest else { return false }
-        return contentDigest == otherDigest
-    }
-
-    /// The first twelve hex digits of ``sha256``, for messages.
-    public var shortHash: String { String(sha256.prefix(12)) }
-}
 
 /// FinanceKit's save and contains decision tables, as pure functions every ``OrderStoring``
 /// implementation shares (run inside the write transaction, so the comparison and the write are
@@ -154,125 +123,10 @@ package struct ConfirmedSave: Sendable {
     }
 }
 
-/// A signed archive that passed validation, with what a store keeps about it: the only way into
-/// ``OrderStoring/save(verifiedArchives:)``.
-///
-/// It can only be made by validating bytes, so a store holds nothing that didn't verify. Make
-/// one when the archive was validated anyway (a service that checks an upload before answering,
-/// say) to save it without validating twice; the store trusts the validator used here.
-public struct VerifiedOrderArchive: Sendable {
-    /// The order the archive holds.
-    public let identifier: FullyQualifiedOrderIdentifier
-    /// The order's `updatedAt` and the archive's SHA-256.
-    public let version: OrderVersion
-    /// The order's `status`.
-    public let status: String
-    /// The archive's bytes.
-    public let bytes: [UInt8]
-    /// The order's `authenticationToken`, the web service's shared secret for it, if it has one.
-    public let authenticationToken: String?
-
-    /// The order's `updatedAt`.
-    public var updatedAt: Timestamp { version.updatedAt }
-
-    /// Validates `bytes` with `validator` and reads the identity and version from `order.json`.
-    ///
-    /// - Throws: ``WalletOrdersError/Code/archiveRejected`` listing the error findings.
-    public init(bytes: [UInt8], validator: OrderValidator) throws {
-        let checked = Self.checking(bytes: bytes, validator: validator)
-        self = try checked.archive.get()
-    }
-
-    /// Validates `bytes` with `validator`: the verified archive, or the error that rejects it,
-    /// with the whole report either way (a web service answers a rejected upload with it).
-    public static func checking(bytes: [UInt8], validator: OrderValidator)
-        -> (archive: Result<VerifiedOrderArchive, WalletOrdersError>, report: ValidationReport)
-    {
-        // The archive is opened once and order.json parsed once, for validation and for reading
-        // the four fields the store keeps (decoding the whole model again cost a tenth of a save).
-        let archive = try? OrderArchive(bytes: bytes, limits: validator.verifier.limits)
-        let (report, root) =
-            archive.map { validator.validateKeepingOrder($0, subject: "archive") }
-            ?? (validator.validate(archiveBytes: bytes, subject: "archive"), nil)
-        let errors = report.errors
-        guard errors.isEmpty, archive != nil, let root else {
-            return (
-                .failure(
-                    WalletOrdersError(
-                        .archiveRejected,
-                        "The archive does not verify, so it was not stored (\(errors.count) error\(errors.count == 1 ? "" : "s")):\n"
-                            + errors.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
-                        hint: "Validate the archive for the full report.")), report
-            )
-        }
-        do {
-            // The manifest verified, so it parses; its digest tells a rebuild from a new version.
-            let contentDigest = try archive?.manifest().contentDigest
-            return (.success(try VerifiedOrderArchive(bytes: bytes, order: root, contentDigest: contentDigest)), report)
-        } catch {
-            return (.failure(error as? WalletOrdersError ?? WalletOrdersError(.archiveRejected, "\(error)")), report)
-        }
-    }
-
-    private init(bytes: [UInt8], order root: JSONNode, contentDigest: String?) throws {
-        // Validation found no error, so the schema's required strings are there and updatedAt is
-        // RFC 3339; a failure here would be a disagreement between schema and store: say so.
-        func string(_ key: String) throws -> String {
-            guard let value = root[key]?.stringValue else {
-                throw WalletOrdersError(.archiveRejected, "The archive's order.json has no string \(key).")
-            }
-            return value
-        }
-        identifier = FullyQualifiedOrderIdentifier(
-            orderTypeIdentifier: try string("orderTypeIdentifier"), orderIdentifier: try string("orderIdentifier"))
-        let updatedAt: Timestamp
-        do {
-            updatedAt = try Timestamp(rfc3339: try string("updatedAt"))
-        } catch {
-            throw WalletOrdersError(.archiveRejected, "The archive's updatedAt could not be read: \(error)", underlying: error)
-        }
-        version = OrderVersion(updatedAt: updatedAt, sha256: SHA256.hexHash(bytes), contentDigest: contentDigest)
-        status = try string("status")
-        authenticationToken = root["authenticationToken"]?.stringValue
-        self.bytes = bytes
-    }
-
+extension VerifiedOrderArchive {
+    /// The receipt for saving this archive with `result`.
     package func receipt(_ result: SaveOrderResult, storeChanged: Bool) -> OrderSaveReceipt {
         OrderSaveReceipt(identifier: identifier, updatedAt: version.updatedAt, result: result, storeChanged: storeChanged)
-    }
-
-    /// Validates many archives in parallel (at most `maximumConcurrency` at a time), keeping
-    /// the input order in the results.
-    public static func verifying(
-        _ archives: [[UInt8]], validator: OrderValidator,
-        maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) async -> [Result<VerifiedOrderArchive, WalletOrdersError>] {
-        var results = [Result<VerifiedOrderArchive, WalletOrdersError>?](repeating: nil, count: archives.count)
-        await withTaskGroup(of: (Int, Result<VerifiedOrderArchive, WalletOrdersError>).self) { group in
-            var next = 0
-            func addTask() {
-                let index = next
-                let bytes = archives[index]
-                next += 1
-                group.addTask {
-                    do {
-                        return (index, .success(try VerifiedOrderArchive(bytes: bytes, validator: validator)))
-                    } catch {
-                        return (
-                            index,
-                            .failure(
-                                (error as? WalletOrdersError)
-                                    ?? WalletOrdersError(.archiveRejected, "\(error)", underlying: error)))
-                    }
-                }
-            }
-            while next < min(archives.count, max(1, maximumConcurrency)) { addTask() }
-            for await (index, result) in group {
-                results[index] = result
-                if next < archives.count { addTask() }
-            }
-        }
-        return results.map { $0! }
     }
 }
 

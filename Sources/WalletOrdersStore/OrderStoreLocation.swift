@@ -157,9 +157,9 @@ public struct OrderStoreLocation: Sendable, Hashable {
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` for a PostgreSQL location (open
     ///   those with `WalletOrdersPostgres`), or the errors of
-    ///   ``SQLiteOrderStore/init(url:validator:busyTimeout:access:updatedAtLimit:)``.
+    ///   ``SQLiteOrderStore/init(url:busyTimeout:access:updatedAtLimit:)``.
     public func open(
-        validator: OrderValidator? = nil, access: SQLiteOrderStore.Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
+        access: SQLiteOrderStore.Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
     ) throws -> SQLiteOrderStore {
         guard backend == .sqlite else {
             throw WalletOrdersError(
@@ -167,6 +167,6 @@ public struct OrderStoreLocation: Sendable, Hashable {
                 hint: "Open it with WalletOrdersPostgres: PostgresOrderStore(url:) or OrderStoreLocation.openStore().")
         }
         if access == .readWrite { try prepare() }
-        return try SQLiteOrderStore(url: url, validator: validator, access: access, updatedAtLimit: updatedAtLimit)
+        return try SQLiteOrderStore(url: url, access: access, updatedAtLimit: updatedAtLimit)
     }
 }

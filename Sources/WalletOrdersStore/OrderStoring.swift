@@ -65,48 +65,43 @@ public struct SaveProposal: Sendable, Hashable, Codable {
 
 /// A store of signed order archives that answers FinanceKit's questions.
 ///
+/// A store is persistence only: it saves ``VerifiedOrderArchive`` values, which only an
+/// ``OrderValidator`` makes, and never validates anything itself. Taking bytes in (validate,
+/// sign, save, notify) is the order intake's job (`OrderIntake`, in `WalletOrdersIntake`).
+///
 /// The contract is the same for every implementation, and they all take it from
 /// ``OrderStoreDecision``:
 ///
 /// - Orders are keyed by ``FullyQualifiedOrderIdentifier``, exact and case-sensitive; versions are
 ///   compared by `updatedAt` as an instant (offsets normalized, fractional seconds kept).
-/// - ``save(signedArchive:confirm:)``: an archive that doesn't verify throws
-///   ``WalletOrdersError/Code/archiveRejected``; a new order is inserted and an older stored
-///   version replaced (``SaveOrderResult/added``), each only after `confirm` agrees
+/// - ``save(verifiedArchive:confirm:)``: a new order is inserted and an older stored version
+///   replaced (``SaveOrderResult/added``), each only after `confirm` agrees
 ///   (``SaveOrderResult/cancelled`` when it declines); a newer stored version is kept
-///   (``SaveOrderResult/newerExisting``); the same `updatedAt` with identical bytes is an
-///   idempotent ``SaveOrderResult/added``; with different bytes it throws
-///   ``WalletOrdersError/Code/updatedAtConflict`` and keeps the stored version.
+///   (``SaveOrderResult/newerExisting``); the same `updatedAt` with identical bytes (or the same
+///   files signed at another time) is an idempotent ``SaveOrderResult/added``; with other files
+///   it throws ``WalletOrdersError/Code/updatedAtConflict`` and keeps the stored version.
 /// - ``contains(matching:updatedDate:)``: `.notFound`, `.exists` (no date, or the same instant),
 ///   `.newerExists` (stored is later than the date) or `.olderExists` (stored is earlier).
 public protocol OrderStoring: Sendable {
-    /// Verifies and saves a signed `.order` archive.
+    /// Saves a verified archive.
     ///
     /// - Parameters:
-    ///   - signedArchive: The archive's bytes.
+    ///   - verifiedArchive: The archive, validated by an ``OrderValidator``.
     ///   - confirm: Asked before the store changes; returning `false` gives ``SaveOrderResult/cancelled``.
     ///     `nil` saves without asking.
-    /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/archiveRejected``,
-    ///   ``WalletOrdersError/Code/updatedAtConflict`` or a store error.
-    func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
+    /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/updatedAtConflict``,
+    ///   ``WalletOrdersError/Code/updatedAtInFuture`` or a store error.
+    func save(verifiedArchive: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
         -> SaveOrderResult
 
-    /// Verifies and saves many archives in one transaction, as if saved one after another in
-    /// order, without confirmation.
+    /// Saves verified archives in one transaction, as if saved one after another in order,
+    /// without confirmation.
     ///
-    /// Archives are verified in parallel (up to the number of cores) before the transaction; each
-    /// gets its own result, so one bad archive doesn't stop the others. A store error (locked,
-    /// read-only, damaged) throws and saves none of them.
-    ///
-    /// - Returns: One result per archive, in the order given: an ``OrderSaveReceipt``, or the
-    ///   error (``WalletOrdersError/Code/archiveRejected``, ``WalletOrdersError/Code/updatedAtConflict``).
-    func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>]
-
-    /// Saves archives validated already, in one transaction, as if saved one after another in
-    /// order, without confirmation.
+    /// Each archive gets its own result, so one conflict doesn't stop the others. A store error
+    /// (locked, read-only, damaged) throws and saves none of them.
     ///
     /// - Returns: One result per archive, in the order given: an ``OrderSaveReceipt``, or
-    ///   ``WalletOrdersError/Code/updatedAtConflict``.
+    ///   ``WalletOrdersError/Code/updatedAtConflict`` or ``WalletOrdersError/Code/updatedAtInFuture``.
     func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>]
 
     /// Says whether the order is stored and how its version compares with `updatedDate`.
@@ -141,9 +136,9 @@ public protocol OrderStoring: Sendable {
 }
 
 extension OrderStoring {
-    /// Verifies and saves a signed archive without asking for confirmation.
-    public func save(signedArchive: [UInt8]) async throws -> SaveOrderResult {
-        try await save(signedArchive: signedArchive, confirm: nil)
+    /// Saves a verified archive without asking for confirmation.
+    public func save(verifiedArchive: VerifiedOrderArchive) async throws -> SaveOrderResult {
+        try await save(verifiedArchive: verifiedArchive, confirm: nil)
     }
 
     /// Says whether the order is stored, whatever its version.

@@ -58,7 +58,6 @@ public final class SQLiteOrderStore: OrderStoring {
     /// one indexed lookup outside any explicit transaction costs a fraction of a pooled read.
     private let lookups: [DatabaseQueue]
     private let nextLookup = Atomic<Int>(0)
-    private let validator: OrderValidator
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
     /// The store's random identifier, made by the migration that created the history log.
@@ -77,8 +76,6 @@ public final class SQLiteOrderStore: OrderStoring {
     ///
     /// - Parameters:
     ///   - url: The SQLite file.
-    ///   - validator: Judges every archive before it is stored (default: `OrderValidator()`,
-    ///     which trusts Apple's root only).
     ///   - busyTimeout: How long a write waits for another process's lock before throwing
     ///     ``WalletOrdersError/Code/storeUnavailable`` (default ``defaultBusyTimeout``).
     ///   - access: ``Access/readWrite`` (default) or ``Access/readOnly``.
@@ -88,14 +85,13 @@ public final class SQLiteOrderStore: OrderStoring {
     ///   ``WalletOrdersError/Code/storeTooNew``, ``WalletOrdersError/Code/storeReadOnly`` or
     ///   ``WalletOrdersError/Code/storeUnavailable``.
     public init(
-        url: URL, validator: OrderValidator? = nil, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout,
+        url: URL, busyTimeout: TimeInterval = SQLiteOrderStore.defaultBusyTimeout,
         access: Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
     ) throws {
         self.url = url
         self.updatedAtLimit = updatedAtLimit
         self.busyTimeout = busyTimeout
         self.access = access
-        self.validator = try validator ?? OrderValidator()
         let path = url.path
         let migrator = Self.migrator
         var readOnlyConfiguration = Configuration()
@@ -200,10 +196,9 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    public func save(signedArchive: [UInt8], confirm: (@Sendable (SaveProposal) async -> Bool)?) async throws
-        -> SaveOrderResult
+    public func save(verifiedArchive incoming: VerifiedOrderArchive, confirm: (@Sendable (SaveProposal) async -> Bool)?)
+        async throws -> SaveOrderResult
     {
-        let incoming = try VerifiedOrderArchive(bytes: signedArchive, validator: validator)
         return try await ConfirmedSave.run(incoming, limit: updatedAtLimit, confirm: confirm) { save in
             try await perform("save to") { database in
                 try await database.writeWithoutTransaction { db in
@@ -222,10 +217,6 @@ public final class SQLiteOrderStore: OrderStoring {
                 }
             }
         }
-    }
-
-    public func save(signedArchives: [[UInt8]]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        try await saveMerging(await VerifiedOrderArchive.verifying(signedArchives, validator: validator))
     }
 
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersIntake
 
 /// `wallet-orders build SOURCE --out FILE.order …` and
 /// `wallet-orders build --batch INPUT --template DIR --out DIR …` (BatchBuild.swift).
@@ -122,12 +123,20 @@ struct BuildCommand: AsyncParsableCommand {
         let source = self.source ?? ""
         let time = try SigningTime.resolve(signingTime)
         let output = OutputTarget(out)
-        try reportingFailures(verbose: verbose) {
+        try await reportingFailuresAsync(verbose: verbose) {
             try output.check(notInside: source)
             let identity = try signing.loadIdentity(validAt: time)
             let orderSource = try OrderSource(directory: URL(fileURLWithPath: source))
-            if !noValidate {
-                let report = try OrderValidator().validate(orderSource, subject: source)
+            let builder = OrderArchiveBuilder(identity: identity, compression: compression.compression)
+            let built: BuiltOrderArchive
+            if noValidate {
+                built = try builder.build(orderSource, signingTime: time)
+            } else {
+                // The intake validates before signing (nothing is signed when there are errors);
+                // without a store, the archive is ours to write.
+                let result = try await OrderIntake(validator: OrderValidator()).submit(
+                    source: orderSource, builder: builder, signingTime: time, subject: source)
+                let report = result.report
                 if !report.isValid {
                     Terminal.write(ReportRenderer(colors: Terminal.colorsEnabled(on: .standardError)).render([report], as: .text), to: .standardError)
                     throw WalletOrdersError(
@@ -137,8 +146,11 @@ struct BuildCommand: AsyncParsableCommand {
                 for warning in report.warnings {
                     Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")
                 }
+                guard let archive = try result.get().built else {
+                    throw WalletOrdersError(.signingFailed, "The order was validated but not built.")
+                }
+                built = archive
             }
-            let built = try OrderArchiveBuilder(identity: identity, compression: compression.compression).build(orderSource, signingTime: time)
             try output.write(built.bytes)
             if json {
                 try JSONOutput.print(BuildSummary(built, path: out, fileCount: orderSource.files.count))

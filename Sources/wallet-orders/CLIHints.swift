@@ -1,4 +1,5 @@
 import WalletOrders
+import WalletOrdersStore
 
 /// The command line's half of a hint. The library says what is wrong and what fixes it in its own
 /// terms; only the tool knows which of its flags does that, so it adds that sentence here, by

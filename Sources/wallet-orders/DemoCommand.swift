@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
 /// `wallet-orders demo`: the whole pipeline on the samples, with test certificates.
@@ -45,12 +46,14 @@ struct DemoCommand: AsyncParsableCommand {
     private func storeDemo(_ rows: [Row], in outURL: URL, verifier: OrderArchiveVerifier) async throws {
         let storeURL = outURL.appendingPathComponent("orders.sqlite")
         try? FileManager.default.removeItem(at: storeURL)
-        let store = try SQLiteOrderStore(url: storeURL, validator: OrderValidator(verifier: verifier))
+        let store = try SQLiteOrderStore(url: storeURL)
+        defer { try? store.close() }
+        let intake = OrderIntake(validator: try OrderValidator(verifier: verifier), store: store)
         let archives = try rows.map { row -> [UInt8] in
             Array(try Data(contentsOf: outURL.appendingPathComponent("\(row.sample).order")))
         }
         Terminal.write("\nSaving every archive into a fresh order store, \(storeURL.path):")
-        let receipts = try await store.save(signedArchives: archives)
+        let receipts = try await intake.save(signedArchives: archives)
         var first: OrderSaveReceipt?
         for (row, result) in zip(rows, receipts) {
             switch result {
@@ -62,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         guard let first else { return }
-        let again = try await store.save(signedArchive: archives[0])
+        let again = try await intake.save(signedArchive: archives[0])
         Terminal.write("  saving \(rows[0].sample) again: \(again.rawValue) (idempotent)")
 
         let at = first.updatedAt

@@ -155,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             return location
         }
         let store = try await reportingFailuresAsync {
-            try await location.openStore(validator: validator, updatedAtLimit: settings.updatedAtLimit)
+            try await location.openStore(updatedAtLimit: settings.updatedAtLimit)
         }
 
         var logger = Logger(label: "wallet-orders")

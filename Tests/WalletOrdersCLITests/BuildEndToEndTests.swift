@@ -1,8 +1,36 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersTestSupport
 
 @Suite struct BuildEndToEndTests {
+    @Test("build then store save keeps the archive byte for byte as the builder made it; store get gives it back")
+    func buildThenSaveIsByteIdentical() throws {
+        let certs = try SharedFixtures.certs.get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.file("shipped.order")
+        let built = try CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time", SharedFixtures.signingTimeText]
+                + certs.signingArguments)
+        #expect(built.status == 0, "\(built)")
+        let identity = try SigningIdentity.load(
+            certificateFile: certs.certificate, privateKeyFile: certs.key, intermediateFile: certs.wwdr,
+            validAt: SharedFixtures.signingTime)
+        let expected = try OrderArchiveBuilder(identity: identity)
+            .build(OrderSource(directory: Repository.shippedEcommerce), signingTime: SharedFixtures.signingTime).bytes
+        #expect(Array(try Data(contentsOf: out)) == expected)
+
+        let store = folder.file("orders.sqlite").path
+        let saved = try CLI.run(["store", "save", out.path, "--store", store, "--trust-root", certs.rootCA.path])
+        #expect(saved.status == 0, "\(saved)")
+        let fetched = folder.file("fetched.order")
+        let get = try CLI.run(
+            ["store", "get", Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--out", fetched.path, "--store", store])
+        #expect(get.status == 0, "\(get)")
+        #expect(Array(try Data(contentsOf: fetched)) == expected)
+    }
+
     @Test("build signs the shipped-ecommerce sample into a zip and says so")
     func build() throws {
         let certs = try SharedFixtures.certs.get()

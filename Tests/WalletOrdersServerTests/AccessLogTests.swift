@@ -8,6 +8,7 @@ import Synchronization
 import Testing
 import WalletOrders
 @testable import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -56,8 +57,8 @@ struct AccessLogTests {
     func secretsStayOutOfTheLog() async throws {
         let folder = try TemporaryFolder("access-log")
         defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
-        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+        #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
         let log = CapturedLog()
         let configuration = try OrderServer.Configuration(
             port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)

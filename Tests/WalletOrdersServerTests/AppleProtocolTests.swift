@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 import WalletOrders
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -24,16 +25,17 @@ struct ServiceUnderTest {
 
     init(
         pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(), signing: SigningIdentities = .init(),
-        updatedAtLimit: UpdatedAtLimit = .default
+        updatedAtLimit: UpdatedAtLimit = .default, onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil
     ) throws {
         folder = try TemporaryFolder("service")
-        store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = try OrderServer.Configuration(
             port: 0, apiKeys: [MerchantAPIKey(Self.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
+        configuration.onIntakeStep = onIntakeStep
         server = OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 
@@ -64,7 +66,7 @@ struct AppleProtocolTests {
     @Test("Register: 201 new, 200 again, push token updated; unregister 200; a wrong token and an unknown order give the same 401")
     func registrations() async throws {
         let service = try ServiceUnderTest()
-        #expect(try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        #expect(try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
         try await service.run { client in
             let body = ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#)
             var answer = try await client.execute(uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: body)
@@ -104,7 +106,7 @@ struct AppleProtocolTests {
     ])
     func badRegistrationBodies(body: String, code: String) async throws {
         let service = try ServiceUnderTest()
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         try await service.run { client in
             let answer = try await client.execute(
                 uri: Self.registration, method: .post, headers: ServiceUnderTest.appleOrder(), body: ByteBuffer(string: body))
@@ -117,7 +119,7 @@ struct AppleProtocolTests {
     func pathDecoding() async throws {
         let service = try ServiceUnderTest()
         // An order identifier with a slash and a space, stored exactly as given.
-        _ = try await service.store.save(
+        _ = try await service.store.intake().save(
             signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "A/B c"))
         try await service.run { client in
             let type = ServiceUnderTest.order.orderTypeIdentifier
@@ -138,7 +140,7 @@ struct AppleProtocolTests {
     func fetchAndCaching() async throws {
         let service = try ServiceUnderTest()
         let archive = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30.5Z")
-        _ = try await service.store.save(signedArchive: archive)
+        _ = try await service.store.intake().save(signedArchive: archive)
         try await service.run { client in
             let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
             let first = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
@@ -182,7 +184,7 @@ struct AppleProtocolTests {
     func changedOrders() async throws {
         let service = try ServiceUnderTest()
         for id in ["nw-1", "nw-2", "nw-3"] {
-            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: id))
+            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: id))
         }
         try await service.run { client in
             let type = ServiceUnderTest.order.orderTypeIdentifier
@@ -200,9 +202,9 @@ struct AppleProtocolTests {
             let none = try await client.execute(uri: "\(list)?ordersModifiedSince=\(tag)", method: .get)
             #expect(none.status == .noContent)
 
-            _ = try await service.store.save(
+            _ = try await service.store.intake().save(
                 signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: "nw-2"))
-            _ = try await service.store.save(
+            _ = try await service.store.intake().save(
                 signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: "nw-3"))
             let changed = try await client.execute(uri: "\(list)?ordersModifiedSince=\(tag)", method: .get)
             #expect(changed.status == .ok)
@@ -226,21 +228,21 @@ struct AppleProtocolTests {
         }
         // The store the service ran on before: the device holds one of its tags, from well into
         // its sequence (most changes were to an order the device doesn't follow).
-        let old = try SQLiteOrderStore(url: service.folder.file("old.sqlite"), validator: TestPKI.validator)
-        for id in ["el-1", "el-2", "el-3"] { _ = try await old.save(signedArchive: try archive(id, "2025-11-21T00:00:00Z")) }
+        let old = try SQLiteOrderStore(url: service.folder.file("old.sqlite"))
+        for id in ["el-1", "el-2", "el-3"] { _ = try await old.intake().save(signedArchive: try archive(id, "2025-11-21T00:00:00Z")) }
         for id in ["el-1", "el-2"] {
             _ = try await old.register(deviceIdentifier: "dev-7", pushToken: "77aa77aa77aa77aa", for: SampleVersions.identifier(id))
         }
         let first = try #require(try await old.changedOrders(deviceIdentifier: "dev-7", orderTypeIdentifier: type, since: nil))
-        for day in 1...9 { _ = try await old.save(signedArchive: try archive("el-3", "2025-12-0\(day)T00:00:00Z")) }
-        _ = try await old.save(signedArchive: try archive("el-2", "2025-11-22T00:00:00Z"))
+        for day in 1...9 { _ = try await old.intake().save(signedArchive: try archive("el-3", "2025-12-0\(day)T00:00:00Z")) }
+        _ = try await old.intake().save(signedArchive: try archive("el-2", "2025-11-22T00:00:00Z"))
         let held = try #require(
             try await old.changedOrders(deviceIdentifier: "dev-7", orderTypeIdentifier: type, since: first.lastModified)
         ).lastModified
-        let report = try await OrderStoreCopy.copy(from: old, to: service.store)
+        let report = try await OrderStoreCopy.copy(from: old, to: service.store, validator: TestPKI.validator)
         #expect(report.registrations == 2)
         try old.close()
-        _ = try await service.store.save(signedArchive: try archive("el-1", "2025-11-23T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try archive("el-1", "2025-11-23T00:00:00Z"))
 
         try await service.run { client in
             let list = "/v1/devices/dev-7/registrations/\(type)"
@@ -261,7 +263,7 @@ struct AppleProtocolTests {
             #expect(long.status == .badRequest)
             #expect(long.errorCode == "bad-orders-modified-since")
 
-            _ = try await service.store.save(signedArchive: try archive("el-2", "2025-11-24T00:00:00Z"))
+            _ = try await service.store.intake().save(signedArchive: try archive("el-2", "2025-11-24T00:00:00Z"))
             let next = try await client.execute(uri: "\(list)?ordersModifiedSince=\(tag)", method: .get)
             #expect(next.status == .ok)
             #expect(next.json["orderIdentifiers"] as? [String] == ["el-2"])

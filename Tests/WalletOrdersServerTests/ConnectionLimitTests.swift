@@ -15,7 +15,7 @@ enum LimitedService {
     ) async throws -> T {
         let folder = try TemporaryFolder("limits")
         defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         defer { try? store.close() }
         var logger = logHandler.map { handler in Logger(label: "test") { _ in handler } } ?? Logger(label: "test")
         if logHandler == nil { logger.logLevel = .warning }

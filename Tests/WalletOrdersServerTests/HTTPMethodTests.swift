@@ -6,6 +6,7 @@ import Testing
 import WalletOrders
 import WalletOrdersPreview
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -28,7 +29,7 @@ struct HTTPMethodTests {
     /// A service holding the sample, a device registered for it, and the sample's customer link path.
     static func withService(_ body: @Sendable (any TestClientProtocol, _ link: String) async throws -> Void) async throws {
         let service = try ServiceUnderTest()
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30Z"))
         try await service.run { client in
             let registered = try await client.execute(
                 uri: "/v1/devices/dev-1/registrations/\(ServiceUnderTest.orderPath)", method: .post, headers: ServiceUnderTest.appleOrder(),

@@ -7,6 +7,7 @@ import Testing
 import WalletOrdersTestSupport
 import WalletOrders
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
@@ -15,7 +16,7 @@ struct LandingPagePreviewTests {
     @Test("The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words")
     func preview() async throws {
         let service = try ServiceUnderTest()
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
         try await service.run { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
             let path = try #require(answer.json["path"] as? String)

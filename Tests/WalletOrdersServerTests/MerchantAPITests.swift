@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 import WalletOrders
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -80,7 +82,7 @@ struct MerchantAPITests {
     func queries() async throws {
         let service = try ServiceUnderTest()
         let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        _ = try await service.store.save(signedArchive: archive)
+        _ = try await service.store.intake().save(signedArchive: archive)
         try await service.run { client in
             let headers = ServiceUnderTest.merchant
             for (date, expected) in [
@@ -125,7 +127,7 @@ struct CustomerLinkTests {
     func links() async throws {
         let service = try ServiceUnderTest()
         let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        _ = try await service.store.save(signedArchive: archive)
+        _ = try await service.store.intake().save(signedArchive: archive)
         try await service.run { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
             let path = try #require(answer.json["path"] as? String)
@@ -163,11 +165,65 @@ struct CustomerLinkTests {
 
 @Suite("The merchant API builds and signs with the identity the service holds (live HTTP)", .dedicatedThreads)
 struct MerchantBuildTests {
-    static func service() throws -> ServiceUnderTest {
+    static func service(steps: IntakeSteps? = nil) throws -> ServiceUnderTest {
         let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
         let template = OrderBatchTemplate(files: source.files)
         let type = ServiceUnderTest.order.orderTypeIdentifier
-        return try ServiceUnderTest(signing: SigningIdentities([type: .init(identity: TestPKI.identity(for: type), template: template)]))
+        var onStep: (@Sendable (OrderIntake.Step) -> Void)?
+        if let steps { onStep = { steps.record($0) } }
+        return try ServiceUnderTest(
+            signing: SigningIdentities([type: .init(identity: TestPKI.identity(for: type), template: template)]), onIntakeStep: onStep)
+    }
+
+    /// The sample's order.json with `updatedAt` moved to `updatedAt`.
+    static func orderJSON(updatedAt: String) throws -> String {
+        let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+        return String(decoding: try #require(source.orderJSON), as: UTF8.self)
+            .replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "\#(updatedAt)""#)
+    }
+
+    @Test("An order with errors posted to build costs no signature: 422 with the report; nothing signed, stored or notified")
+    func invalidOrderIsNotSigned() async throws {
+        let steps = IntakeSteps()
+        let service = try Self.service(steps: steps)
+        let invalid = try Self.orderJSON(updatedAt: "2025-11-25T00:00:00Z")
+            .replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#)
+        try await service.run { client in
+            var headers = ServiceUnderTest.merchant
+            headers[.contentType] = "application/json"
+            let refused = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.errorCode == "validation-failed")
+            let details = try #require(refused.json["details"] as? [String: Any])
+            let findings = try #require(details["diagnostics"] as? [[String: Any]])
+            let pointers = findings.compactMap { ($0["location"] as? [String: Any])?["jsonPointer"] as? String }
+            #expect(pointers.contains("/status"), "the report names the bad status: \(findings)")
+        }
+        #expect(steps.recorded == [.validating], "validation refused it before any signature")
+        #expect(try await service.store.archive(for: ServiceUnderTest.order) == nil)
+    }
+
+    @Test("The archive the build endpoint stores is byte for byte what the builder makes of the same files at the same time")
+    func storedIsWhatTheBuilderMade() async throws {
+        let steps = IntakeSteps()
+        let service = try Self.service(steps: steps)
+        let json = try Self.orderJSON(updatedAt: "2025-11-25T00:00:00Z")
+        try await service.run { client in
+            var headers = ServiceUnderTest.merchant
+            headers[.contentType] = "application/json"
+            let answer = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: json))
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+        }
+        #expect(steps.recorded == [.validating, .signing, .saving])
+        let stored = try #require(try await service.store.archive(for: ServiceUnderTest.order))
+        let signingTime = try #require(try OrderArchive(bytes: stored).signatureInfo().signingTime)
+        var files = try OrderSource(directory: Repository.sample(SampleVersions.sampleName)).files
+        files[OrderArchive.orderPath] = Array(json.utf8)
+        let type = ServiceUnderTest.order.orderTypeIdentifier
+        let rebuilt = try OrderArchiveBuilder(identity: TestPKI.identity(for: type)).build(OrderSource(files: files), signingTime: signingTime)
+        #expect(stored == rebuilt.bytes)
     }
 
     @Test("order.json alone (the template brings the images), or a zip of it and a changed file: built, signed, stored, verified")
@@ -215,4 +271,11 @@ struct MerchantBuildTests {
         #expect(archive.contents(of: "en.lproj/order.strings") == Array(#""x" = "y";"#.utf8))
         #expect(TestPKI.validator.validate(archiveBytes: stored, subject: "stored").errors.isEmpty)
     }
+}
+
+/// The steps of the service's intake, in the order they began.
+final class IntakeSteps: Sendable {
+    private let steps = Mutex<[OrderIntake.Step]>([])
+    func record(_ step: OrderIntake.Step) { steps.withLock { $0.append(step) } }
+    var recorded: [OrderIntake.Step] { steps.withLock { $0 } }
 }

@@ -7,6 +7,7 @@ import Testing
 import WalletOrders
 import WalletOrdersPostgres
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -76,7 +77,7 @@ struct TwoMerchants {
         logger.logLevel = .warning
         func serve(_ orders: any OrderServiceStore) async throws {
             for order in [orderA, orderB] {
-                #expect(try await orders.save(signedArchive: try archive(order, updatedAt: "2025-11-21T00:00:00Z")) == .added)
+                #expect(try await orders.intake().save(signedArchive: try archive(order, updatedAt: "2025-11-21T00:00:00Z")) == .added)
             }
             let server = OrderServer(store: orders, configuration: configuration, pushSender: nil, logger: logger)
             try await server.application().test(.live) { client in try await body(orders, client) }
@@ -85,7 +86,7 @@ struct TwoMerchants {
         case .sqlite:
             let folder = try TemporaryFolder("scope")
             defer { folder.remove() }
-            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
             defer { try? store.close() }
             try await serve(store)
         case .postgres:
@@ -94,7 +95,7 @@ struct TwoMerchants {
             }
             let database = try cluster.makeDatabase()
             defer { cluster.dropDatabase(database) }
-            let orders = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            let orders = try await PostgresOrderStore(url: cluster.url(database: database))
             do {
                 try await serve(orders)
                 await orders.close()

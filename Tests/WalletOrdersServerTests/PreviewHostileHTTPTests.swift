@@ -7,6 +7,7 @@ import Testing
 import WalletOrders
 import WalletOrdersPreview
 import WalletOrdersServer
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -75,9 +76,9 @@ struct LandingPageHostileTests {
         let service = try ServiceUnderTest()
         // The validator may refuse javascript: links (a finding of the schema); then the text alone.
         do {
-            _ = try await service.store.save(signedArchive: try HostileOrder.archive(urls: true))
+            _ = try await service.store.intake().save(signedArchive: try HostileOrder.archive(urls: true))
         } catch {
-            _ = try await service.store.save(signedArchive: try HostileOrder.archive(urls: false))
+            _ = try await service.store.intake().save(signedArchive: try HostileOrder.archive(urls: false))
         }
         try await service.run { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
@@ -110,7 +111,7 @@ struct LandingPageHostileTests {
     @Test("A request path with doubled or dotted slashes never makes the Add to Apple Wallet link protocol-relative", arguments: ["/", "//", "/./", "/%2F"])
     func pathShapes(_ prefix: String) async throws {
         let service = try ServiceUnderTest()
-        _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
         try await service.run { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
             let path = try #require(answer.json["path"] as? String)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
@@ -50,7 +51,7 @@ struct PushDeliveryTests {
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             let devices = [("phone", APNsTest.deviceToken()), ("watch", APNsTest.deviceToken())]
             try await service.run { client in
                 try await Self.register(devices, client)
@@ -81,7 +82,7 @@ struct PushDeliveryTests {
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             let gone = APNsTest.deviceToken()
             let kept = APNsTest.deviceToken()
             standIn.respond(toDeviceToken: gone, with: .error(status: 410, reason: "Unregistered", retryAfter: nil))
@@ -103,7 +104,7 @@ struct PushDeliveryTests {
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
-            _ = try await service.store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             let token = APNsTest.deviceToken()
             standIn.respondToNext(1, with: .error(status: 429, reason: "TooManyRequests", retryAfter: "1"))
             try await service.run { client in

@@ -7,6 +7,7 @@ import NIOCore
 import Synchronization
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersServer
 import WalletOrdersStore
@@ -29,14 +30,14 @@ enum PushStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .sqlite:
             let folder = try TemporaryFolder("push")
             defer { folder.remove() }
-            return try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator))
+            return try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite")))
         case .postgres:
             guard let cluster = PostgresTestCluster.shared else {
                 throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
             }
             let database = try cluster.makeDatabase()
             defer { cluster.dropDatabase(database) }
-            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
             do {
                 let result = try await body(store)
                 await store.close()
@@ -131,11 +132,11 @@ struct PushResilienceTests {
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
             try await kind.withStore { store in
-                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
                 let token = APNsTest.deviceToken()
                 _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
                 standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
-                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
                 let delivered = try await Self.withWorker(store, apns) { _ in
                     try await PushDeliveryTests.eventually(60) { standIn.pushes.count == 1 }
                 }
@@ -163,13 +164,13 @@ struct PushResilienceTests {
             try await kind.withStore { store in
                 let first = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-1")
                 let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-2")
-                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z"))
-                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z", order: "other-2"))
+                _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-21T00:00:00Z", order: "other-2"))
                 let tokens = [APNsTest.deviceToken(), APNsTest.deviceToken()]
                 _ = try await store.register(deviceIdentifier: "phone", pushToken: tokens[0], for: first)
                 _ = try await store.register(deviceIdentifier: "tablet", pushToken: tokens[1], for: second)
-                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
-                _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
+                _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
                 try await Self.withWorker(store, apns, configuration, logger: recorder.logger) { _ in
                     #expect(try await PushDeliveryTests.eventually { refusing.requests.count >= 2 })
                     // Parked, announced once, with the metric an operator alerts on.
@@ -183,7 +184,7 @@ struct PushResilienceTests {
                     #expect(try await store.outboxStatus(now: Date()).pending == 2, "both pushes are kept")
                     #expect(refusing.requests.count <= 8, "while parked, only a probe now and then reaches APNs")
                     // A change made while parked is kept too (folded into the waiting push).
-                    _ = try await store.save(signedArchive: try Self.other(topic, "2025-11-23T00:00:00Z"))
+                    _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-23T00:00:00Z"))
 
                     // The key works again (Apple reinstated it, or the operator fixed the credentials).
                     try await refusing.shutdown()
@@ -206,8 +207,8 @@ struct PushResilienceTests {
         try await APNsTest.shuttingDown(apns) {
             let otherType = "order.com.example.fairness.\(kind.rawValue)"
             try await kind.withStore { store in
-                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-                _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-21T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try Self.other(otherType, "2025-11-21T00:00:00Z"))
                 for device in 0..<800 {
                     _ = try await store.register(deviceIdentifier: "d\(device)", pushToken: APNsTest.deviceToken(), for: SampleVersions.identifier)
                 }
@@ -215,11 +216,11 @@ struct PushResilienceTests {
                 _ = try await store.register(
                     deviceIdentifier: "customer", pushToken: single,
                     for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: otherType, orderIdentifier: "other-1"))
-                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
                 try await Self.withWorker(store, apns, PushWorkerConfiguration(pollInterval: .milliseconds(50))) { _ in
                     #expect(try await PushDeliveryTests.eventually { standIn.pushes.count >= 100 }, "the fan-out is under way")
                     let saved = Date()
-                    _ = try await store.save(signedArchive: try Self.other(otherType, "2025-11-22T00:00:00Z"))
+                    _ = try await store.intake().save(signedArchive: try Self.other(otherType, "2025-11-22T00:00:00Z"))
                     #expect(try await PushDeliveryTests.eventually(60) { standIn.pushes.contains { $0.deviceToken == single } })
                     let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
                     let delay = delivered.receivedAt.timeIntervalSince(saved)
@@ -252,8 +253,8 @@ struct RegistrationLimitTests {
     func capsAndRate() async throws {
         let folder = try TemporaryFolder("limits")
         defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
-        _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+        _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator)
         configuration.registrationLimits = RegistrationLimits(maximumPerOrder: 3, maximumPerDevice: 100)
         configuration.registrationsPerClientPerMinute = 6

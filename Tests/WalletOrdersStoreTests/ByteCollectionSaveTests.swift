@@ -1,18 +1,19 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
-/// A service hands an upload's body (`Data`, a `ByteBufferView`, …) to the store as it is.
+/// A service hands an upload's body (`Data`, a `ByteBufferView`, …) to the intake as it is.
 @Suite struct ByteCollectionSaveTests {
-    @Test("save(signedArchive:) and save(signedArchives:) take Data; VerifiedOrderArchive.checking too")
+    @Test("The intake's save(signedArchive:) and save(signedArchives:) take Data; VerifiedOrderArchive.checking too")
     func savesData() async throws {
-        let store = try InMemoryOrderStore(validator: TestPKI.validator)
+        let store = InMemoryOrderStore()
         let first = Data(try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         let second = Data(try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-        #expect(try await store.save(signedArchive: first) == .added)
-        let receipts = try await store.save(signedArchives: [second, first])
+        #expect(try await store.intake().save(signedArchive: first) == .added)
+        let receipts = try await store.intake().save(signedArchives: [second, first])
         #expect(try receipts.map { try $0.get().result } == [.added, .newerExisting])
         let (checked, report) = VerifiedOrderArchive.checking(bytes: second[...], validator: TestPKI.validator)
         #expect(report.isValid)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -20,7 +21,7 @@ struct ChangeTagTests {
     }
 
     static func save(_ store: any OrderStoring, _ id: String, _ updatedAt: String) async throws {
-        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: updatedAt, orderIdentifier: id)) == .added)
+        #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: updatedAt, orderIdentifier: id)) == .added)
     }
 
     /// T-1, T-2 (the device's) and T-3 (not the device's), the device registered for the first two.
@@ -57,7 +58,7 @@ struct ChangeTagTests {
                 let tag = midway.lastModified
                 #expect(try await Self.changed(source, since: tag) == nil)
 
-                let report = try await OrderStoreCopy.copy(from: source, to: destination, batchSize: 2)
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2)
                 #expect(report.written == 3)
                 #expect(report.registrations == 2)
                 // One of the device's orders changes in the new store.
@@ -126,7 +127,7 @@ struct ChangeTagTests {
                 #expect(try await Self.newest(source) < before)
                 #expect(OrderChangeTag(encoded: tag)?.sequence == before)
 
-                let report = try await OrderStoreCopy.copy(from: source, to: destination)
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator)
                 #expect(report.written == 2, "T-2 (newer) and S-1; the destination's T-1 is newer")
                 #expect(try await Self.newest(destination) == before + 2, "continued, not moved back")
                 // The destination's device learns of the copied T-2 exactly, not the full list.
@@ -150,7 +151,7 @@ struct ChangeTagTests {
                 let newest = try await from.newestChangeSequence()
                 #expect(newest == 8)
                 #expect(try await to.newestChangeSequence() == 0)
-                _ = try await OrderStoreCopy.copy(from: source, to: destination)
+                _ = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator)
                 #expect(try await to.newestChangeSequence() == newest + 1, "T-2, numbered after the source's newest change")
                 try await to.continueChangeSequence(after: 3)
                 #expect(try await to.newestChangeSequence() == newest + 1, "never back")
@@ -208,14 +209,14 @@ struct ChangeTagTests {
         let folder = try TemporaryFolder("tags")
         defer { folder.remove() }
         let backup = folder.file("backup.sqlite")
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         try await Self.prepare(store)
         try await store.backup(to: backup)
         for day in 1...5 { try await Self.save(store, "T-1", "2025-12-0\(day)T00:00:00Z") }
         let tag = try #require(try await Self.changed(store, since: nil)).lastModified
         try store.close()
 
-        let restored = try SQLiteOrderStore(url: backup, validator: TestPKI.validator)
+        let restored = try SQLiteOrderStore(url: backup)
         let answer = try await Self.changed(restored, since: tag)
         #expect(answer?.orderIdentifiers == ["T-1", "T-2"], "the restored store never reached the tag")
         try await Self.save(restored, "T-2", "2025-11-22T00:00:00Z")

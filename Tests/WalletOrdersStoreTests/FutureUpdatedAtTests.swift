@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
@@ -26,7 +27,7 @@ struct FutureUpdatedAtTests {
             let id = SampleVersions.identifier
             let pinned = try SampleVersions.archive(updatedAt: Self.pinnedText)
 
-            let thrown = await #expect(throws: WalletOrdersError.self) { try await store.save(signedArchive: pinned) }
+            let thrown = await #expect(throws: WalletOrdersError.self) { try await store.intake().save(signedArchive: pinned) }
             let error = try #require(thrown)
             #expect(error.code == .updatedAtInFuture)
             #expect(error.message.contains(ValidationRule.orderUpdatedAtInFuture.id), "\(error.message)")
@@ -38,7 +39,7 @@ struct FutureUpdatedAtTests {
 
             // The batch path gives the same refusal in its place, and saves the rest.
             let genuine = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            let results = try await store.save(signedArchives: [pinned, genuine])
+            let results = try await store.intake().save(signedArchives: [pinned, genuine])
             #expect(results.count == 2)
             if case .failure(let refusal) = results[0] {
                 #expect(refusal.code == .updatedAtInFuture)
@@ -48,9 +49,9 @@ struct FutureUpdatedAtTests {
             #expect((try? results[1].get())?.result == .added)
 
             // The attack fails on a stored order too, and genuine versions keep coming in.
-            await #expect(throws: WalletOrdersError.self) { try await store.save(signedArchive: pinned) }
+            await #expect(throws: WalletOrdersError.self) { try await store.intake().save(signedArchive: pinned) }
             let later = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-            #expect(try await store.save(signedArchive: later) == .added)
+            #expect(try await store.intake().save(signedArchive: later) == .added)
             #expect(try await store.archive(for: id) == later)
         }
     }
@@ -62,15 +63,15 @@ struct FutureUpdatedAtTests {
         let outside = try SampleVersions.archive(updatedAt: Self.text(now.addingTimeInterval(3_600 + 300)))
         let inside = try SampleVersions.archive(updatedAt: Self.text(now.addingTimeInterval(3_600 - 300)))
         try await kind.withStore(updatedAtLimit: limit) { (store: any OrderStoring) async throws -> Void in
-            let thrown = await #expect(throws: WalletOrdersError.self) { try await store.save(signedArchive: outside) }
+            let thrown = await #expect(throws: WalletOrdersError.self) { try await store.intake().save(signedArchive: outside) }
             let error = try #require(thrown)
             #expect(error.code == .updatedAtInFuture)
             #expect(error.message.contains("1 hour"), "names the margin: \(error.message)")
-            #expect(try await store.save(signedArchive: inside) == .added)
+            #expect(try await store.intake().save(signedArchive: inside) == .added)
         }
         // The default margin, a day, takes both.
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            #expect(try await store.save(signedArchive: outside) == .added)
+            #expect(try await store.intake().save(signedArchive: outside) == .added)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
@@ -46,9 +47,9 @@ struct OrderStoreContractTests {
             var storedBytes: [UInt8]?
             if let stored = row.stored {
                 storedBytes = try SampleVersions.archive(updatedAt: stored)
-                #expect(try await store.save(signedArchive: try #require(storedBytes)) == .added)
+                #expect(try await store.intake().save(signedArchive: try #require(storedBytes)) == .added)
             }
-            #expect(try await store.save(signedArchive: incoming) == row.result)
+            #expect(try await store.intake().save(signedArchive: incoming) == row.result)
             let after = try await store.archive(for: id)
             #expect(after == (row.incomingKept ? incoming : storedBytes))
             #expect(try await store.contains(matching: id) == .exists)
@@ -59,8 +60,8 @@ struct OrderStoreContractTests {
     func idempotentResave(kind: StoreKind) async throws {
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            #expect(try await store.save(signedArchive: bytes) == .added)
-            #expect(try await store.save(signedArchive: bytes) == .added)
+            #expect(try await store.intake().save(signedArchive: bytes) == .added)
+            #expect(try await store.intake().save(signedArchive: bytes) == .added)
             #expect(try await store.archive(for: SampleVersions.identifier) == bytes)
         }
     }
@@ -80,9 +81,9 @@ struct OrderStoreContractTests {
             let (_, text, status) = Self.conflictVersions[variant]
             let incoming = try SampleVersions.archive(updatedAt: text, status: status)
             #expect(stored != incoming)
-            #expect(try await store.save(signedArchive: stored) == .added)
+            #expect(try await store.intake().save(signedArchive: stored) == .added)
             let error = try await #require(throws: WalletOrdersError.self) {
-                try await store.save(signedArchive: incoming)
+                try await store.intake().save(signedArchive: incoming)
             }
             #expect(error.code == .updatedAtConflict)
             #expect(error.message.contains(String(Self.hex(sha256Of: stored).prefix(12))))
@@ -100,17 +101,17 @@ struct OrderStoreContractTests {
             let rebuilt = try SampleVersions.archive(
                 updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(60))
             #expect(stored != rebuilt)
-            #expect(try await store.save(signedArchive: stored) == .added)
+            #expect(try await store.intake().save(signedArchive: stored) == .added)
             let history = try await store.history(since: nil)
-            #expect(try await store.save(signedArchive: rebuilt) == .added)
-            let receipts = try await store.save(signedArchives: [rebuilt, stored])
+            #expect(try await store.intake().save(signedArchive: rebuilt) == .added)
+            let receipts = try await store.intake().save(signedArchives: [rebuilt, stored])
             #expect(receipts.map { try? $0.get().result } == [.added, .added])
             #expect(receipts.map { try? $0.get().storeChanged } == [false, false])
             // The first archive stays, and the history records no change.
             #expect(try await store.archive(for: SampleVersions.identifier) == stored)
             #expect(try await store.history(since: history.newToken).isEmpty)
             // A new version still replaces it and says the store changed.
-            let next = try await store.save(
+            let next = try await store.intake().save(
                 signedArchives: [try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")])
             #expect(try next.first?.get().storeChanged == true)
         }
@@ -120,11 +121,11 @@ struct OrderStoreContractTests {
     func rejected(kind: StoreKind) async throws {
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             let good = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            #expect(try await store.save(signedArchive: good) == .added)
+            #expect(try await store.intake().save(signedArchive: good) == .added)
             var tampered = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
             tampered[tampered.count / 3] ^= 0xFF
             let error = try await #require(throws: WalletOrdersError.self) {
-                try await store.save(signedArchive: tampered)
+                try await store.intake().save(signedArchive: tampered)
             }
             #expect(error.code == .archiveRejected)
             let report = TestPKI.validator.validate(archiveBytes: tampered, subject: "tampered")
@@ -138,8 +139,9 @@ struct OrderStoreContractTests {
     @Test("An archive signed by an untrusted root is rejected", arguments: StoreKind.allCases)
     func untrusted(kind: StoreKind) async throws {
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-        try await kind.withStore(validator: try OrderValidator()) { (store: any OrderStoring) async throws -> Void in
-            let error = try await #require(throws: WalletOrdersError.self) { try await store.save(signedArchive: bytes) }
+        let appleOnly = try OrderValidator()
+        try await kind.withStore { (store: any OrderStoring) async throws -> Void in
+            let error = try await #require(throws: WalletOrdersError.self) { try await store.intake(appleOnly).save(signedArchive: bytes) }
             #expect(error.code == .archiveRejected)
             #expect(try await store.contains(matching: SampleVersions.identifier) == .notFound)
         }
@@ -153,15 +155,15 @@ struct OrderStoreContractTests {
             let newer = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
             let recorder = ProposalRecorder()
 
-            #expect(try await store.save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .cancelled)
+            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .cancelled)
             #expect(try await store.contains(matching: id) == .notFound)
 
-            #expect(try await store.save(signedArchive: older, confirm: { await recorder.record($0); return true }) == .added)
-            #expect(try await store.save(signedArchive: newer, confirm: { await recorder.record($0); return false }) == .cancelled)
+            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return true }) == .added)
+            #expect(try await store.intake().save(signedArchive: newer, confirm: { await recorder.record($0); return false }) == .cancelled)
             #expect(try await store.archive(for: id) == older)
 
             // Nothing to change, nothing to ask.
-            #expect(try await store.save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .added)
+            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .added)
 
             let proposals = await recorder.proposals
             #expect(proposals.count == 3)
@@ -183,9 +185,9 @@ struct OrderStoreContractTests {
             let recorder = ProposalRecorder()
 
             // v2 asks to insert; while it asks, v3 is saved: v2 is then older than what is stored.
-            let first = try await store.save(signedArchive: v2) { proposal in
+            let first = try await store.intake().save(signedArchive: v2) { proposal in
                 await recorder.record(proposal)
-                _ = try? await store.save(signedArchive: v3)
+                _ = try? await store.intake().save(signedArchive: v3)
                 return true
             }
             #expect(first == .newerExisting)
@@ -194,8 +196,8 @@ struct OrderStoreContractTests {
             // On a fresh identifier's history: v2 asks to replace v1; meanwhile v1 is deleted, so
             // the store holds something else than was agreed to, and the handler is asked again.
             #expect(try await store.delete(id))
-            #expect(try await store.save(signedArchive: v1) == .added)
-            let second = try await store.save(signedArchive: v2) { proposal in
+            #expect(try await store.intake().save(signedArchive: v1) == .added)
+            let second = try await store.intake().save(signedArchive: v2) { proposal in
                 await recorder.record(proposal)
                 if proposal.storedUpdatedAt != nil { _ = try? await store.delete(id) }
                 return true
@@ -222,7 +224,7 @@ struct OrderStoreContractTests {
     func containsTable(kind: StoreKind, row: ContainsCase) async throws {
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             if let stored = row.stored {
-                #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: stored)) == .added)
+                #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: stored)) == .added)
             }
             #expect(try await store.contains(matching: SampleVersions.identifier, updatedDate: row.updatedDate) == row.result)
         }
@@ -232,7 +234,7 @@ struct OrderStoreContractTests {
     func identifiersAndDelete(kind: StoreKind) async throws {
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             let id = SampleVersions.identifier
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             let upper = FullyQualifiedOrderIdentifier(
                 orderTypeIdentifier: id.orderTypeIdentifier, orderIdentifier: id.orderIdentifier.uppercased())
             let otherType = FullyQualifiedOrderIdentifier(
@@ -256,7 +258,7 @@ struct OrderStoreContractTests {
                     group.addTask {
                         var results: [SaveOrderResult] = []
                         for step in 0..<8 {
-                            results.append(try await store.save(signedArchive: versions[(task + step * 3) % 8]))
+                            results.append(try await store.intake().save(signedArchive: versions[(task + step * 3) % 8]))
                         }
                         return results
                     }

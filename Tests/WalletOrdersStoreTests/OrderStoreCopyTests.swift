@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
@@ -21,11 +22,11 @@ struct OrderStoreCopyTests {
         let newer = try SampleVersions.archive(updatedAt: "2025-11-25T00:00:00Z", orderIdentifier: "C-4")
         try await sourceKind.withStore { (source: any OrderStoring) async throws -> Void in
             try await destinationKind.withStore { (destination: any OrderStoring) async throws -> Void in
-                _ = try await source.save(signedArchives: archives)
-                #expect(try await destination.save(signedArchive: newer) == .added)
+                _ = try await source.intake().save(signedArchives: archives)
+                #expect(try await destination.intake().save(signedArchive: newer) == .added)
 
                 let cursors = CursorLog()
-                let report = try await OrderStoreCopy.copy(from: source, to: destination, batchSize: 2) { await cursors.add($0) }
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2) { await cursors.add($0) }
                 #expect(report.read == 5)
                 #expect(report.written == 4)
                 #expect(report.unchanged == 1, "C-4 is newer in the destination")
@@ -45,7 +46,7 @@ struct OrderStoreCopyTests {
                 #expect(try await destination.archive(for: SampleVersions.identifier("C-0")) == archives[0])
 
                 // Resuming after the first page reads only the rest; nothing is written twice.
-                let resumed = try await OrderStoreCopy.copy(from: source, to: destination, batchSize: 2, after: progress[0].cursor)
+                let resumed = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2, after: progress[0].cursor)
                 #expect(resumed.read == 3)
                 #expect(resumed.written == 0)
                 #expect(resumed.unchanged == 3)
@@ -62,7 +63,7 @@ struct OrderStoreCopyTests {
         }
         try await sourceKind.withWebServiceStore { source in
             try await destinationKind.withWebServiceStore { destination in
-                _ = try await source.save(signedArchives: archives)
+                _ = try await source.intake().save(signedArchives: archives)
                 let first = SampleVersions.identifier("R-0"), second = SampleVersions.identifier("R-2")
                 _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: first)
                 _ = try await source.register(deviceIdentifier: "device-b", pushToken: "token-b", for: first)
@@ -70,7 +71,7 @@ struct OrderStoreCopyTests {
                 let secret = try await source.customerLinkSecret()
                 #expect(try await destination.customerLinkSecret() != secret, "each store makes its own")
 
-                let report = try await OrderStoreCopy.copy(from: source, to: destination, batchSize: 2)
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2)
                 #expect(report.written == 3)
                 #expect(report.registrations == 3)
                 #expect(try await destination.registrations(for: first) == [
@@ -87,7 +88,7 @@ struct OrderStoreCopyTests {
                 #expect(changed.orderIdentifiers.sorted() == ["R-0", "R-2"])
 
                 // Copying again changes nothing and registers nothing twice.
-                let again = try await OrderStoreCopy.copy(from: source, to: destination)
+                let again = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator)
                 #expect(again.written == 0)
                 #expect(try await destination.registrationCount(for: first) == 2)
                 // A secret of the wrong size is refused.
@@ -101,7 +102,7 @@ struct OrderStoreCopyTests {
     func missing(kind: StoreKind) async throws {
         try await kind.withStore { (source: any OrderStoring) async throws -> Void in
             try await kind.withStore { (destination: any OrderStoring) async throws -> Void in
-                _ = try await source.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "M-1"))
+                _ = try await source.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "M-1"))
                 let verification = try await OrderStoreCopy.verify(source: source, destination: destination)
                 #expect(!verification.isComplete)
                 #expect(verification.mismatched == [SampleVersions.identifier("M-1")])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersPostgres
 import WalletOrdersTestFixtures
@@ -72,7 +73,7 @@ struct OrderStoreQueryTests {
     func list(kind: StoreKind, row: ListCase) async throws {
         let archives = try ListFixture.archives()
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            let receipts = try await store.save(signedArchives: archives)
+            let receipts = try await store.intake().save(signedArchives: archives)
             #expect(receipts.map { try? $0.get().result } == Array(repeating: .added, count: archives.count))
             #expect(try await ListFixture.allPages(store, row.query) == row.pages)
         }
@@ -82,7 +83,7 @@ struct OrderStoreQueryTests {
     func cursorIsStable(kind: StoreKind) async throws {
         let archives = try ListFixture.archives()
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            _ = try await store.save(signedArchives: archives)
+            _ = try await store.intake().save(signedArchives: archives)
             let first = try await store.list(OrderQuery(sort: .identifier, limit: 2))
             #expect(first.orders.map(\.identifier.orderIdentifier) == ["A-1", "B-2"])
             #expect(try await store.delete(SampleVersions.identifier("A-1")))
@@ -97,7 +98,7 @@ struct OrderStoreQueryTests {
     func cursorText(kind: StoreKind) async throws {
         let archives = try ListFixture.archives()
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            _ = try await store.save(signedArchives: archives)
+            _ = try await store.intake().save(signedArchives: archives)
             let cursor = try #require(try await store.list(OrderQuery(limit: 1)).nextCursor)
             #expect(cursor.encoded.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
             let reread = try OrderListCursor(encoded: cursor.encoded)
@@ -126,7 +127,7 @@ struct OrderStoreQueryTests {
             let id = SampleVersions.identifier("F-6")
             #expect(try await store.summary(for: id) == nil)
             #expect(try await store.order(for: id) == nil)
-            #expect(try await store.save(signedArchive: bytes) == .added)
+            #expect(try await store.intake().save(signedArchive: bytes) == .added)
 
             let summary = try #require(try await store.summary(for: id))
             #expect(summary.identifier == id)
@@ -158,7 +159,7 @@ struct OrderStoreQueryTests {
         var tampered = v2
         tampered[tampered.count / 2] ^= 0x01
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            let results = try await store.save(signedArchives: [v1, v2, v1, tampered, v2Conflicting, other, v2])
+            let results = try await store.intake().save(signedArchives: [v1, v2, v1, tampered, v2Conflicting, other, v2])
             let answers = results.map { result -> String in
                 switch result {
                 case .success(let receipt): "\(receipt.result.rawValue) \(receipt.identifier.orderIdentifier) \(receipt.updatedAt)"
@@ -177,7 +178,7 @@ struct OrderStoreQueryTests {
                 ])
             #expect(try await store.archive(for: SampleVersions.identifier) == v2)
             #expect(try await store.archive(for: SampleVersions.identifier("G-7")) == other)
-            #expect(try await store.save(signedArchives: []).isEmpty)
+            #expect(try await store.intake().save(signedArchives: [[UInt8]]()).isEmpty)
         }
     }
 }
@@ -198,7 +199,7 @@ struct OrderStoreHistoryTests {
             #expect(empty.isEmpty)
             #expect(empty.hasMore == false)
 
-            _ = try await store.save(signedArchives: [a1, b1])
+            _ = try await store.intake().save(signedArchives: [a1, b1])
             let first = try await store.history(since: empty.newToken)
             #expect(first.inserted == [a, b])
             #expect(first.updated.isEmpty && first.deleted.isEmpty)
@@ -208,11 +209,11 @@ struct OrderStoreHistoryTests {
             #expect(quiet.isEmpty)
             #expect(quiet.newToken == first.newToken)
 
-            #expect(try await store.save(signedArchive: a2) == .added)  // updated
-            #expect(try await store.save(signedArchive: a1) == .newerExisting)  // no change: not logged
-            #expect(try await store.save(signedArchive: a2) == .added)  // idempotent: not logged
+            #expect(try await store.intake().save(signedArchive: a2) == .added)  // updated
+            #expect(try await store.intake().save(signedArchive: a1) == .newerExisting)  // no change: not logged
+            #expect(try await store.intake().save(signedArchive: a2) == .added)  // idempotent: not logged
             #expect(try await store.delete(b))  // deleted
-            #expect(try await store.save(signedArchive: c1) == .added)  // inserted…
+            #expect(try await store.intake().save(signedArchive: c1) == .added)  // inserted…
             #expect(try await store.delete(c))  // …and deleted again: nets to nothing
             let second = try await store.history(since: first.newToken)
             #expect(second.inserted.isEmpty)
@@ -220,7 +221,7 @@ struct OrderStoreHistoryTests {
             #expect(second.deleted == [b])
 
             // Saved again after the delete: inserted since the last token…
-            #expect(try await store.save(signedArchive: b1) == .added)
+            #expect(try await store.intake().save(signedArchive: b1) == .added)
             let third = try await store.history(since: second.newToken)
             #expect(third.inserted == [b])
             #expect(third.updated.isEmpty && third.deleted.isEmpty)
@@ -244,7 +245,7 @@ struct OrderStoreHistoryTests {
             try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "P-\($0)")
         }
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
-            _ = try await store.save(signedArchives: archives)
+            _ = try await store.intake().save(signedArchives: archives)
             var token: OrderHistoryToken? = nil
             var seen: [String] = []
             var calls = 0
@@ -270,9 +271,9 @@ struct OrderStoreHistoryTests {
         }
         try await kind.withStore { (store: any OrderStoring) async throws -> Void in
             let start = try await store.history(since: nil).newToken
-            _ = try await store.save(signedArchives: Array(archives[0..<2]))
+            _ = try await store.intake().save(signedArchives: Array(archives[0..<2]))
             let middle = try await store.history(since: start).newToken
-            _ = try await store.save(signedArchives: Array(archives[2..<4]))
+            _ = try await store.intake().save(signedArchives: Array(archives[2..<4]))
             #expect(try await store.delete(SampleVersions.identifier("H-0")))
 
             let removed: Int

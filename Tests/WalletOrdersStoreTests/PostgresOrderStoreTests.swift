@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WalletOrders
 import WalletOrdersPostgres
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -64,16 +65,16 @@ struct PostgresOrderStoreTests {
         try await Self.withDatabase { cluster, database in
             let url = cluster.url(database: database)
             let stores = try await withThrowingTaskGroup(of: PostgresOrderStore.self) { group in
-                for _ in 0..<4 { group.addTask { try await PostgresOrderStore(url: url, validator: TestPKI.validator) } }
+                for _ in 0..<4 { group.addTask { try await PostgresOrderStore(url: url) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(stores.count == 4)
             #expect(try cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "3")
             // One store: what one server saves, another sees, and their history tokens are interchangeable.
-            #expect(try await stores[0].save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await stores[0].intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await stores[1].contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
             let token = try await stores[2].history(since: nil).newToken
-            _ = try await stores[3].save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            _ = try await stores[3].intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
             #expect(try await stores[0].history(since: token).updated == [SampleVersions.identifier])
             for store in stores { await store.close() }
         }
@@ -84,14 +85,14 @@ struct PostgresOrderStoreTests {
         try await Self.withDatabase { cluster, database in
             let url = cluster.url(database: database)
             var stores: [PostgresOrderStore] = []
-            for _ in 0..<3 { stores.append(try await PostgresOrderStore(url: url, validator: TestPKI.validator)) }
+            for _ in 0..<3 { stores.append(try await PostgresOrderStore(url: url)) }
             let versions = try (0..<6).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:0\($0)Z") }
             let start = try await stores[0].history(since: nil).newToken
             let results = try await withThrowingTaskGroup(of: [SaveOrderResult].self) { group in
                 for (index, store) in stores.enumerated() {
                     group.addTask {
                         var results: [SaveOrderResult] = []
-                        for step in 0..<6 { results.append(try await store.save(signedArchive: versions[(index * 2 + step) % 6])) }
+                        for step in 0..<6 { results.append(try await store.intake().save(signedArchive: versions[(index * 2 + step) % 6])) }
                         return results
                     }
                 }
@@ -116,11 +117,11 @@ struct PostgresOrderStoreTests {
     @Test("A schema from a newer wallet-orders is refused with store-too-new and left untouched")
     func schemaTooNew() async throws {
         try await Self.withDatabase { cluster, database in
-            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
             await store.close()
             try cluster.psql("INSERT INTO wallet_orders_migrations (version, name) VALUES (99, 'v99-from-the-future')", database: database)
             let error = try await #require(throws: WalletOrdersError.self) {
-                _ = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+                _ = try await PostgresOrderStore(url: cluster.url(database: database))
             }
             #expect(error.code == .storeTooNew)
             #expect(error.message.contains("v99-from-the-future"))
@@ -250,8 +251,8 @@ struct PostgresOrderStoreTests {
     @Test("A Unix socket URL (host=FOLDER) connects without a password")
     func unixSocket() async throws {
         try await Self.withDatabase { cluster, database in
-            let store = try await PostgresOrderStore(url: cluster.socketURL(database: database), validator: TestPKI.validator, environment: [:])
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            let store = try await PostgresOrderStore(url: cluster.socketURL(database: database), environment: [:])
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await store.count() == 1)
             await store.close()
         }
@@ -261,13 +262,13 @@ struct PostgresOrderStoreTests {
     func outboxWithTwoWorkers() async throws {
         try await Self.withDatabase { cluster, database in
             let url = cluster.url(database: database)
-            let first = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
-            let second = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
-            _ = try await first.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            let first = try await PostgresOrderStore(url: url)
+            let second = try await PostgresOrderStore(url: url)
+            _ = try await first.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             for device in 0..<60 {
                 _ = try await first.register(deviceIdentifier: "device-\(device)", pushToken: "token-\(device)", for: SampleVersions.identifier)
             }
-            _ = try await second.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            _ = try await second.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
             #expect(try await first.outboxStatus(now: Date()).pending == 60)
             let now = Date()
             let claims = try await withThrowingTaskGroup(of: [PendingPush].self) { group in
@@ -318,7 +319,7 @@ struct PostgresOrderStoreTests {
         defer { cluster.stop() }
         let database = try cluster.makeDatabase()
         let store = try await PostgresOrderStore(
-            url: cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2"), validator: TestPKI.validator)
+            url: cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2"))
         let versions = try (0..<30).map {
             try SampleVersions.archive(updatedAt: String(format: "2025-11-21T00:%02d:00Z", $0))
         }
@@ -330,7 +331,7 @@ struct PostgresOrderStoreTests {
         var failures: [WalletOrdersError] = []
         for (index, archive) in versions.enumerated() {
             do {
-                if try await store.save(signedArchive: archive) == .added { acknowledged.append(index) }
+                if try await store.intake().save(signedArchive: archive) == .added { acknowledged.append(index) }
             } catch let error as WalletOrdersError {
                 failures.append(error)
             }
@@ -345,7 +346,7 @@ struct PostgresOrderStoreTests {
         #expect(stored.updatedAt >= (try Timestamp(rfc3339: String(format: "2025-11-21T00:%02d:00Z", last))))
         // After the restart the pool reconnects by itself.
         let next = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        #expect(try await store.save(signedArchive: next) == .added)
+        #expect(try await store.intake().save(signedArchive: next) == .added)
         #expect(try cluster.psql("SELECT updated_at_text FROM orders", database: database) == "2025-11-22T00:00:00Z")
         await store.close()
     }
@@ -355,11 +356,11 @@ struct PostgresOrderStoreTests {
         try await Self.withDatabase { cluster, database in
             let name = "ended-\(UUID().uuidString.prefix(8).lowercased())"
             let store = try await PostgresOrderStore(
-                url: cluster.url(database: database, parameters: "application_name=\(name)"), validator: TestPKI.validator)
+                url: cluster.url(database: database, parameters: "application_name=\(name)"))
             // Another client holds the write lock, so the save waits inside its transaction.
             let holder = try await Self.holdWriteLock(cluster, database, name: "\(name)-holder")
             let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            let save = Task { try await store.save(signedArchive: first) }
+            let save = Task { try await store.intake().save(signedArchive: first) }
             try await Self.waitFor(
                 cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'")
             try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
@@ -375,7 +376,7 @@ struct PostgresOrderStoreTests {
             }
             try Self.releaseLock(cluster, "\(name)-holder", holder)
             #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0", "nothing of the ended save was written")
-            #expect(try await store.save(signedArchive: first) == .added, "the pool makes a new connection")
+            #expect(try await store.intake().save(signedArchive: first) == .added, "the pool makes a new connection")
             await store.close()
         }
     }
@@ -386,13 +387,12 @@ struct PostgresOrderStoreTests {
             let name = "pool-\(UUID().uuidString.prefix(8).lowercased())"
             let store = try await PostgresOrderStore(
                 url: cluster.url(
-                    database: database, parameters: "pool_max_conns=1&pool_timeout=3&statement_timeout=100000&application_name=\(name)"),
-                validator: TestPKI.validator)
+                    database: database, parameters: "pool_max_conns=1&pool_timeout=3&statement_timeout=100000&application_name=\(name)"))
             // Another client holds the write lock, so a save holds the pool's only connection while it waits.
             // (pool_timeout 3 s, not 1: on a loaded machine the save's own later requests need the slack.)
             let holder = try await Self.holdWriteLock(cluster, database, name: "\(name)-holder")
             let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-            async let saved = store.save(signedArchive: bytes)
+            async let saved = store.intake().save(signedArchive: bytes)
             try await Self.waitFor(
                 cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'")
             let error = try await #require(throws: WalletOrdersError.self) {
@@ -414,10 +414,10 @@ struct PostgresOrderStoreTests {
         try await Self.withDatabase { cluster, database in
             let name = "timeout-\(UUID().uuidString.prefix(8).lowercased())"
             let store = try await PostgresOrderStore(
-                url: cluster.url(database: database, parameters: "statement_timeout=300"), validator: TestPKI.validator)
+                url: cluster.url(database: database, parameters: "statement_timeout=300"))
             let holder = try await Self.holdWriteLock(cluster, database, name: name)
             let error = try await #require(throws: WalletOrdersError.self) {
-                try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             }
             #expect(error.code == .storeUnavailable)
             #expect(error.message.contains("statement_timeout"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersPostgres
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -24,13 +25,13 @@ struct PostgresPushOutboxRaceTests {
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         let url = cluster.url(database: database)
-        let saver = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
-        let worker = try await PostgresOrderStore(url: url, validator: TestPKI.validator)
+        let saver = try await PostgresOrderStore(url: url)
+        let worker = try await PostgresOrderStore(url: url)
         let order = SampleVersions.identifier
-        #expect(try await saver.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        #expect(try await saver.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
         _ = try await saver.register(deviceIdentifier: "device-1", pushToken: "token-1", for: order)
         // A change whose push is waiting (not claimed yet): the next save finds it and adds none.
-        #expect(try await saver.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+        #expect(try await saver.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
         #expect(try cluster.psql("SELECT count(*) FROM push_outbox WHERE leased_until IS NULL", database: database) == "1")
 
         // Saves now stop before their commit, after queuing their pushes, while the lock is held.
@@ -47,7 +48,7 @@ struct PostgresPushOutboxRaceTests {
         defer { if holder.isRunning { holder.terminate() } }
 
         let newest = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
-        let save = Task { try await saver.save(signedArchive: newest) }
+        let save = Task { try await saver.intake().save(signedArchive: newest) }
         try await PostgresOrderStoreTests.waitFor(
             cluster, "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock' AND wait_event = 'advisory'")
         // Another server's worker looks for due pushes while the save is uncommitted.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -13,25 +14,25 @@ struct PushOutboxTests {
     static func withStore(_ body: (SQLiteOrderStore, TemporaryFolder) async throws -> Void) async throws {
         let folder = try TemporaryFolder("outbox")
         defer { folder.remove() }
-        try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator), folder)
+        try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite")), folder)
     }
 
     @Test("A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none", arguments: StoreKind.webServiceCases)
     func savesQueuePushes(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await store.outboxStatus(now: Date()).pending == 0, "no device registered yet")
             #expect(try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order) == .created)
             #expect(try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order) == .created)
             #expect(try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order) == .alreadyRegistered)
 
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
             #expect(try await store.outboxStatus(now: Date()).pending == 2)
             // The same archive again, and an older one: nothing changes, nothing more is queued.
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .newerExisting)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .newerExisting)
             // A third version before the pushes went out: coalesced into the waiting ones.
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")) == .added)
             let claimed = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
             #expect(Set(claimed.map(\.pushToken)) == ["aaaa1111", "bbbb2222"])
             #expect(claimed.allSatisfy { $0.topic == Self.order.orderTypeIdentifier && $0.attempts == 1 })
@@ -41,15 +42,15 @@ struct PushOutboxTests {
     @Test("Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)", arguments: StoreKind.webServiceCases)
     func leases(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
             let now = Date()
             let first = try await store.claimPushes(limit: 10, lease: .seconds(30), now: now)
             #expect(first.count == 1)
             #expect(try await store.claimPushes(limit: 10, lease: .seconds(30), now: now.addingTimeInterval(29)).isEmpty)
             // A change while the push is out queues a new one: the device must hear of it too.
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z"))
             #expect(try await store.outboxStatus(now: now).pending == 2)
             let again = try await store.claimPushes(limit: 10, lease: .seconds(30), now: now.addingTimeInterval(31))
             #expect(again.count == 2, "the new push, and the first one whose lease ran out")
@@ -60,10 +61,10 @@ struct PushOutboxTests {
     @Test("Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device", arguments: StoreKind.webServiceCases)
     func completions(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
             _ = try await store.register(deviceIdentifier: "d2", pushToken: "bbbb2222", for: Self.order)
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
             let now = Date()
             let claimed = try await store.claimPushes(limit: 10, lease: .seconds(300), now: now)
             let one = try #require(claimed.first { $0.pushToken == "aaaa1111" })
@@ -86,9 +87,9 @@ struct PushOutboxTests {
     @Test("release gives claimed pushes back at once (a worker shutting down)", arguments: StoreKind.webServiceCases)
     func release(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
             let claimed = try await store.claimPushes(limit: 10, lease: .seconds(300), now: Date())
             try await store.release(claimed)
             #expect(try await store.claimPushes(limit: 10, lease: .seconds(300), now: Date()).map(\.id) == claimed.map(\.id))
@@ -99,7 +100,7 @@ struct PushOutboxTests {
     func accessAndUnregister(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             #expect(try await store.accessRecord(for: Self.order) == nil)
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:00:00.25Z"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:00:00.25Z"))
             let record = try #require(try await store.accessRecord(for: Self.order))
             #expect(record.authenticationToken == Self.token)
             #expect(record.updatedAt.text == "2025-11-21T10:00:00.25Z")
@@ -119,8 +120,8 @@ struct PushOutboxTests {
             // A v3 store: the current one with v4 undone by Python's sqlite3.
             let url = folder.file("old.sqlite")
             do {
-                let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-                _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                let store = try SQLiteOrderStore(url: url)
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
                 try store.close()
             }
             let downgrade = try ExternalProgram.python(
@@ -136,7 +137,7 @@ struct PushOutboxTests {
                 db.commit()
                 """, [url.path])
             #expect(downgrade.status == 0, "\(downgrade)")
-            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            let store = try SQLiteOrderStore(url: url)
             #expect(try await store.accessRecord(for: Self.order)?.authenticationToken == Self.token)
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
             #expect(try await store.changedOrders(deviceIdentifier: "d1", orderTypeIdentifier: Self.order.orderTypeIdentifier, since: nil)?.orderIdentifiers == [Self.order.orderIdentifier])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersPostgres
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -23,8 +24,8 @@ struct RegistrationIsolationTests {
 
     /// Both orders stored, and device D registered for order Y with its real token.
     static func prepare(_ store: any OrderStoring & DeviceRegistrationStoring) async throws {
-        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
-        #expect(try await store.save(signedArchive: try archiveY("2025-11-21T00:00:00Z")) == .added)
+        #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        #expect(try await store.intake().save(signedArchive: try archiveY("2025-11-21T00:00:00Z")) == .added)
         #expect(try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderY) == .created)
     }
 
@@ -37,7 +38,7 @@ struct RegistrationIsolationTests {
 
             #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
             #expect(try await store.registrations(for: Self.orderX) == [DeviceRegistration(deviceIdentifier: "D", pushToken: "eeee0000eeee0000")])
-            #expect(try await store.save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
             let pushes = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
             #expect(pushes.map(\.pushToken) == [Self.victimToken], "order Y's change is pushed to D's own token only")
             #expect(pushes.map(\.topic) == [Self.orderY.orderTypeIdentifier])
@@ -51,14 +52,14 @@ struct RegistrationIsolationTests {
             // The attacker registers D for X with a token APNs will refuse, then has X change.
             _ = try await store.register(deviceIdentifier: "D", pushToken: "0bad0bad0bad0bad", for: Self.orderX)
             _ = try await store.register(deviceIdentifier: "E", pushToken: "0bad0bad0bad0bad", for: Self.orderX)
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
             let pushes = try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date())
             let refused = try #require(pushes.first { $0.pushToken == "0bad0bad0bad0bad" })
             try await store.complete(refused, .tokenGone)
 
             #expect(try await store.registrations(for: Self.orderX).isEmpty, "the refused token's registrations are gone")
             #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
-            #expect(try await store.save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try Self.archiveY("2025-11-22T00:00:00Z")) == .added)
             #expect(try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date()).map(\.pushToken) == [Self.victimToken])
         }
     }
@@ -68,7 +69,7 @@ struct RegistrationIsolationTests {
         try await kind.withWebServiceStore { store in
             try await Self.prepare(store)
             _ = try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX)
-            #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
             let push = try #require(try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date()).first)
             #expect(push.topic == Self.orderX.orderTypeIdentifier)
             try await store.complete(push, .tokenGone)  // DeviceTokenNotForTopic, for X's topic
@@ -83,7 +84,7 @@ struct RegistrationIsolationTests {
         defer { folder.remove() }
         let url = folder.file("orders.sqlite")
         do {
-            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            let store = try SQLiteOrderStore(url: url)
             try await Self.prepare(store)
             try store.close()
         }
@@ -101,7 +102,7 @@ struct RegistrationIsolationTests {
             db.commit()
             """, [url.path])
         #expect(downgrade.status == 0, "\(downgrade)")
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: url)
         let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
         #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
@@ -113,7 +114,7 @@ struct RegistrationIsolationTests {
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         do {
-            let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
             try await Self.prepare(store)
             await store.close()
         }
@@ -125,7 +126,7 @@ struct RegistrationIsolationTests {
             ALTER TABLE registrations DROP COLUMN push_token;
             DELETE FROM wallet_orders_migrations WHERE version = 2;
             """, database: database)
-        let store = try await PostgresOrderStore(url: cluster.url(database: database), validator: TestPKI.validator)
+        let store = try await PostgresOrderStore(url: cluster.url(database: database))
         let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
         #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
@@ -150,7 +151,7 @@ struct RegistrationIsolationTests {
             // D holds order Y; with X it has two, its cap: a third order is refused.
             let limitsForD = RegistrationLimits(maximumPerOrder: 10, maximumPerDevice: 2)
             #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX, limits: limitsForD) == .created)
-            _ = try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "X-2"))
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "X-2"))
             let third = SampleVersions.identifier("X-2")
             let deviceFull = try await #require(throws: WalletOrdersError.self) {
                 try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: third, limits: limitsForD)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -14,13 +15,13 @@ struct SQLiteOrderStoreTests {
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00.25+01:00")
         do {
-            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-            #expect(try await store.save(signedArchive: bytes) == .added)
+            let store = try SQLiteOrderStore(url: url)
+            #expect(try await store.intake().save(signedArchive: bytes) == .added)
         }
-        let reopened = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let reopened = try SQLiteOrderStore(url: url)
         #expect(try await reopened.archive(for: SampleVersions.identifier) == bytes)
         #expect(try await reopened.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-20T23:00:00.25Z") == .exists)
-        #expect(try await reopened.save(signedArchive: bytes) == .added)
+        #expect(try await reopened.intake().save(signedArchive: bytes) == .added)
         #expect(try await reopened.count() == 1)
     }
 
@@ -36,8 +37,8 @@ struct SQLiteOrderStoreTests {
         let url = folder.file("orders.sqlite")
         let previous = umask(0o022)
         defer { umask(previous) }
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-        #expect(try await store.save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+        let store = try SQLiteOrderStore(url: url)
+        #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
         for path in [url.path, url.path + "-wal", url.path + "-shm"] {
             #expect(Self.mode(path) == 0o600, "\(path): \(String(Self.mode(path) ?? 0, radix: 8))")
         }
@@ -50,9 +51,9 @@ struct SQLiteOrderStoreTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("orders.sqlite")
-        try SQLiteOrderStore(url: url, validator: TestPKI.validator).close()
+        try SQLiteOrderStore(url: url).close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: url)
         let warning = try #require(store.exposureWarning)
         #expect(warning.contains(url.path) && warning.contains("644") && warning.contains("chmod 600"), "\(warning)")
         try store.close()
@@ -64,19 +65,19 @@ struct SQLiteOrderStoreTests {
         defer { folder.remove() }
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-        #expect(try await store.save(signedArchive: bytes) == .added)
+        let store = try SQLiteOrderStore(url: url)
+        #expect(try await store.intake().save(signedArchive: bytes) == .added)
         try store.close()
         try store.close()  // a second close does nothing
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
         #expect(!FileManager.default.fileExists(atPath: url.path + "-shm"))
         let before = try Data(contentsOf: url)
 
-        let reader = try SQLiteOrderStore(url: url, validator: TestPKI.validator, access: .readOnly)
+        let reader = try SQLiteOrderStore(url: url, access: .readOnly)
         #expect(try await reader.archive(for: SampleVersions.identifier) == bytes)
         #expect(try await reader.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
         let later = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        let refused = try await #require(throws: WalletOrdersError.self) { try await reader.save(signedArchive: later) }
+        let refused = try await #require(throws: WalletOrdersError.self) { try await reader.intake().save(signedArchive: later) }
         #expect(refused.code == .storeReadOnly, "\(refused)")
         let deleteRefused = try await #require(throws: WalletOrdersError.self) { try await reader.delete(SampleVersions.identifier) }
         #expect(deleteRefused.code == .storeReadOnly, "\(deleteRefused)")
@@ -84,7 +85,7 @@ struct SQLiteOrderStoreTests {
         #expect(try Data(contentsOf: url) == before, "a read-only store is never written")
 
         let missing = try #require(throws: WalletOrdersError.self) {
-            try SQLiteOrderStore(url: folder.file("none.sqlite"), validator: TestPKI.validator, access: .readOnly)
+            try SQLiteOrderStore(url: folder.file("none.sqlite"), access: .readOnly)
         }
         #expect(missing.code == .storeUnavailable)
         #expect(missing.message.contains("never creates one"))
@@ -97,8 +98,8 @@ struct SQLiteOrderStoreTests {
         defer { folder.remove() }
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-        #expect(try await store.save(signedArchive: bytes) == .added)
+        let store = try SQLiteOrderStore(url: url)
+        #expect(try await store.intake().save(signedArchive: bytes) == .added)
         // Python's sqlite3 is an independent reader of the file.
         let result = try ExternalProgram.python(
             """
@@ -127,7 +128,7 @@ struct SQLiteOrderStoreTests {
         let garbage = Array(String(repeating: "this is not a database\n", count: 200).utf8)
         let url = try folder.write(garbage, to: "orders.sqlite")
         let error = try #require(throws: WalletOrdersError.self) {
-            _ = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            _ = try SQLiteOrderStore(url: url)
         }
         #expect(error.code == .storeCorrupt)
         #expect(error.message.contains(url.path))
@@ -140,7 +141,7 @@ struct SQLiteOrderStoreTests {
         defer { folder.remove() }
         let url = folder.file("orders.sqlite")
         do {
-            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            let store = try SQLiteOrderStore(url: url)
             #expect(try await store.contains(matching: SampleVersions.identifier) == .notFound)
         }
         let script = """
@@ -153,7 +154,7 @@ struct SQLiteOrderStoreTests {
             """
         #expect(try ExternalProgram.python(script, [url.path, "add"]).status == 0)
         let error = try #require(throws: WalletOrdersError.self) {
-            _ = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+            _ = try SQLiteOrderStore(url: url)
         }
         #expect(error.code == .storeTooNew)
         let after = try ExternalProgram.python(script, [url.path, "list"])
@@ -169,8 +170,8 @@ struct SQLiteOrderStoreTests {
         let url = folder.file("orders.sqlite")
         let stored = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         do {
-            let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
-            #expect(try await store.save(signedArchive: stored) == .added)
+            let store = try SQLiteOrderStore(url: url)
+            #expect(try await store.intake().save(signedArchive: stored) == .added)
             try store.close()
         }
         // Back to the v4 schema, as a store written by the previous release is.
@@ -186,10 +187,10 @@ struct SQLiteOrderStoreTests {
             """
         let downgrade = try ExternalProgram.python(script, [url.path, "downgrade"])
         #expect(downgrade.status == 0, "\(downgrade)")
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: url)
         let rebuilt = try SampleVersions.archive(
             updatedAt: "2025-11-21T00:00:00Z", signingTime: TestPKI.signingTime.addingTimeInterval(30))
-        #expect(try await store.save(signedArchive: rebuilt) == .added)
+        #expect(try await store.intake().save(signedArchive: rebuilt) == .added)
         #expect(try await store.archive(for: SampleVersions.identifier) == stored)
         try store.close()
         let digest = try ExternalProgram.python(script, [url.path, "read"])
@@ -205,11 +206,11 @@ struct SQLiteOrderStoreTests {
         let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         let second = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
         let third = try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")
-        #expect(try await SQLiteOrderStore(url: url, validator: TestPKI.validator).save(signedArchive: first) == .added)
+        #expect(try await SQLiteOrderStore(url: url).intake().save(signedArchive: first) == .added)
 
         // Opened before the lock is taken: after a clean close the WAL is gone, and opening a
         // writable store recreates it with a brief write (GRDB's WAL set-up), which waits for the lock.
-        let impatient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 0.3)
+        let impatient = try SQLiteOrderStore(url: url, busyTimeout: 0.3)
 
         // Python holds BEGIN IMMEDIATE (the write lock) until told to let go (or 60 s).
         let marker = folder.file("locked")
@@ -237,7 +238,7 @@ struct SQLiteOrderStoreTests {
         }
         while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
 
-        let error = try await #require(throws: WalletOrdersError.self) { try await impatient.save(signedArchive: second) }
+        let error = try await #require(throws: WalletOrdersError.self) { try await impatient.intake().save(signedArchive: second) }
         #expect(error.code == .storeUnavailable)
         #expect(error.message.contains("another process kept it locked for longer than the 0.3 s this one waits; nothing was written"), "\(error.message)")
         #expect(!error.message.contains("database is locked"))
@@ -246,8 +247,8 @@ struct SQLiteOrderStoreTests {
 
         // A patient writer waits while the lock is held, and saves once it is released. (60 s, not
         // 10: a loaded full run once took longer than 10 s from here to the holder's commit.)
-        let patient = try SQLiteOrderStore(url: url, validator: TestPKI.validator, busyTimeout: 60 * TestTiming.scale)
-        let save = Task { try await patient.save(signedArchive: third) }
+        let patient = try SQLiteOrderStore(url: url, busyTimeout: 60 * TestTiming.scale)
+        let save = Task { try await patient.intake().save(signedArchive: third) }
         try await Task.sleep(for: .seconds(1))
         #expect(try await patient.archive(for: SampleVersions.identifier) == first, "saved while another process held the lock")
         _ = FileManager.default.createFile(atPath: release.path, contents: nil)
@@ -284,14 +285,14 @@ struct SQLiteOrderStoreTests {
             script, [url.path, archiveFile.path, id.orderTypeIdentifier, id.orderIdentifier, String(seconds)])
         try #require(made.status == 0, "\(made)")
 
-        let store = try SQLiteOrderStore(url: url, validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: url)
         #expect(try await store.contains(matching: id, updatedDate: "2025-11-21T00:00:00Z") == .exists)
         #expect(try await store.archive(for: id) == bytes)
         #expect(try await store.list(OrderQuery(status: "open")).orders.map(\.identifier) == [id])
         let history = try await store.history(since: nil)
         #expect(history.inserted == [id])
         let newer = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        #expect(try await store.save(signedArchive: newer) == .added)
+        #expect(try await store.intake().save(signedArchive: newer) == .added)
         #expect(try await store.history(since: history.newToken).updated == [id])
     }
 
@@ -299,10 +300,10 @@ struct SQLiteOrderStoreTests {
     func backup() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: TestPKI.validator)
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-1")
         let second = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-2")
-        _ = try await store.save(signedArchives: [first, second])
+        _ = try await store.intake().save(signedArchives: [first, second])
         let copy = folder.file("backup.sqlite")
         try await store.backup(to: copy)
         #expect(!FileManager.default.fileExists(atPath: copy.path + "-wal"))
@@ -310,7 +311,7 @@ struct SQLiteOrderStoreTests {
             "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(db.execute('PRAGMA integrity_check').fetchone()[0], db.execute('SELECT COUNT(*) FROM orders').fetchone()[0])",
             [copy.path])
         #expect(check.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 2")
-        let reopened = try SQLiteOrderStore(url: copy, validator: TestPKI.validator)
+        let reopened = try SQLiteOrderStore(url: copy)
         #expect(try await reopened.archive(for: SampleVersions.identifier("B-2")) == second)
         let again = await #expect(throws: WalletOrdersError.self) { try await store.backup(to: copy) }
         #expect(again?.code == .storeUnavailable)
@@ -321,7 +322,7 @@ struct SQLiteOrderStoreTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let error = try #require(throws: WalletOrdersError.self) {
-            _ = try SQLiteOrderStore(url: folder.file("missing/orders.sqlite"), validator: TestPKI.validator)
+            _ = try SQLiteOrderStore(url: folder.file("missing/orders.sqlite"))
         }
         #expect(error.code == .storeUnavailable)
     }
@@ -352,11 +353,11 @@ struct OrderStoreDecisionTests {
     @Test("The store's SHA-256 of an archive matches hashlib")
     func digest() async throws {
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
-        let store = try InMemoryOrderStore(validator: TestPKI.validator)
-        #expect(try await store.save(signedArchive: bytes) == .added)
+        let store = InMemoryOrderStore()
+        #expect(try await store.intake().save(signedArchive: bytes) == .added)
         // The conflict message names the stored hash; it must be the real SHA-256.
         let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", status: "completed")
-        let error = try await #require(throws: WalletOrdersError.self) { try await store.save(signedArchive: other) }
+        let error = try await #require(throws: WalletOrdersError.self) { try await store.intake().save(signedArchive: other) }
         #expect(error.message.contains(String(SHA256Oracle.hex(bytes).prefix(12))))
     }
 }

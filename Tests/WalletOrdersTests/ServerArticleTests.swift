@@ -24,11 +24,14 @@ import WalletOrdersTestSupport
         let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let packageLine = #".package(path: "../wallet-orders")"#
         #expect(readme.contains(packageLine) && article.contains(packageLine))
-        for product in ["WalletOrders", "WalletOrdersStore", "WalletOrdersServer"] {
+        for product in ["WalletOrders", "WalletOrdersStore", "WalletOrdersIntake", "WalletOrdersServer"] {
             #expect(manifest.contains(".library(name: \"\(product)\""))
             #expect(readme.contains("`\(product)`") && article.contains("`\(product)`"), "\(product)")
         }
-        for call in ["VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)", "save(signedArchive:"] {
+        for call in [
+            "VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)", "OrderIntake(validator: validator, store: store).save(signedArchive:",
+            "SQLiteOrderStore(url: storeURL)",
+        ] {
             #expect(readme.contains(call) && article.contains(call), "\(call)")
         }
         for package in ["libssl3", "libzip4", "libsqlite3-0", "libzint2.11", "libzint-dev"] {

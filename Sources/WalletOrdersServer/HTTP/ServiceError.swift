@@ -4,6 +4,7 @@ public import Hummingbird
 import NIOCore
 import WalletOrders
 import WalletOrdersJSON
+import WalletOrdersStore
 
 /// An answer other than success, with a JSON body that says why:
 /// `{"error": {"code": "…", "message": "…", "hint": "…"}}`.

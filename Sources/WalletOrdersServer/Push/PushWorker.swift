@@ -3,6 +3,7 @@ public import Logging
 import Metrics
 public import ServiceLifecycle
 import Synchronization
+public import WalletOrdersIntake
 public import WalletOrdersStore
 
 /// How the push worker drains the outbox.
@@ -55,7 +56,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 /// A service of swift-service-lifecycle: on graceful shutdown it stops claiming and waits for the
 /// pushes it is sending, so none is left claimed. Delivery is at least once: a worker killed
 /// mid-send leaves its claims to expire (``PushWorkerConfiguration/lease``) and be sent again.
-public final class PushWorker: Service, Sendable {
+public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     private let outbox: any PushOutboxStoring
     private let sender: any PushSender
     private let configuration: PushWorkerConfiguration
@@ -86,6 +87,11 @@ public final class PushWorker: Service, Sendable {
     /// Looks at the outbox now (called after a save in this process).
     public func wake() {
         wakeUp.yield()
+    }
+
+    /// Looks at the outbox now: the ``OrderIntake`` of this process changed the store.
+    public func ordersChanged(_ receipts: [OrderSaveReceipt]) async {
+        wake()
     }
 
     public func run() async throws {

@@ -97,31 +97,31 @@ struct StoreOptions: ParsableArguments {
             hint: "\(check); only `wallet-orders store save` creates a store.")
     }
 
-    /// Opens the store (a SQLite file or a PostgreSQL database), with a validator that also
-    /// trusts `--trust-root`.
+    /// Opens the store (a SQLite file or a PostgreSQL database).
     ///
     /// Read-only questions pass `.readOnly`: they open a SQLite store read-only where its file or
     /// folder can't be written (a read-only mount, mode 444 as another user), which never
     /// creates, upgrades or writes it. Where it can be written they open it read-write as saves
     /// do, so a store left behind by an older wallet-orders, or by a process killed while it
     /// created the store, is upgraded or finished rather than refused.
-    func open(
-        _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [], updatedAtLimit: UpdatedAtLimit = .default
-    ) async throws -> any AnyOrderStore {
-        try await Self.open(
-            try OrderStoreLocation.resolve(explicitPath: path), access, trustRoots: trustRoots, updatedAtLimit: updatedAtLimit)
+    func open(_ access: SQLiteOrderStore.Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default) async throws
+        -> any AnyOrderStore
+    {
+        try await Self.open(try OrderStoreLocation.resolve(explicitPath: path), access, updatedAtLimit: updatedAtLimit)
     }
 
-    /// Opens the store at `location` (see ``open(_:trustRoots:updatedAtLimit:)``).
+    /// The validator for archives saved into a store: Apple's root and `--trust-root`.
+    static func validator(trustRoots: [String]) throws -> OrderValidator {
+        try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)))
+    }
+
+    /// Opens the store at `location` (see ``open(_:updatedAtLimit:)``).
     static func open(
-        _ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, trustRoots: [String] = [],
-        updatedAtLimit: UpdatedAtLimit = .default
+        _ location: OrderStoreLocation, _ access: SQLiteOrderStore.Access = .readWrite, updatedAtLimit: UpdatedAtLimit = .default
     ) async throws -> any AnyOrderStore {
-        let anchors = try TrustRoots.read(trustRoots)
-        let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         guard location.backend == .sqlite else {
             try Self.refusePassword(in: location)
-            return try await location.openStore(validator: validator, updatedAtLimit: updatedAtLimit)
+            return try await location.openStore(updatedAtLimit: updatedAtLimit)
         }
         // Only saving creates a store: a question about one that doesn't exist is refused.
         if access == .readOnly { try refuseMissing(location) }
@@ -129,7 +129,7 @@ struct StoreOptions: ParsableArguments {
         let file = location.url.path
         let folder = location.url.deletingLastPathComponent().path
         let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
-        let store = try location.open(validator: validator, access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
+        let store = try location.open(access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
         if let warning = store.exposureWarning { Terminal.reportWarning(warning) }
         return store
     }
@@ -201,11 +201,14 @@ struct TimestampArgument: ExpressibleByArgument {
 }
 
 /// Runs an async command body, turning library errors into `error: …` / `hint: …` on stderr and exit code 1.
-func reportingFailuresAsync<T>(_ body: () async throws -> T) async throws -> T {
+func reportingFailuresAsync<T>(verbose: Bool = false, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as WalletOrdersError {
         Terminal.reportError(error.message, hint: CLIHints.hint(for: error))
+        if verbose, let underlying = error.underlying {
+            Terminal.write("caused by: \(underlying)", to: .standardError)
+        }
         throw ExitCode.failure
     }
 }

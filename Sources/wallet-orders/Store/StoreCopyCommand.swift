@@ -59,7 +59,7 @@ struct StoreCopyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (from, to) = try await reportingFailuresAsync { () async throws -> (any AnyOrderStore, any AnyOrderStore) in
+        let (from, to, validator) = try await reportingFailuresAsync { () async throws -> (any AnyOrderStore, any AnyOrderStore, OrderValidator) in
             let fromLocation = try OrderStoreLocation.parse(source)
             let toLocation = try OrderStoreLocation.parse(destination)
             try StoreOptions.refusePassword(in: fromLocation)
@@ -75,7 +75,8 @@ struct StoreCopyCommand: AsyncParsableCommand {
             }
             return (
                 try await StoreOptions.open(fromLocation, .readOnly),
-                try await StoreOptions.open(toLocation, trustRoots: trustRoots)
+                try await StoreOptions.open(toLocation),
+                try StoreOptions.validator(trustRoots: trustRoots)
             )
         }
         let cursorFile = resumeFile
@@ -88,7 +89,7 @@ struct StoreCopyCommand: AsyncParsableCommand {
         if start != nil && !json { Terminal.write("resuming after the cursor in \(cursorFile ?? "")", to: .standardError) }
         let quiet = json
         let report = try await reportingFailuresAsync {
-            try await OrderStoreCopy.copy(from: from, to: to, batchSize: batchSize, after: start) { progress in
+            try await OrderStoreCopy.copy(from: from, to: to, validator: validator, batchSize: batchSize, after: start) { progress in
                 if let cursorFile {
                     try OutputTarget.path(cursorFile).write(Array((progress.cursor.encoded + "\n").utf8))
                 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
 /// `wallet-orders store save FILE.order…`
@@ -77,8 +77,10 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await reportingFailuresAsync {
-            try await store.open(trustRoots: trustRoots, updatedAtLimit: try UpdatedAtLimit(margin: updatedAtMargin))
+        let intake = try await reportingFailuresAsync {
+            OrderIntake(
+                validator: try StoreOptions.validator(trustRoots: trustRoots),
+                store: try await store.open(updatedAtLimit: try UpdatedAtLimit(margin: updatedAtMargin)))
         }
         var failed = false
         let chunkSize = confirm ? 1 : batchSize
@@ -95,10 +97,10 @@ struct StoreSaveCommand: AsyncParsableCommand {
             }
             let results: [Result<OrderSaveReceipt, WalletOrdersError>]
             if confirm, let only = readable.first {
-                results = [await saveConfirming(only.bytes, into: opened)]
+                results = [await saveConfirming(only.bytes, through: intake)]
             } else {
                 do {
-                    results = try await opened.save(signedArchives: readable.map(\.bytes))
+                    results = try await intake.save(signedArchives: readable.map(\.bytes))
                 } catch {
                     // The whole transaction failed (a full disk, a lock held too long): each of its
                     // archives gets that error as its own line, and the next batch is still tried.
@@ -114,18 +116,9 @@ struct StoreSaveCommand: AsyncParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    private func saveConfirming(_ bytes: [UInt8], into store: any OrderStoring) async -> Result<OrderSaveReceipt, WalletOrdersError> {
-        let order: Order
+    private func saveConfirming(_ bytes: [UInt8], through intake: OrderIntake) async -> Result<OrderSaveReceipt, WalletOrdersError> {
         do {
-            order = try OrderArchive(bytes: bytes).order()
-        } catch {
-            return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.archiveRejected, "\(error)"))
-        }
-        // The handler is asked before every write: an `added` it was never asked about wrote nothing.
-        let asked = AskedFlag()
-        do {
-            let result = try await store.save(signedArchive: bytes) { proposal in
-                asked.set()
+            let result = try await intake.submit(signedArchive: bytes, confirm: { proposal in
                 let question: String
                 if let stored = proposal.storedUpdatedAt {
                     question = "Replace \(proposal.identifier) (stored updatedAt \(stored)) with the version of \(proposal.incomingUpdatedAt)? [y/N] "
@@ -133,12 +126,10 @@ struct StoreSaveCommand: AsyncParsableCommand {
                     question = "Add \(proposal.identifier) (updatedAt \(proposal.incomingUpdatedAt)), not stored yet? [y/N] "
                 }
                 return Terminal.askYesNo(question)
-            }
-            return .success(
-                OrderSaveReceipt(
-                    identifier: FullyQualifiedOrderIdentifier(
-                        orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
-                    updatedAt: order.updatedAt, result: result, storeChanged: result == .added && asked.value))
+            })
+            if let refusal = result.refusal { return .failure(refusal) }
+            guard let receipt = result.receipt else { return .failure(WalletOrdersError(.storeUnavailable, "The store gave no answer.")) }
+            return .success(receipt)
         } catch {
             return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.storeUnavailable, "\(error)"))
         }
@@ -171,11 +162,4 @@ struct StoreSaveCommand: AsyncParsableCommand {
             Terminal.reportError("\(path): \(error.message)", hint: CLIHints.hint(for: error))
         }
     }
-}
-
-/// Set once a confirmation handler has been asked.
-private final class AskedFlag: Sendable {
-    private let state = Mutex(false)
-    func set() { state.withLock { $0 = true } }
-    var value: Bool { state.withLock { $0 } }
 }

@@ -25,7 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case identity
     /// `OrderValidator.validate(archiveBytes:)`: everything `wallet-orders validate` does.
     case validate
-    /// `SQLiteOrderStore.save(signedArchive:)` into a store in a temporary folder.
+    /// `OrderIntake.save(signedArchive:)` into a SQLite store in a temporary folder.
     case store
 
     /// Runs the target on one input.

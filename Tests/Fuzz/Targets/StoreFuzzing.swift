@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
-/// `SQLiteOrderStore.save(signedArchive:)` into one store in a temporary folder (made once per
-/// process, removed at exit). The store trusts Apple's root only, so no fuzzed archive may be
+/// `OrderIntake.save(signedArchive:)` into one SQLite store in a temporary folder (made once per
+/// process, removed at exit). The intake trusts Apple's root only, so no fuzzed archive may be
 /// stored: every save must throw `archive-rejected`, and the store must stay empty and readable.
 enum StoreFuzzing {
     static let folder: URL = {
@@ -29,11 +30,20 @@ enum StoreFuzzing {
         }
     }()
 
+    /// Validates with Apple's root as the only anchor, then saves into ``store``.
+    static let intake: OrderIntake = {
+        do {
+            return OrderIntake(validator: try OrderValidator(), store: store)
+        } catch {
+            fatalError("fuzz store: can't make the validator: \(error)")
+        }
+    }()
+
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let outcome = wait { () async -> (saved: Result<SaveOrderResult, any Error>, count: Result<Int, any Error>) in
             let saved: Result<SaveOrderResult, any Error>
             do {
-                saved = .success(try await store.save(signedArchive: bytes))
+                saved = .success(try await intake.save(signedArchive: bytes))
             } catch {
                 saved = .failure(error)
             }

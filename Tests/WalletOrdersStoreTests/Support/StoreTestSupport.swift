@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersPostgres
 import WalletOrdersTestSupport
@@ -25,22 +26,22 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     static var webServiceCases: [StoreKind] { allCases.filter { $0 != .inMemory } }
 
     /// A fresh, empty store; `body` gets it, and any temporary folder or database is removed
-    /// afterwards. `validator` defaults to one trusting the test root.
+    /// afterwards. Tests save signed archives through `store.intake()` (the test root trusted).
     func withStore<T>(
-        validator: OrderValidator = TestPKI.validator, updatedAtLimit: UpdatedAtLimit = .default,
+        updatedAtLimit: UpdatedAtLimit = .default,
         _ body: (any OrderStoring) async throws -> T
     ) async throws -> T {
         switch self {
         case .inMemory:
-            return try await body(try InMemoryOrderStore(validator: validator, updatedAtLimit: updatedAtLimit))
+            return try await body(InMemoryOrderStore(updatedAtLimit: updatedAtLimit))
         case .sqlite, .postgres:
-            return try await withWebServiceStore(validator: validator, updatedAtLimit: updatedAtLimit) { try await body($0) }
+            return try await withWebServiceStore(updatedAtLimit: updatedAtLimit) { try await body($0) }
         }
     }
 
     /// A fresh, empty store with registrations and the push outbox (SQLite or PostgreSQL).
     func withWebServiceStore<T>(
-        validator: OrderValidator = TestPKI.validator, updatedAtLimit: UpdatedAtLimit = .default,
+        updatedAtLimit: UpdatedAtLimit = .default,
         _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring) async throws -> T
     ) async throws -> T {
         switch self {
@@ -51,7 +52,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             defer { folder.remove() }
             // Closed here, not whenever the last reference goes: a test process opening hundreds
             // of stores must not keep their descriptors.
-            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), validator: validator, updatedAtLimit: updatedAtLimit)
+            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"), updatedAtLimit: updatedAtLimit)
             defer { try? store.close() }
             return try await body(store)
         case .postgres:
@@ -59,7 +60,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let database = try cluster.makeDatabase()
             defer { cluster.dropDatabase(database) }
             let store = try await PostgresOrderStore(
-                url: cluster.url(database: database), validator: validator, updatedAtLimit: updatedAtLimit)
+                url: cluster.url(database: database), updatedAtLimit: updatedAtLimit)
             do {
                 let result = try await body(store)
                 await store.close()
