@@ -11,14 +11,14 @@ import WalletOrdersTestSupport
 enum LimitedService {
     static func run<T: Sendable>(
         connections: ConnectionLimits = .init(), deviceLog: DeviceLogLimits = .init(), logRate: (rate: Double, burst: Double) = (5, 20),
-        trustedProxies: [IPAddressRange] = [], logHandler: (any LogHandler)? = nil, _ body: @Sendable (_ port: Int) async throws -> T
+        trustedProxies: [IPAddressRange] = [], log: CapturedLog? = nil, _ body: @Sendable (_ port: Int) async throws -> T
     ) async throws -> T {
         let folder = try TemporaryFolder("limits")
         defer { folder.remove() }
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         defer { try? store.close() }
-        var logger = logHandler.map { handler in Logger(label: "test") { _ in handler } } ?? Logger(label: "test")
-        if logHandler == nil { logger.logLevel = .warning }
+        var logger = log?.logger() ?? Logger(label: "test")
+        if log == nil { logger.logLevel = .warning }
         var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator, logRate: logRate)
         configuration.connections = connections
         configuration.deviceLog = deviceLog

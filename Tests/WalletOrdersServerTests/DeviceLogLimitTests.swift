@@ -5,39 +5,6 @@ import Testing
 @testable import WalletOrdersServer
 import WalletOrdersTestSupport
 
-/// Counts what the service logs, as a line-per-record handler would write it: the message and
-/// every metadata value, rendered.
-final class CountingLogHandler: LogHandler, Sendable {
-    struct Record: Sendable {
-        let message: String
-        let metadata: [String: String]
-        var bytes: Int { message.utf8.count + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 } }
-    }
-
-    private let records = Mutex<[Record]>([])
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-    var logLevel: Logger.Level {
-        get { .notice }
-        set {}
-    }
-
-    subscript(metadataKey _: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-
-    func log(event: LogEvent) {
-        let record = Record(message: event.message.description, metadata: (event.metadata ?? [:]).mapValues(\.description))
-        records.withLock { $0.append(record) }
-    }
-
-    /// The device log records so far.
-    var deviceLogs: [Record] { records.withLock { $0.filter { $0.message == "device log" } } }
-}
-
 @Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)", .dedicatedThreads)
 struct DeviceLogLimitTests {
     /// A 39 KB body of 100 entries, each of 195 U+0085 (2 bytes in UTF-8, 6 escaped): 3x on escaping.
@@ -51,8 +18,8 @@ struct DeviceLogLimitTests {
     @Test("A 39 KB body of many escape-heavy entries logs one record within the request bound (4 KiB by default)")
     func perRequestBound() async throws {
         #expect((38_000...40_000).contains(Self.escapeHeavy.utf8.count))
-        let log = CountingLogHandler()
-        try await LimitedService.run(logHandler: log) { port in
+        let log = CapturedLog()
+        try await LimitedService.run(log: log) { port in
             let answer = try await onOwnThread { try Self.post(Self.escapeHeavy, port: port) }
             #expect(answer.hasPrefix("HTTP/1.1 200 "), "\(answer)")
         }
@@ -66,9 +33,9 @@ struct DeviceLogLimitTests {
 
     @Test("The global budget holds across many client addresses on 127.0.0.0/8; past it 429 log-budget-exhausted")
     func globalBudget() async throws {
-        let log = CountingLogHandler()
+        let log = CapturedLog()
         let budget = DeviceLogLimits(requestBytes: 2_048, budgetBytes: 16_384, budgetWindow: .seconds(86_400))
-        let answers = try await LimitedService.run(deviceLog: budget, logRate: (100, 100), logHandler: log) { port in
+        let answers = try await LimitedService.run(deviceLog: budget, logRate: (100, 100), log: log) { port in
             try await onOwnThread {
                 try (0..<24).flatMap { client in
                     try (0..<3).map { _ in try Self.post(Self.escapeHeavy, port: port, from: "127.0.0.\(20 + client)") }
@@ -87,9 +54,9 @@ struct DeviceLogLimitTests {
 
     @Test("X-Forwarded-For names the client only from a trusted proxy: the right-most address not a trusted proxy's")
     func forwardedFor() async throws {
-        let log = CountingLogHandler()
+        let log = CapturedLog()
         let proxies = [try #require(IPAddressRange("127.0.0.1")), try #require(IPAddressRange("10.0.0.0/8"))]
-        let answers = try await LimitedService.run(logRate: (0.001, 1), trustedProxies: proxies, logHandler: log) { port in
+        let answers = try await LimitedService.run(logRate: (0.001, 1), trustedProxies: proxies, log: log) { port in
             try await onOwnThread {
                 let body = #"{"logs": ["hello"]}"#
                 return [

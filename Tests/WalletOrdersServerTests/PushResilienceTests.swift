@@ -50,43 +50,6 @@ enum PushStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
-/// Log lines, kept for assertions.
-final class LogRecorder: Sendable {
-    struct Line: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let recorded = Mutex<[Line]>([])
-
-    var lines: [Line] { recorded.withLock { $0 } }
-
-    /// A logger that records here (every level).
-    var logger: Logger {
-        var logger = Logger(label: "test.push") { _ in Handler(recorder: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            let line = Line(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" })
-            recorder.recorded.withLock { $0.append(line) }
-        }
-    }
-}
-
 /// Pushes are never lost: through long APNs outages and refused credentials, and one order's
 /// fan-out doesn't hold up another merchant's push. The worker, the APNs client and the local
 /// APNs stand-in, on SQLite and PostgreSQL.
@@ -157,7 +120,7 @@ struct PushResilienceTests {
         let port = refusing.port
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
-            let recorder = LogRecorder()
+            let recorder = CapturedLog()
             let metrics = ServiceMetrics.bootstrapped
             var configuration = Self.fast
             configuration.parkedProbeInterval = .milliseconds(300)
@@ -171,11 +134,11 @@ struct PushResilienceTests {
                 _ = try await store.register(deviceIdentifier: "tablet", pushToken: tokens[1], for: second)
                 _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
                 _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
-                try await Self.withWorker(store, apns, configuration, logger: recorder.logger) { _ in
+                try await Self.withWorker(store, apns, configuration, logger: recorder.logger()) { _ in
                     #expect(try await PushDeliveryTests.eventually { refusing.requests.count >= 2 })
                     // Parked, announced once, with the metric an operator alerts on.
-                    #expect(try await PushDeliveryTests.eventually { recorder.lines.contains { $0.message.contains("parked") } })
-                    let parkedLines = recorder.lines.filter { $0.level >= .error && $0.message.contains("parked") }
+                    #expect(try await PushDeliveryTests.eventually { recorder.all.contains { $0.message.contains("parked") } })
+                    let parkedLines = recorder.all.filter { $0.level >= .error && $0.message.contains("parked") }
                     #expect(parkedLines.count == 1, "one line when the topic is parked, not one per push")
                     #expect(parkedLines.first?.metadata["apns.topic"] == topic)
                     #expect(parkedLines.first?.metadata["apns.reason"] == "InvalidProviderToken")
@@ -191,7 +154,7 @@ struct PushResilienceTests {
                     let working = try await Self.standIn(port: port)
                     #expect(try await PushDeliveryTests.eventually(30) { Set(working.pushes.map(\.deviceToken)) == Set(tokens) })
                     #expect(try await PushDeliveryTests.eventually { Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 0 })
-                    #expect(recorder.lines.contains { $0.message.contains("resume") })
+                    #expect(recorder.all.contains { $0.message.contains("resume") })
                     #expect(try await PushDeliveryTests.eventually { try await store.outboxStatus(now: Date()).pending == 0 })
                     try await working.shutdown()
                 }
