@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkFixtures", .product(name: "WalletOrders", package: "wallet-orders"),
                 .product(name: "WalletOrdersStore", package: "wallet-orders"),
+                .product(name: "WalletOrdersIntake", package: "wallet-orders"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "WalletOrders", package: "wallet-orders"),
                 .product(name: "WalletOrdersStore", package: "wallet-orders"),
                 .product(name: "WalletOrdersPostgres", package: "wallet-orders"),
+                .product(name: "WalletOrdersIntake", package: "wallet-orders"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/StoreBenchmarks",

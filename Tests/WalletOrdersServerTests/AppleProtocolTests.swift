@@ -29,6 +29,17 @@ struct ServiceUnderTest {
     ) throws {
         folder = try TemporaryFolder("service")
         store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+        server = try Self.server(
+            store: store, pushSender: pushSender, push: push, signing: signing, updatedAtLimit: updatedAtLimit, onIntakeStep: onIntakeStep)
+    }
+
+    /// The service these tests run, on `store`: one merchant key for every order type, the
+    /// test root trusted, warnings logged.
+    static func server(
+        store: any OrderServiceStore, pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(),
+        signing: SigningIdentities = .init(), updatedAtLimit: UpdatedAtLimit = .default,
+        onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil
+    ) throws -> OrderServer {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = try OrderServer.Configuration(
@@ -36,7 +47,7 @@ struct ServiceUnderTest {
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
         configuration.onIntakeStep = onIntakeStep
-        server = OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
+        return OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 
     /// Runs `body` against the live server (real HTTP on loopback), then removes the store.

@@ -26,17 +26,21 @@ struct MethodProbe: Sendable, CustomTestStringConvertible {
 struct HTTPMethodTests {
     static let type = ServiceUnderTest.order.orderTypeIdentifier
 
-    /// A service holding the sample, a device registered for it, and the sample's customer link path.
-    static func withService(_ body: @Sendable (any TestClientProtocol, _ link: String) async throws -> Void) async throws {
-        let service = try ServiceUnderTest()
-        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30Z"))
-        try await service.run { client in
-            let registered = try await client.execute(
-                uri: "/v1/devices/dev-1/registrations/\(ServiceUnderTest.orderPath)", method: .post, headers: ServiceUnderTest.appleOrder(),
-                body: ByteBuffer(string: #"{"pushToken": "0123456789abcdef"}"#))
-            #expect(registered.status == .created)
-            let link = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
-            try await body(client, try #require(link.json["path"] as? String))
+    /// A service on a fresh `store` holding the sample, a device registered for it, and the
+    /// sample's customer link path.
+    static func withService(
+        on store: ServiceStore = .sqlite, _ body: @Sendable (any TestClientProtocol, _ link: String) async throws -> Void
+    ) async throws {
+        try await store.withStore { orders in
+            _ = try await orders.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30Z"))
+            try await ServiceUnderTest.server(store: orders).application().test(.live) { client in
+                let registered = try await client.execute(
+                    uri: "/v1/devices/dev-1/registrations/\(ServiceUnderTest.orderPath)", method: .post, headers: ServiceUnderTest.appleOrder(),
+                    body: ByteBuffer(string: #"{"pushToken": "0123456789abcdef"}"#))
+                #expect(registered.status == .created)
+                let link = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
+                try await body(client, try #require(link.json["path"] as? String))
+            }
         }
     }
 
@@ -45,9 +49,11 @@ struct HTTPMethodTests {
         headers.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
     }
 
-    @Test("HEAD on every GET route answers the GET's status and headers (Content-Length, ETag, Last-Modified, 401, 304) without a body")
-    func headIsGetWithoutBody() async throws {
-        try await Self.withService { client, link in
+    @Test(
+        "HEAD on every GET route answers the GET's status and headers (Content-Length, ETag, Last-Modified, 401, 304) without a body",
+        arguments: ServiceStore.allCases)
+    func headIsGetWithoutBody(store: ServiceStore) async throws {
+        try await Self.withService(on: store) { client, link in
             let order = "/v1/orders/\(ServiceUnderTest.orderPath)"
             let requests: [(String, HTTPFields, HTTPResponse.Status)] = [
                 ("/health", [:], .ok),
@@ -123,9 +129,11 @@ struct HTTPMethodTests {
         MethodProbe(method: .options, path: "{link}/order", allow: "GET, HEAD"),
     ]
 
-    @Test("A wrong method on a real route is 405 with Allow listing the path's methods (HEAD wherever GET), before any credential is looked at")
-    func wrongMethodIs405() async throws {
-        try await Self.withService { client, link in
+    @Test(
+        "A wrong method on a real route is 405 with Allow listing the path's methods (HEAD wherever GET), before any credential is looked at",
+        arguments: ServiceStore.allCases)
+    func wrongMethodIs405(store: ServiceStore) async throws {
+        try await Self.withService(on: store) { client, link in
             for probe in Self.wrongMethods {
                 let uri = probe.path.replacingOccurrences(of: "{order}", with: ServiceUnderTest.orderPath)
                     .replacingOccurrences(of: "{link}", with: link)

@@ -24,10 +24,7 @@ struct TwoMerchants {
     static let orderB = FullyQualifiedOrderIdentifier(orderTypeIdentifier: typeB, orderIdentifier: "b-1")
     static let missingB = FullyQualifiedOrderIdentifier(orderTypeIdentifier: typeB, orderIdentifier: "b-never-stored")
 
-    enum Store: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case sqlite, postgres
-        var testDescription: String { rawValue }
-    }
+    typealias Store = ServiceStore
 
     /// The sample's files as an order of `type`, with `order` and `updatedAt`.
     static func source(_ order: FullyQualifiedOrderIdentifier, updatedAt: String) throws -> OrderSource {
@@ -82,28 +79,7 @@ struct TwoMerchants {
             let server = OrderServer(store: orders, configuration: configuration, pushSender: nil, logger: logger)
             try await server.application().test(.live) { client in try await body(orders, client) }
         }
-        switch store {
-        case .sqlite:
-            let folder = try TemporaryFolder("scope")
-            defer { folder.remove() }
-            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
-            defer { try? store.close() }
-            try await serve(store)
-        case .postgres:
-            guard let cluster = PostgresTestCluster.shared else {
-                throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
-            }
-            let database = try cluster.makeDatabase()
-            defer { cluster.dropDatabase(database) }
-            let orders = try await PostgresOrderStore(url: cluster.url(database: database))
-            do {
-                try await serve(orders)
-                await orders.close()
-            } catch {
-                await orders.close()
-                throw error
-            }
-        }
+        try await store.withStore(serve)
     }
 }
 

@@ -100,13 +100,16 @@ struct PushResilienceTests {
                 _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
                 standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+                // Delivered, and recorded as delivered: the worker is stopped (cancelled) only
+                // once the outbox is empty, or it could be stopped between the two.
                 let delivered = try await Self.withWorker(store, apns) { _ in
-                    try await PushDeliveryTests.eventually(60) { standIn.pushes.count == 1 }
+                    try await PushDeliveryTests.eventually(60) {
+                        try await standIn.pushes.count == 1 && store.outboxStatus(now: Date()).pending == 0
+                    }
                 }
                 #expect(delivered)
                 #expect(standIn.requests.filter { $0.status == 503 }.count == 40, "every attempt of the outage was made")
                 #expect(standIn.pushes.map(\.deviceToken) == [token])
-                #expect(try await store.outboxStatus(now: Date()).pending == 0)
             }
         }
         try await standIn.shutdown()

@@ -15,6 +15,7 @@ import BenchmarkFixtures
 import Foundation
 import Synchronization
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersStore
 
@@ -124,7 +125,7 @@ func fill(_ store: some OrderStoring, count: Int, fixtures: Fixtures, shipped: F
         let archives = try (start..<min(count, start + 1_000)).map {
             try variant(shipped, orderIdentifier: "fixture-\($0)", second: 0, signingTime: fixtures.signingTime)
         }
-        for result in try await store.save(signedArchives: archives) { _ = try result.get() }
+        for result in try await OrderIntake(validator: fixtures.validator, store: store).save(signedArchives: archives) { _ = try result.get() }
     }
 }
 
@@ -177,7 +178,7 @@ final class StoreFixture: Sendable {
         if !FileManager.default.fileExists(atPath: cached.path) {
             let making = cacheFolder.appendingPathComponent("orders-\(count).making.sqlite")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: making.path + suffix) }
-            let store = try SQLiteOrderStore(url: making, validator: fixtures.validator)
+            let store = try SQLiteOrderStore(url: making)
             try await fill(store, count: count, fixtures: fixtures, shipped: shipped)
             checkCount(try await store.count(), count)
             try await store.backup(to: cached)  // one consistent file, WAL included
@@ -186,7 +187,7 @@ final class StoreFixture: Sendable {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-bench-\(UUID().uuidString).sqlite")
         try FileManager.default.copyItem(at: cached, to: copy)
         Cleanup.removeAtExit(copy.path)
-        return try SQLiteOrderStore(url: copy, validator: fixtures.validator)
+        return try SQLiteOrderStore(url: copy)
     }
 
     /// A copy of database fixture_COUNT, made through the store on this server the first time.
@@ -196,7 +197,7 @@ final class StoreFixture: Sendable {
             let making = fixture + "_making"
             try admin.run("DROP DATABASE IF EXISTS \(making) WITH (FORCE)")
             try admin.run("CREATE DATABASE \(making) TEMPLATE template0")
-            let store = try await PostgresOrderStore(url: admin.url(database: making), validator: fixtures.validator)
+            let store = try await PostgresOrderStore(url: admin.url(database: making))
             try await fill(store, count: count, fixtures: fixtures, shipped: shipped)
             checkCount(try await store.count(), count)
             await store.close()
@@ -207,7 +208,7 @@ final class StoreFixture: Sendable {
         // through the WAL; the copy is as durable either way.
         try admin.run("CREATE DATABASE \(copy) TEMPLATE \(fixture) STRATEGY FILE_COPY")
         Cleanup.atExit { _ = try? admin.run("DROP DATABASE IF EXISTS \(copy) WITH (FORCE)") }
-        return try await PostgresOrderStore(url: admin.url(database: copy), validator: fixtures.validator)
+        return try await PostgresOrderStore(url: admin.url(database: copy))
     }
 }
 
@@ -252,7 +253,7 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
         let store = try await shared.store()
         let archive = try shared.newArchives(1)[0]
         benchmark.startMeasurement()
-        blackHole(try await store.save(signedArchive: archive))
+        blackHole(try await OrderIntake(validator: shared.fixtures.validator, store: store).save(signedArchive: archive))
     }, setup: setup)
 
     // The large order (4.8 MB, 50 line items, localized), validated and committed on its own. At
@@ -271,7 +272,7 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
                         .replacingOccurrences(of: "\"BENCH-LARGE-1\"", with: "\"\(identifier)\"").utf8)
                 let archive = try large.builder.build(OrderSource(files: files), signingTime: shared.fixtures.signingTime).bytes
                 benchmark.startMeasurement()
-                blackHole(try await store.save(signedArchive: archive))
+                blackHole(try await OrderIntake(validator: shared.fixtures.validator, store: store).save(signedArchive: archive))
             }, setup: setup)
     }
 
@@ -294,7 +295,7 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
             let store = try await shared.store()
             let archives = try shared.newArchives(batchSize)
             benchmark.startMeasurement()
-            blackHole(try await store.save(signedArchives: archives))
+            blackHole(try await OrderIntake(validator: shared.fixtures.validator, store: store).save(signedArchives: archives))
         }, setup: setup)
 
     Benchmark(

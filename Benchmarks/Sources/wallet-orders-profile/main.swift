@@ -9,6 +9,7 @@
 import BenchmarkFixtures
 import Foundation
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
 // As `wallet-orders` does at start (see its Platform.swift): with TZ unset, glibc stats
@@ -61,7 +62,7 @@ if arguments[1] == "contains" {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-profile-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try SQLiteOrderStore(url: folder.appendingPathComponent("orders.sqlite"), validator: fixtures.validator)
+    let store = try SQLiteOrderStore(url: folder.appendingPathComponent("orders.sqlite"))
     let order = try Order.decode(from: Data(fixture.source.orderJSON ?? []))
     var keys: [FullyQualifiedOrderIdentifier] = []
     var archives: [[UInt8]] = []
@@ -73,7 +74,7 @@ if arguments[1] == "contains" {
         archives.append(try fixture.builder.build(OrderSource(files: files), signingTime: fixtures.signingTime).bytes)
         keys.append(FullyQualifiedOrderIdentifier(orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: "profile-\(number)"))
     }
-    for result in try await store.save(signedArchives: archives) { _ = try result.get() }
+    for result in try await OrderIntake(validator: fixtures.validator, store: store).save(signedArchives: archives) { _ = try result.get() }
     start = DispatchTime.now().uptimeNanoseconds
     sink = try await runLookups(store, keys.shuffled(), iterations)
 } else {

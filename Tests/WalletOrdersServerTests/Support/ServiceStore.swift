@@ -1,0 +1,39 @@
+import Testing
+import WalletOrdersPostgres
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestSupport
+
+/// The stores a live-service test runs on: the embedded SQLite store and PostgreSQL (the
+/// throwaway cluster `make test` starts).
+enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a fresh, empty store of this kind, then closes and removes it.
+    func withStore(_ body: (any OrderServiceStore) async throws -> Void) async throws {
+        switch self {
+        case .sqlite:
+            let folder = try TemporaryFolder("service-store")
+            defer { folder.remove() }
+            let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+            defer { try? store.close() }
+            try await body(store)
+        case .postgres:
+            guard let cluster = PostgresTestCluster.shared else {
+                throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
+            }
+            let database = try cluster.makeDatabase()
+            defer { cluster.dropDatabase(database) }
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
+            do {
+                try await body(store)
+                await store.close()
+            } catch {
+                await store.close()
+                throw error
+            }
+        }
+    }
+}
