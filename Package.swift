@@ -256,7 +256,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersTests",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersIntake", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
             exclude: ["Support/make_order_archive.py", "Support/apple_profile_chain.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -44,7 +44,7 @@ public struct WalletOrdersError: Error, Sendable, Hashable, CustomStringConverti
 
 extension WalletOrdersError {
     /// `error` itself when it is a ``WalletOrdersError``; otherwise one wrapping it with `code`.
-    static func wrapping(_ error: any Error, code: Code = .fileAccess) -> WalletOrdersError {
+    package static func wrapping(_ error: any Error, code: Code = .fileAccess) -> WalletOrdersError {
         if let error = error as? WalletOrdersError { return error }
         return WalletOrdersError(code, "\(error)", underlying: error)
     }

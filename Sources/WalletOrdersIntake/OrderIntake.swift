@@ -92,14 +92,27 @@ public struct OrderIntake: Sendable {
         accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in },
         confirm: (@Sendable (SaveProposal) async -> Bool)? = nil
     ) async throws -> OrderIntakeResult {
+        let prepared = try prepare(source: source, builder: builder, signingTime: signingTime, subject: subject, accepting: accepting)
+        guard prepared.refusal == nil, let archive = prepared.archive else { return prepared }
+        return try await save(archive, report: prepared.report, built: prepared.built, confirm: confirm)
+    }
+
+    /// The part of ``submit(source:builder:signingTime:subject:accepting:confirm:)`` before the
+    /// store, synchronous: validates `source`, refuses it before any signature when it has an
+    /// error, then builds and signs it once. Batches call this for each order.
+    ///
+    /// - Returns: The report and the built archive, or the refusal with the report.
+    /// - Throws: What `accepting` throws.
+    public func prepare(
+        source: OrderSource, builder: OrderArchiveBuilder, signingTime: Date = Date(), subject: String = "order",
+        accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in }
+    ) throws -> OrderIntakeResult {
         onStep?(.validating)
         let (report, order) = validator.validate(
             source, signedBy: builder.identity, at: signingTime, subject: subject, checkingTrust: store != nil)
         guard report.isValid, let order else {
             return OrderIntakeResult(report: report, refusal: OrderBatchBuilder.validationFailure(report))
         }
-        let built: BuiltOrderArchive
-        let archive: VerifiedOrderArchive
         do {
             // Validation found no error, so order.json has its identifiers and an RFC 3339 updatedAt.
             if let type = order["orderTypeIdentifier"]?.stringValue, let id = order["orderIdentifier"]?.stringValue {
@@ -112,12 +125,11 @@ public struct OrderIntake: Sendable {
                 }
             }
             onStep?(.signing)
-            built = try builder.build(source, signingTime: signingTime)
-            archive = try validator.verifiedArchive(built, order: order)
+            let built = try builder.build(source, signingTime: signingTime)
+            return OrderIntakeResult(report: report, built: built, archive: try validator.verifiedArchive(built, order: order))
         } catch let error as WalletOrdersError {
             return OrderIntakeResult(report: report, refusal: error)
         }
-        return try await save(archive, report: report, built: built, confirm: confirm)
     }
 
     // MARK: - A signed archive

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersIntake
 
 /// `wallet-orders build --batch INPUT --template DIR --out DIR`: many orders, every core, bounded
 /// memory, one failure never stopping the others.

@@ -104,7 +104,8 @@ struct PushResilienceTests {
                 // once the outbox is empty, or it could be stopped between the two.
                 let delivered = try await Self.withWorker(store, apns) { _ in
                     try await PushDeliveryTests.eventually(60) {
-                        try await standIn.pushes.count == 1 && store.outboxStatus(now: Date()).pending == 0
+                        guard standIn.pushes.count == 1 else { return false }
+                        return try await store.outboxStatus(now: Date()).pending == 0
                     }
                 }
                 #expect(delivered)

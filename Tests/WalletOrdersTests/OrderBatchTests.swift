@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersTestSupport
 
 /// The batch API: ``OrderBatchBuilder``, its inputs, file names and ``OrderValidator/validateBatch(_:maximumConcurrency:now:)-(AsyncSequence,_,_)``.
@@ -111,6 +112,29 @@ import WalletOrdersTestSupport
             let files = try OrderArchive(bytes: archive.bytes).filePaths.sorted()
             #expect(files == ["backpack.png", "bottle.png", "logo.png", "manifest.json", "order.json", "signature", "socks.png"])
         }
+    }
+
+    @Test("Each order goes through the intake as a single build does: one naming another order type is refused by the signer check before any signature, and a good one is what intake.prepare builds")
+    func throughTheIntake() async throws {
+        let batch = try Self.batchBuilder()
+        let intake = try #require(batch.intake)
+        let signed = Mutex(0)
+        var counting = intake
+        counting.onStep = { step in if step == .signing { signed.withLock { $0 += 1 } } }
+        var builder = batch
+        builder.intake = counting
+        let inputs = [
+            OrderBatchInput(origin: .line(1), orderJSON: try Self.orderLine(["orderTypeIdentifier": "order.com.example.rival"])),
+            OrderBatchInput(origin: .line(2), orderJSON: try Self.orderLine(["orderIdentifier": "I-2"])),
+        ]
+        let results = try await Self.collect(builder.results(for: inputs))
+        #expect(results[0].error?.code == .validationFailed)
+        #expect(results[0].report?.contains(ruleID: "signature.signer-order-type-mismatch") == true, "\(results[0].report?.diagnostics ?? [])")
+        #expect(signed.withLock { $0 } == 1, "only the good order was signed")
+        var files = try Self.template().files
+        files["order.json"] = inputs[1].orderJSON
+        let prepared = try intake.prepare(source: OrderSource(files: files), builder: batch.builder, signingTime: TestPKI.signingTime)
+        #expect(results[1].archive?.bytes == prepared.built?.bytes)
     }
 
     @Test("Without validation a malformed order still fails, as the builder's invalid-order")

@@ -92,7 +92,7 @@ public struct OrderArchiveBuilder: Sendable {
     /// JSON (an object, no duplicate keys, nothing after it) with `orderTypeIdentifier` and
     /// `orderIdentifier` strings. Decoding the whole order model cost a sixth of build+sign time
     /// and proves less than validation does, which `wallet-orders build` and
-    /// ``OrderBatchBuilder`` run first (``OrderValidator``).
+    /// `OrderBatchBuilder` run first (``OrderValidator``).
     static func identifier(of orderJSON: [UInt8]) throws -> FullyQualifiedOrderIdentifier {
         let parsed = JSONParser.parse(orderJSON, maxDepth: Order.fastDecodingMaxDepth)
         let hint = "Fix order.json; validating the source lists every problem."

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Ready-made inputs for ``OrderBatchBuilder``: a JSON Lines file read line by line, or a folder
+/// Ready-made inputs for `OrderBatchBuilder`: a JSON Lines file read line by line, or a folder
 /// of `order.json` files.
 public enum OrderBatchInputs {
     /// The longest line read: an `order.json` can't be larger than a whole archive may be.

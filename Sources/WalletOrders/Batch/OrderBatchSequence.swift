@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The results of a batch, delivered as they complete: the asynchronous sequence returned by
-/// ``OrderBatchBuilder/results(for:)-(AsyncSequence)`` and
+/// `OrderBatchBuilder.results` and
 /// ``OrderValidator/validateBatch(_:maximumConcurrency:now:)``.
 ///
 /// The sequence pulls inputs from `Base` only as fast as results are taken: at most
@@ -33,7 +33,7 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
     let base: Base
     let transform: @Sendable (Base.Element, Int) -> Element
 
-    init(
+    package init(
         base: Base, maximumConcurrency: Int, inputsPerTask: Int = 1, transform: @escaping @Sendable (Base.Element, Int) -> Element
     ) {
         self.base = base
@@ -134,7 +134,7 @@ extension OrderBatchSequence: Sendable where Base: Sendable {}
 
 /// ``OrderBatchSequence/inputsPerTask`` for `count` inputs known in advance: at least 16 tasks for
 /// each of `maximumConcurrency`, so that the work still spreads evenly, and at most 16 inputs a task.
-func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
+package func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
     min(16, max(1, count / 16 / max(1, maximumConcurrency)))  // no product: `--jobs` may be huge
 }
 

@@ -1,86 +1,5 @@
 public import Foundation
-
-/// Where one order of a batch came from, for messages: a line of a JSON Lines file, a file, or a
-/// label of the caller's.
-public enum OrderBatchOrigin: Sendable, Hashable, CustomStringConvertible {
-    /// A line of a JSON Lines file, counted from 1.
-    case line(Int)
-    /// A file, by the name or path the caller gave.
-    case file(String)
-    /// Anything else the caller wants to see in messages.
-    case label(String)
-
-    /// `line 12`, the file name, or the label.
-    public var description: String {
-        switch self {
-        case .line(let number): "line \(number)"
-        case .file(let name): name
-        case .label(let label): label
-        }
-    }
-}
-
-/// One order of a batch: the bytes of its `order.json` and where they came from.
-public struct OrderBatchInput: Sendable {
-    /// Where the order came from, for messages.
-    public var origin: OrderBatchOrigin
-    /// The exact bytes of `order.json`.
-    public var orderJSON: [UInt8]
-    /// Why the order could not even be read, when it couldn't.
-    public var readFailure: WalletOrdersError?
-
-    /// An order to build.
-    public init(origin: OrderBatchOrigin, orderJSON: [UInt8]) {
-        self.origin = origin
-        self.orderJSON = orderJSON
-        self.readFailure = nil
-    }
-
-    /// An order that could not be read (an unreadable file, a line over the size limit): the
-    /// batch reports it as a failure with `error` and goes on with the others.
-    public static func unreadable(origin: OrderBatchOrigin, error: WalletOrdersError) -> Self {
-        var input = Self(origin: origin, orderJSON: [])
-        input.readFailure = error
-        return input
-    }
-}
-
-/// The files every order of a batch shares: images and `xx.lproj/order.strings`.
-public struct OrderBatchTemplate: Sendable {
-    /// Path (relative, `/`-separated) → exact bytes. Never holds `order.json`: each order brings its own.
-    public private(set) var files: [String: [UInt8]]
-    /// Files found in the template folder but left out: junk, dotfiles, an old manifest or
-    /// signature, and an `order.json` (each order of the batch brings its own).
-    public private(set) var skippedFiles: [OrderSource.SkippedFile]
-
-    /// A template from files in memory. Junk and `order.json` are left out and listed in ``skippedFiles``.
-    public init(files: [String: [UInt8]] = [:]) {
-        let source = OrderSource(files: files)
-        var kept = source.files
-        var skipped = source.skippedFiles
-        if kept.removeValue(forKey: OrderArchive.orderPath) != nil {
-            skipped.append(.init(path: OrderArchive.orderPath, reason: "each order of the batch brings its own order.json"))
-        }
-        self.files = kept
-        self.skippedFiles = skipped.sorted { $0.path < $1.path }
-    }
-
-    /// Reads a template folder: every regular file below it, with the same rules as
-    /// ``OrderSource/init(directory:)`` (junk skipped; symbolic links and special files refused),
-    /// except that no `order.json` is needed, and one that is there is left out.
-    ///
-    /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidSource`` (not a
-    ///   folder, a link, a special file) or ``WalletOrdersError/Code/fileAccess``.
-    public init(directory: URL) throws {
-        let (files, skipped) = try OrderSource.readFolder(
-            directory, notAFolder: "The template '\(directory.path)' is not a folder.",
-            hint: "Pass the folder that holds the images and .lproj folders every order shares.",
-            folder: "the template folder")
-        self.init(files: files)
-        self.skippedFiles = (self.skippedFiles + skipped).sorted { $0.path < $1.path }
-    }
-
-}
+public import WalletOrders
 
 /// What became of one order of a batch.
 public struct OrderBatchResult: Sendable {
@@ -135,11 +54,14 @@ public struct OrderBatchResult: Sendable {
 /// }
 /// ```
 ///
-/// Each order's archive is exactly what ``OrderArchiveBuilder/build(_:signingTime:)`` makes of the
-/// template's files plus the order's `order.json`, so a batch is as reproducible as a single
-/// build: the same inputs, identity and signing time give byte-identical archives whatever
-/// ``maximumConcurrency`` is. The identity is parsed once, by the caller; the validator (schema
-/// compiled once) is shared by every order. A failing order never stops the batch.
+/// Each order goes through ``intake`` as a single build does
+/// (``OrderIntake/prepare(source:builder:signingTime:subject:accepting:)``: validated, refused
+/// before any signature when it has an error, then built and signed once), so its archive is
+/// exactly what ``OrderArchiveBuilder/build(_:signingTime:)`` makes of the template's files plus
+/// the order's `order.json`: the same inputs, identity and signing time give byte-identical
+/// archives whatever ``maximumConcurrency`` is. The identity is parsed once, by the caller; the
+/// intake's validator (schema compiled once) is shared by every order. A failing order never
+/// stops the batch.
 public struct OrderBatchBuilder: Sendable {
     /// Builds and signs each archive.
     public var builder: OrderArchiveBuilder
@@ -147,9 +69,9 @@ public struct OrderBatchBuilder: Sendable {
     public var template: OrderBatchTemplate
     /// The signing time of every archive.
     public var signingTime: Date
-    /// Validates each order before signing (as `wallet-orders validate SOURCE` would); an order
-    /// with errors is not signed. `nil` signs without validating.
-    public var validator: OrderValidator?
+    /// Validates each order before signing it, as a single build does; an order with errors is
+    /// not signed. `nil` signs without validating.
+    public var intake: OrderIntake?
     /// How many orders are built at once (default: the number of active cores).
     public var maximumConcurrency: Int
 
@@ -171,7 +93,7 @@ public struct OrderBatchBuilder: Sendable {
         self.builder = OrderArchiveBuilder(identity: identity, compression: compression)
         self.template = template
         self.signingTime = signingTime
-        self.validator = validate ? try OrderValidator() : nil
+        self.intake = validate ? OrderIntake(validator: try OrderValidator()) : nil
         self.maximumConcurrency = max(1, maximumConcurrency)
     }
 
@@ -210,23 +132,32 @@ public struct OrderBatchBuilder: Sendable {
         func result(_ outcome: OrderBatchResult.Outcome, report: ValidationReport? = nil) -> OrderBatchResult {
             OrderBatchResult(index: index, origin: input.origin, outcome: outcome, report: report)
         }
+        func built(_ archive: BuiltOrderArchive, report: ValidationReport?) -> OrderBatchResult {
+            result(.built(archive, fileName: OrderArchiveFileName.make(orderIdentifier: archive.orderIdentifier.orderIdentifier)), report: report)
+        }
         if let failure = input.readFailure { return result(.failed(failure)) }
         var files = template.files
         files[OrderArchive.orderPath] = input.orderJSON
         let source = OrderSource(files: files)
-        var report: ValidationReport?
-        if let validator {
-            let findings = validator.validate(source, subject: input.origin.description)
-            if !findings.isValid { return result(.failed(Self.validationFailure(findings)), report: findings) }
-            report = findings
+        guard let intake else {
+            do {
+                return built(try builder.build(source, signingTime: signingTime), report: nil)
+            } catch {
+                return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)))
+            }
         }
+        let prepared: OrderIntakeResult
         do {
-            let archive = try builder.build(source, signingTime: signingTime)
-            let fileName = OrderArchiveFileName.make(orderIdentifier: archive.orderIdentifier.orderIdentifier)
-            return result(.built(archive, fileName: fileName), report: report)
+            prepared = try intake.prepare(source: source, builder: builder, signingTime: signingTime, subject: input.origin.description)
         } catch {
-            return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)), report: report)
+            return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)))
         }
+        if let refusal = prepared.refusal { return result(.failed(refusal), report: prepared.report) }
+        guard let archive = prepared.built else {
+            return result(.failed(WalletOrdersError(.signingFailed, "The order was validated but not built.")), report: prepared.report)
+        }
+        return built(archive, report: prepared.report)
+
     }
 
     /// `validation-failed`, naming the first errors so one line says what is wrong.
