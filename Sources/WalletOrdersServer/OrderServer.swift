@@ -98,6 +98,8 @@ public struct OrderServer: Sendable {
     public let configuration: Configuration
     /// The push worker, when a sender was given.
     public let pushWorker: PushWorker?
+    /// Sends the worker's pushes.
+    let pushSender: (any PushSender)?
     /// Where `GET /metrics` reads from, when metrics are on.
     public let metrics: ServiceMetrics?
     /// How uploads and builds come in: the configuration's validator, the store, and the push
@@ -119,6 +121,7 @@ public struct OrderServer: Sendable {
         self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
+        self.pushSender = pushSender
         pushWorker = pushSender.map {
             PushWorker(outbox: store, sender: $0, configuration: configuration.push, logger: logger)
         }
@@ -164,9 +167,21 @@ public struct OrderServer: Sendable {
         return router
     }
 
-    /// The Hummingbird application, with the push worker as one of its services: run it with
-    /// `runService()` (graceful shutdown on SIGTERM and SIGINT: requests in flight finish, the
-    /// worker finishes the pushes it is sending).
+    /// The long-lived parts the service group runs beside the HTTP server: the push sender when
+    /// it is a `Service` (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown),
+    /// then the push worker. A group shuts its services down last to first, so the worker stops
+    /// sending before the sender's connections close.
+    var services: [any Service] {
+        var services: [any Service] = []
+        if let sender = pushSender as? any Service { services.append(sender) }
+        if let pushWorker { services.append(pushWorker) }
+        return services
+    }
+
+    /// The Hummingbird application, with the push sender and worker as its services (see
+    /// ``services``): run it with `runService()` (graceful shutdown on SIGTERM and SIGINT:
+    /// requests in flight finish, the worker finishes the pushes it is sending, then the APNs
+    /// connections close).
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` when the TLS certificate or key
     ///   can't be read.
@@ -194,7 +209,7 @@ public struct OrderServer: Sendable {
             router: router(),
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "wallet-orders"),
-            services: pushWorker.map { [$0] } ?? [],
+            services: services,
             onServerRunning: onServerRunning,
             logger: logger)
     }

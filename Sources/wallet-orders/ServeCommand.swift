@@ -183,10 +183,11 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         } catch {
+            // The service group closes the APNs connections when it ran; not when the service
+            // failed before it started (a TLS key that doesn't fit).
             await apns?.shutdown()
             throw error
         }
-        await apns?.shutdown()
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.

@@ -76,6 +76,30 @@ struct PushDeliveryTests {
         }
     }
 
+    @Test("The service group owns the APNs client: when the service stops, the worker stops and then the client's connections close (a later push fails without reaching APNs)")
+    func serviceGroupClosesTheClient() async throws {
+        let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
+        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        try await APNsTest.shuttingDown(apns) {
+            let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
+            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            let token = APNsTest.deviceToken()
+            try await service.run { client in
+                try await Self.register([("phone", token)], client)
+                try await Self.upload("2025-11-22T00:00:00Z", client)
+                #expect(try await Self.eventually { standIn.pushes.count == 1 })
+            }
+            // The group shut the client down after the worker: no connection is left to send on.
+            let after = await apns.send(PushNotification(deviceToken: token, topic: ServiceUnderTest.order.orderTypeIdentifier))
+            guard case .retryLater = after else {
+                Issue.record("a push after shutdown: \(after)")
+                return
+            }
+            #expect(standIn.pushes.count == 1)
+        }
+        try await standIn.shutdown()
+    }
+
     @Test("APNs says a token is gone (410 Unregistered): that device's registrations are removed, the other device still gets its push")
     func goneDevice() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)

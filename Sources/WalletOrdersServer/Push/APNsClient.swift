@@ -5,6 +5,8 @@ import Metrics
 public import NIOCore
 import NIOHTTP1
 import NIOSSL
+public import ServiceLifecycle
+import Synchronization
 
 /// Sends Wallet's order update pushes to Apple's push service (APNs) over HTTP/2.
 ///
@@ -35,11 +37,14 @@ import NIOSSL
 /// the counter `wallet_orders_apns_pushes_total` by `outcome` (`delivered`, `retry_later`,
 /// `device_gone`, `credentials_refused`, `rejected`) and the timer `wallet_orders_apns_push_duration_seconds`.
 ///
-/// Call ``shutdown()`` before the client is released.
-public final class APNsClient: PushSender {
+/// The client is a ServiceLifecycle `Service`: in a service group (``OrderServer`` puts the push
+/// sender there, before the push worker, so the worker stops first) it closes its connections
+/// when the group shuts down. Outside a group, call ``shutdown()`` before the client is released.
+public final class APNsClient: PushSender, Service {
     /// What the client was made with.
     public let configuration: APNsConfiguration
     private let httpClient: HTTPClient
+    private let isShutDown = Atomic(false)
     private let providerToken: APNsProviderToken?
     private let logger: Logger
     private let baseURL: String
@@ -131,9 +136,17 @@ public final class APNsClient: PushSender {
         return outcome
     }
 
-    /// Closes the connections. Pushes in flight fail with `retryLater`.
+    /// Closes the connections; a second call does nothing. Pushes in flight fail with `retryLater`.
     public func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try await httpClient.shutdown()
+    }
+
+    /// Holds the connections until the service group shuts down (or the task is cancelled), then
+    /// closes them.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await shutdown()
     }
 
     // MARK: - Sending

@@ -1,11 +1,15 @@
 public import Configuration
 public import Foundation
 public import Logging
+public import ServiceLifecycle
 import WalletOrders
 
 /// The APNs clients of a service: one per order type when each logs in with its own Order Type ID
 /// certificate (APNs ties a certificate to its topic), or one for every topic with a token key.
-public final class APNsSenders: PushSender {
+///
+/// A ServiceLifecycle `Service`, as each ``APNsClient`` is: in a service group it closes every
+/// client's connections when the group shuts down.
+public final class APNsSenders: PushSender, Service {
     private let byTopic: [String: APNsClient]
     private let shared: APNsClient?
 
@@ -25,10 +29,17 @@ public final class APNsSenders: PushSender {
         return await client.send(notification)
     }
 
-    /// Closes every client's connections (async-http-client requires it).
+    /// Closes every client's connections (async-http-client requires it); a second call does nothing.
     public func shutdown() async {
         for client in byTopic.values { try? await client.shutdown() }
         try? await shared?.shutdown()
+    }
+
+    /// Holds the connections until the service group shuts down (or the task is cancelled), then
+    /// closes them.
+    public func run() async {
+        try? await gracefulShutdown()
+        await shutdown()
     }
 
     /// The clients `config` asks for, or `nil` when it names no APNs endpoint.
