@@ -253,9 +253,15 @@ public final class PostgresTestCluster: Sendable {
 
     /// The URL of `database` over TCP with the password: `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`,
     /// plus `parameters` (e.g. `sslmode=verify-full`).
+    ///
+    /// Unless `parameters` sets it, `pool_timeout` is 60 s, not the default 10: with every
+    /// suite running at once on two cores, a new connection (a forked backend, a TLS handshake)
+    /// has been seen to take longer than 10 s. The tests of the timeout set their own.
     public func url(database: String, password: String? = nil, parameters: String? = nil) -> URL {
         let secret = password ?? self.password
-        let query = parameters.map { "?" + $0 } ?? ""
+        var parameters = parameters.map { [$0] } ?? []
+        if !parameters.contains(where: { $0.contains("pool_timeout=") }) { parameters.append("pool_timeout=60") }
+        let query = "?" + parameters.joined(separator: "&")
         return URL(string: "postgres://postgres:\(secret)@\(host):\(port)/\(database)\(query)")!
     }
 
