@@ -11,15 +11,18 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The kinds this machine can run (PostgreSQL where its server binaries are installed).
+    static var available: [ServiceStore] { PostgresTestCluster.serverBinaries == nil ? [.sqlite] : allCases }
+
     /// Runs `body` with a fresh, empty store of this kind, then closes and removes it.
-    func withStore(_ body: (any OrderServiceStore) async throws -> Void) async throws {
+    func withStore<T>(_ body: (any OrderServiceStore) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let folder = try TemporaryFolder("service-store")
             defer { folder.remove() }
             let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
             defer { try? store.close() }
-            try await body(store)
+            return try await body(store)
         case .postgres:
             guard let cluster = PostgresTestCluster.shared else {
                 throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
@@ -28,8 +31,9 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             defer { cluster.dropDatabase(database) }
             let store = try await PostgresOrderStore(url: cluster.url(database: database))
             do {
-                try await body(store)
+                let result = try await body(store)
                 await store.close()
+                return result
             } catch {
                 await store.close()
                 throw error
