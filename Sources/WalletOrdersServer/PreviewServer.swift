@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import HummingbirdCore
 public import Logging
 import NIOCore
 import Synchronization
@@ -106,10 +107,12 @@ public final class PreviewServer: Sendable {
         }
         HTTPMethodRules.answerWrongMethods(on: router)
         let port = port
-        let (seconds, attoseconds) = idleTimeout.components
-        let idle = TimeAmount.milliseconds(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+        // The service's connection handling: capped, timed, and safe to cancel.
+        let connections = HTTPServerBuilder.guarded(
+            limits: ConnectionLimits(idleTimeout: idleTimeout), trustedProxies: TrustedProxies(ranges: []), tls: nil,
+            additionalChannelHandlers: { [] })
         let application = Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idle)), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
+            router: router, server: connections, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
             onServerRunning: { channel in
                 let real = channel.localAddress?.port ?? port
                 server.boundPort.withLock { $0 = real }

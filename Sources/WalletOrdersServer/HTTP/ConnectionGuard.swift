@@ -20,8 +20,9 @@ extension HTTPServerBuilder {
             additionalChannelHandlers: additionalChannelHandlers() + [RequestProgress()], idleTimeout: .init(limits.idleTimeout))
         return HTTPServerBuilder { responder in
             let http1 = HTTP1Channel(responder: responder, configuration: configuration)
-            guard let tls else { return GuardedChildChannel(base: http1, limits: limits, counter: counter) }
-            return GuardedChildChannel(base: try TLSChannel(http1, tlsConfiguration: tls), limits: limits, counter: counter)
+            let unserved = UnservedConnections()
+            guard let tls else { return GuardedChildChannel(base: http1, limits: limits, counter: counter, unserved: unserved) }
+            return GuardedChildChannel(base: try TLSChannel(http1, tlsConfiguration: tls), limits: limits, counter: counter, unserved: unserved)
         }
     }
 }
@@ -31,13 +32,16 @@ extension HTTPServerBuilder {
 /// `availableConnectionsDelegate` stops accepting past its maximum, which leaves every further
 /// client, `/health` included, waiting in the listen backlog; here a connection over a cap is
 /// accepted and closed at once, so the others go on being served. The idle timeout of keep-alive
-/// connections is Hummingbird's own (`HTTP1Channel.Configuration.idleTimeout`).
-struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
+/// connections is Hummingbird's own (`HTTP1Channel.Configuration.idleTimeout`). Accepted
+/// connections are held until served, so cancelling the service closes them instead of trapping
+/// (``UnservedConnections``).
+struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel where Base.Value == UnservedConnections.Connection {
     typealias Value = Base.Value
 
     let base: Base
     let limits: ConnectionLimits
     let counter: ConnectionCounter
+    let unserved: UnservedConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
@@ -50,7 +54,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)
             }
-            return base.setup(channel: channel, logger: logger)
+            return held(base.setup(channel: channel, logger: logger))
         }
         channel.closeFuture.whenComplete { _ in counter.close(ticket) }
         do {
@@ -61,10 +65,19 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        return held(base.setup(channel: channel, logger: logger))
+    }
+
+    private func held(_ setup: EventLoopFuture<Value>) -> EventLoopFuture<Value> {
+        setup.map { [unserved] connection in
+            unserved.hold(connection)
+            return connection
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
+        // A connection closed while it waited has been finished already.
+        guard unserved.serve(value) else { return }
         await base.handle(value: value, logger: logger)
     }
 }
