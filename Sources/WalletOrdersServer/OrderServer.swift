@@ -6,7 +6,7 @@ import Prometheus
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
-import ServiceLifecycle
+public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersIntake
 public import WalletOrdersStore
@@ -167,12 +167,14 @@ public struct OrderServer: Sendable {
         return router
     }
 
-    /// The long-lived parts the service group runs beside the HTTP server: the push sender when
-    /// it is a `Service` (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown),
-    /// then the push worker. A group shuts its services down last to first, so the worker stops
-    /// sending before the sender's connections close.
-    var services: [any Service] {
+    /// The long-lived parts the service group runs beside the HTTP server: the store when it is
+    /// a `Service` (a PostgreSQL store's connection pool), the push sender when it is one
+    /// (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown), then the push
+    /// worker. A group shuts its services down last to first, after the HTTP server: requests
+    /// in flight finish, the worker stops sending, the APNs connections close, then the store's.
+    public var services: [any Service] {
         var services: [any Service] = []
+        if let store = store as? any Service { services.append(store) }
         if let sender = pushSender as? any Service { services.append(sender) }
         if let pushWorker { services.append(pushWorker) }
         return services

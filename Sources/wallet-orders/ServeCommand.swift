@@ -155,7 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
             return location
         }
         let store = try await reportingFailuresAsync {
-            try await location.openStore(updatedAtLimit: settings.updatedAtLimit)
+            // A PostgreSQL store's pool runs in the service's group, which stops it last.
+            try await location.openStore(updatedAtLimit: settings.updatedAtLimit, poolRunner: .serviceGroup)
         }
 
         var logger = Logger(label: "wallet-orders")

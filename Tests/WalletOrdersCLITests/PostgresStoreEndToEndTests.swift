@@ -151,7 +151,7 @@ struct PostgresStoreEndToEndTests {
         let first = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-1")
         let second = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-2")
         let third = try RunningServer(try StoreFixtures.trustArguments(), environment: environment, folder: folder, name: "serve-3")
-        #expect(first.child.errorOutput.contains("(store postgres://postgres@127.0.0.1:\(cluster.port)/\(database))"))
+        #expect(first.child.errorOutput.contains("(store postgres://postgres@127.0.0.1:\(cluster.port)/\(database)"))
         #expect(!first.child.errorOutput.contains(cluster.password))
 
         let archive = try StoreFixtures.archive(updatedAt: "2025-11-23T00:00:00Z")
