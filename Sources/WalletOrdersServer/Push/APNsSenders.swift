@@ -22,6 +22,11 @@ public final class APNsSenders: PushSender, Service {
     /// The topics with a client of their own.
     public var topics: [String] { byTopic.keys.sorted() }
 
+    /// The APNs endpoints the clients push to, as `host:port`, each once.
+    public var endpoints: [String] {
+        Set((Array(byTopic.values) + [shared].compactMap { $0 }).map { "\($0.configuration.endpoint.host):\($0.configuration.endpoint.port)" }).sorted()
+    }
+
     public func send(_ notification: PushNotification) async -> PushOutcome {
         guard let client = byTopic[notification.topic] ?? shared else {
             return .credentialsRefused(reason: "no APNs credentials for the topic \(notification.topic)")
