@@ -225,7 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.
-    private func readConfiguration() async throws -> ConfigReader {
+    func readConfiguration() async throws -> ConfigReader {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         func set(_ key: String, _ value: ConfigContent?) {
             if let value { flags[AbsoluteConfigKey(ConfigKey(key).components, context: [:])] = ConfigValue(value, isSecret: false) }
