@@ -41,17 +41,21 @@ release-static: setup build-commit
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders \
 		$(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
 
-## `make install PREFIX=/usr/local`: the release binary, its man page and bash/zsh/fish completions.
-## BINARY=path installs another build (install-files alone installs without building).
-BINARY ?= $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/wallet-orders
-install: release
+## `make install PREFIX=/usr/local`: the static release binary (release-static), stripped, with its
+## man page and bash/zsh/fish completions. It runs without a Swift toolchain; it needs only the C
+## libraries above. install-files alone installs without building: BINARY=path installs another
+## build (stripped too); INSTALL_STRIP= keeps the symbols (for a distribution's debug packages).
+STATIC_BINARY = $(CURDIR)/.build-static/release/wallet-orders
+BINARY ?= $(STATIC_BINARY)
+INSTALL_STRIP ?= -s
+install: release-static
 	$(MAKE) install-files PREFIX="$(PREFIX)" BINARY="$(BINARY)"
 
 install-files:
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
-	install -m 0755 "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
+	install -m 0755 $(INSTALL_STRIP) "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
 	python3 Tools/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
 	"$(BINARY)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wallet-orders"
 	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
