@@ -9,34 +9,31 @@ import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 
-@Suite("The merchant API refuses an order dated far ahead of the service's clock (live HTTP, SQLite and PostgreSQL)", .dedicatedThreads)
+@Suite("The merchant API refuses an order dated far ahead of the service's clock (live HTTP, SQLite store)", .dedicatedThreads)
 struct FutureUpdatedAtUploadTests {
-    @Test(
-        "Uploading an archive dated 9999-12-31 is a 422 naming order.updated-at-in-future; nothing is stored, and the next genuine version is added",
-        arguments: ServiceStore.allCases)
-    func pinnedUploadIsRefused(store kind: ServiceStore) async throws {
+    @Test("Uploading an archive dated 9999-12-31 is a 422 naming order.updated-at-in-future; nothing is stored, and the next genuine version is added")
+    func pinnedUploadIsRefused() async throws {
+        let service = try ServiceUnderTest()
         let pinned = try SampleVersions.archive(updatedAt: "9999-12-31T23:59:59Z")
         let genuine = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
-        try await kind.withStore { store in
-            try await ServiceUnderTest.server(store: store).application().test(.live) { client in
-                func post(_ bytes: [UInt8]) async throws -> TestResponse {
-                    try await client.execute(
-                        uri: MerchantAPITests.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: bytes))
-                }
-                let refused = try await post(pinned)
-                #expect(refused.status == .unprocessableContent)
-                #expect(refused.errorCode == "updated-at-in-future")
-                let error = try #require(refused.json["error"] as? [String: Any])
-                let message = error["message"] as? String ?? ""
-                #expect(message.contains(ValidationRule.orderUpdatedAtInFuture.id), "\(message)")
-                #expect(message.contains("9999-12-31T23:59:59Z") && message.contains("1 day"), "\(message)")
-                #expect((error["hint"] as? String)?.isEmpty == false)
-                let added = try await post(genuine)
-                #expect(added.status == .ok)
-                #expect(added.json["result"] as? String == "added")
+        try await service.run { client in
+            func post(_ bytes: [UInt8]) async throws -> TestResponse {
+                try await client.execute(
+                    uri: MerchantAPITests.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: bytes))
             }
-            #expect(try await store.archive(for: ServiceUnderTest.order) == genuine)
+            let refused = try await post(pinned)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.errorCode == "updated-at-in-future")
+            let error = try #require(refused.json["error"] as? [String: Any])
+            let message = error["message"] as? String ?? ""
+            #expect(message.contains(ValidationRule.orderUpdatedAtInFuture.id), "\(message)")
+            #expect(message.contains("9999-12-31T23:59:59Z") && message.contains("1 day"), "\(message)")
+            #expect((error["hint"] as? String)?.isEmpty == false)
+            let added = try await post(genuine)
+            #expect(added.status == .ok)
+            #expect(added.json["result"] as? String == "added")
         }
+        #expect(try await service.store.archive(for: ServiceUnderTest.order) == genuine)
     }
 
     @Test("The service checks with its own margin (the store's is a day here): just inside is added, just outside refused")
