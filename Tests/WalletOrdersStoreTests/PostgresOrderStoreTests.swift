@@ -53,9 +53,10 @@ struct PostgresOrderStoreTests {
         holder.waitUntilExit()
     }
 
-    /// Polls `sql` (a count) until it is at least 1, for up to 60 s.
+    /// Polls `sql` (a count) until it is at least 1, for up to 3 minutes (seconds alone; a full
+    /// run on two loaded cores has taken over a minute to open the store's first connection).
     static func waitFor(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        for _ in 0..<600 {
+        for _ in 0..<1_800 {
             if let count = Int(try cluster.psql(sql)), count >= 1 { return }
             try await Task.sleep(for: .milliseconds(100))
         }

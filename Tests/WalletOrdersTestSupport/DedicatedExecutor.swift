@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Testing
 
 /// Threads of the tests' own for Swift concurrency jobs, out of the cooperative pool.
