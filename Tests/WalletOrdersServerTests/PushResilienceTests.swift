@@ -14,48 +14,8 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-/// The stores the push worker is tested on: SQLite and, when its binaries are installed, PostgreSQL
-/// (a database of its own in the test process's throwaway cluster).
-enum PushStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite
-    case postgres
-
-    var testDescription: String { rawValue }
-
-    static var available: [PushStoreKind] { PostgresTestCluster.serverBinaries == nil ? [.sqlite] : [.sqlite, .postgres] }
-
-    /// A fresh store for `body`, removed afterwards.
-    func withStore<T>(_ body: (any OrderServiceStore) async throws -> T) async throws -> T {
-        switch self {
-        case .sqlite:
-            let folder = try TemporaryFolder("push")
-            defer { folder.remove() }
-            return try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite")))
-        case .postgres:
-            guard let cluster = PostgresTestCluster.shared else {
-                throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
-            }
-            // psql on a thread of its own, not one of the dedicated threads (see ServiceStore).
-            let database = try await onOwnThread { try cluster.makeDatabase() }
-            do {
-                let store = try await PostgresOrderStore(url: cluster.url(database: database))
-                let result: T
-                do {
-                    result = try await body(store)
-                    await store.close()
-                } catch {
-                    await store.close()
-                    throw error
-                }
-                _ = try? await onOwnThread { cluster.dropDatabase(database) }
-                return result
-            } catch {
-                _ = try? await onOwnThread { cluster.dropDatabase(database) }
-                throw error
-            }
-        }
-    }
-}
+/// The stores the push worker is tested on: SQLite and, when its binaries are installed, PostgreSQL.
+typealias PushStoreKind = ServiceStore
 
 /// Pushes are never lost: through long APNs outages and refused credentials, and one order's
 /// fan-out doesn't hold up another merchant's push. The worker, the APNs client and the local

@@ -11,15 +11,18 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The kinds this machine can run (PostgreSQL where its server binaries are installed).
+    static var available: [ServiceStore] { PostgresTestCluster.serverBinaries == nil ? [.sqlite] : allCases }
+
     /// Runs `body` with a fresh, empty store of this kind, then closes and removes it.
-    func withStore(_ body: (any OrderServiceStore) async throws -> Void) async throws {
+    func withStore<T>(_ body: (any OrderServiceStore) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let folder = try TemporaryFolder("service-store")
             defer { folder.remove() }
             let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
             defer { try? store.close() }
-            try await body(store)
+            return try await body(store)
         case .postgres:
             guard let cluster = PostgresTestCluster.shared else {
                 throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
@@ -29,18 +32,20 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let database = try await onOwnThread { try cluster.makeDatabase() }
             do {
                 let store = try await PostgresOrderStore(url: cluster.url(database: database))
+                let result: T
                 do {
-                    try await body(store)
+                    result = try await body(store)
                     await store.close()
                 } catch {
                     await store.close()
                     throw error
                 }
+                _ = try? await onOwnThread { cluster.dropDatabase(database) }
+                return result
             } catch {
                 _ = try? await onOwnThread { cluster.dropDatabase(database) }
                 throw error
             }
-            _ = try? await onOwnThread { cluster.dropDatabase(database) }
         }
     }
 }
