@@ -3,8 +3,10 @@
 # slim image with only the C libraries it links.
 #
 #   docker build -t wallet-orders .
-#   docker run -d --name wallet-orders -p 8080:8080 -v wallet-orders:/var/lib/wallet-orders \
+#   docker run -d --name wallet-orders -p 127.0.0.1:8080:8080 -v wallet-orders:/var/lib/wallet-orders \
 #       --env-file wallet-orders.env wallet-orders
+#
+# (published on loopback for a reverse proxy that terminates TLS: Wallet talks HTTPS only)
 #
 # wallet-orders.env holds the settings and secrets as WALLET_ORDERS_* variables, one a line and
 # without quotes (Docker's --env-file takes every character after "="), for example
