@@ -1,16 +1,20 @@
 # wallet-orders: the two commands are `make demo` and `make test`.
-# Both install what the build needs (via .ci/setup: apt-get, only when something is missing).
+# `make demo` installs what the build and the demo need, `make test` that and the tools the tests
+# use (via .ci/setup: apt-get and pip, only what is missing).
 
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: setup build build-commit release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-commit release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
-	@bash .ci/setup
+	@bash .ci/setup build
+
+setup-test:
+	@bash .ci/setup test
 
 build: setup
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
@@ -37,17 +41,21 @@ release-static: setup build-commit
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders \
 		$(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
 
-## `make install PREFIX=/usr/local`: the release binary, its man page and bash/zsh/fish completions.
-## BINARY=path installs another build (install-files alone installs without building).
-BINARY ?= $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/wallet-orders
-install: release
+## `make install PREFIX=/usr/local`: the static release binary (release-static), stripped, with its
+## man page and bash/zsh/fish completions. It runs without a Swift toolchain; it needs only the C
+## libraries above. install-files alone installs without building: BINARY=path installs another
+## build (stripped too); INSTALL_STRIP= keeps the symbols (for a distribution's debug packages).
+STATIC_BINARY = $(CURDIR)/.build-static/release/wallet-orders
+BINARY ?= $(STATIC_BINARY)
+INSTALL_STRIP ?= -s
+install: release-static
 	$(MAKE) install-files PREFIX="$(PREFIX)" BINARY="$(BINARY)"
 
 install-files:
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
-	install -m 0755 "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
+	install -m 0755 $(INSTALL_STRIP) "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
 	python3 Tools/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
 	"$(BINARY)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wallet-orders"
 	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
@@ -61,7 +69,7 @@ demo: release
 
 ## Samples/screenshots/: every sample as `wallet-orders preview --png` renders it (headless
 ## Chromium, 390 px wide at 2x), light and dark; shown in the README.
-screenshots: setup
+screenshots: setup-test
 	$(SWIFT) build --product wallet-orders $(SWIFT_BUILD_FLAGS)
 	mkdir -p Samples/screenshots
 	for sample in $$(ls Samples/*/order.json | xargs -n1 dirname | xargs -n1 basename); do \
@@ -72,7 +80,7 @@ screenshots: setup
 	done
 
 ## Build and run every test.
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
@@ -94,17 +102,17 @@ test-sanitizers:
 	$(MAKE) test-asan
 	$(MAKE) test-tsan
 
-test-asan: setup
+test-asan: setup-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 	ulimit -s 65536 && $(ASAN_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
-test-tsan: setup
+test-tsan: setup-test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	ulimit -s 65536 && $(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
 ## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
 ORDERS ?= 10000
-bench-batch: setup
+bench-batch: setup-test
 	bash Benchmarks/batch-cli.sh $(ORDERS)
 
 ## The web service under load (wrk on loopback): cached and fresh GETs, the changed-orders list, uploads and
@@ -112,7 +120,7 @@ bench-batch: setup
 ## `make bench-serve STORE=postgres` (or bench-serve-pg): the cached GETs on a throwaway PostgreSQL cluster
 ## (default durability), one and two instances, next to the bare route and one instance on SQLite.
 STORE ?= sqlite
-bench-serve: setup
+bench-serve: setup-test
 	python3 Benchmarks/serve.py --store $(STORE)
 
 bench-serve-pg:
@@ -130,7 +138,7 @@ FUZZ_WORK ?= $(FUZZ_BUILD)/work
 FUZZ_BINARY = $(FUZZ_BUILD)/debug/wallet-orders-fuzz
 
 ## Build the fuzzing driver (debug, -sanitize=fuzzer,address) in $(FUZZ_BUILD).
-fuzz-build: setup
+fuzz-build: setup-test
 	$(SWIFT) build --scratch-path $(FUZZ_BUILD) -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
 		--product wallet-orders-fuzz $(SWIFT_BUILD_FLAGS)
 
@@ -154,7 +162,7 @@ resources schemas:
 	mv Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift.tmp Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift
 
 ## Regenerate the ISO 4217/3166/639/15924 tables from Debian's iso-codes and ICU.
-reference-data: setup
+reference-data: setup-test
 	$(SWIFT) Sources/WalletOrders/Validation/ReferenceData/Generator/generate-reference-data.swift \
 		/usr/share/iso-codes/json > Sources/WalletOrders/Validation/ReferenceData/ReferenceData+Generated.swift
 
@@ -163,14 +171,14 @@ reference-data: setup
 ## run; the store benchmarks on SQLite and on a throwaway PostgreSQL cluster with default durability
 ## (report.py starts it with Benchmarks/pgcluster.py; without PostgreSQL's binaries it warns and skips
 ## only those figures); then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
-bench: setup
+bench: setup-test
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Benchmarks/report.py
 	bash Benchmarks/batch-cli.sh $(ORDERS)
 
 ## The same benchmarks, a few iterations each, on a 2,000-order store (CI: checks they build and run,
 ## PostgreSQL's too; figures are rough).
-bench-smoke: setup
+bench-smoke: setup-test
 	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Benchmarks/report.py --smoke
 

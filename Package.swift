@@ -106,6 +106,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -262,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

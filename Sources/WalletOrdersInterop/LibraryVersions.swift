@@ -1,5 +1,6 @@
 import CWalletOrdersOpenSSL
 import CWalletOrdersZip
+import CWalletOrdersBarcode
 
 /// The versions of the C libraries the process runs with (the shared libraries loaded, which may
 /// be newer than the headers it was built against), for `wallet-orders --version` and bug reports.
@@ -11,4 +12,10 @@ package enum LibraryVersions {
 
     /// libzip's version, such as `1.7.3`.
     package static var libzip: String { String(cString: zip_libzip_version()) }
+
+    /// libzint's version, such as `2.12.0` (zint reports 21200; a fourth digit is a test release).
+    package static var libzint: String {
+        let number = Int(ZBarcode_Version())
+        return "\(number / 10_000).\(number / 100 % 100).\(number / 10 % 10)"
+    }
 }

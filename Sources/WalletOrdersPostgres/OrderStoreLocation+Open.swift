@@ -19,19 +19,21 @@ extension OrderStoreLocation {
     ///   - environment: Where a PostgreSQL URL's missing parts (`PGPASSWORD`, …) are read.
     ///   - logger: Where postgres-nio logs its background work.
     ///   - updatedAtLimit: How far ahead of the clock an archive's `updatedAt` may be.
+    ///   - poolRunner: For PostgreSQL, who runs the connection pool: the store itself, or the
+    ///     service group of a server the store is a service of.
     /// - Throws: The errors of ``SQLiteOrderStore`` or
-    ///   ``PostgresOrderStore/init(url:environment:logger:updatedAtLimit:)``.
+    ///   ``PostgresOrderStore/init(url:environment:logger:updatedAtLimit:poolRunner:)``.
     public func openStore(
         access: SQLiteOrderStore.Access = .readWrite,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
-        updatedAtLimit: UpdatedAtLimit = .default
+        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PostgresOrderStore.PoolRunner = .store
     ) async throws -> any AnyOrderStore {
         switch backend {
         case .sqlite:
             return try open(access: access, updatedAtLimit: updatedAtLimit)
         case .postgreSQL:
             return try await PostgresOrderStore(
-                url: url, environment: environment, logger: logger, updatedAtLimit: updatedAtLimit)
+                url: url, environment: environment, logger: logger, updatedAtLimit: updatedAtLimit, poolRunner: poolRunner)
         }
     }
 }

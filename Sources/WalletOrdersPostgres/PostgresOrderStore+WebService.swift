@@ -356,19 +356,22 @@ extension PostgresOrderStore {
     }
 
     public func outboxStatus(now: Date) async throws -> PushOutboxStatus {
-        let (pending, parked, next) = try await withConnection("read") { [logger] connection -> (Int64, Int64, Double?) in
+        let (pending, parked, next, oldest) = try await withConnection("read") { [logger] connection -> (Int64, Int64, Double?, Double?) in
             for try await row in try await connection.query(
                 """
                 SELECT count(*), count(parked_since),
-                    min(greatest(not_before, coalesce(leased_until, 0))) FILTER (WHERE parked_since IS NULL)
+                    min(greatest(not_before, coalesce(leased_until, 0))) FILTER (WHERE parked_since IS NULL),
+                    min(enqueued_at)
                 FROM push_outbox
                 """, logger: logger)
             {
-                return try row.decode((Int64, Int64, Double?).self)
+                return try row.decode((Int64, Int64, Double?, Double?).self)
             }
-            return (0, 0, nil)
+            return (0, 0, nil, nil)
         }
-        return PushOutboxStatus(pending: Int(pending), parked: Int(parked), nextDue: next.map { Date(timeIntervalSince1970: $0) })
+        return PushOutboxStatus(
+            pending: Int(pending), parked: Int(parked), nextDue: next.map { Date(timeIntervalSince1970: $0) },
+            oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: $0) })
     }
 
     /// Puts a claimed push back, due at `notBefore` (or parked); when a newer push for the same

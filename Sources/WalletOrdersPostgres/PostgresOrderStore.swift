@@ -6,6 +6,7 @@ public import Foundation
 public import Logging
 import NIOCore
 import PostgresNIO
+public import ServiceLifecycle
 import Synchronization
 public import WalletOrders
 public import WalletOrdersStore
@@ -34,12 +35,26 @@ public import WalletOrdersStore
 ///   ``WalletOrdersError/Code/storeAccessDenied``; each names the server (never the password)
 ///   and says what to check.
 ///
-/// Call ``close()`` when done: it ends the pool's connections.
-public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, PushOutboxStoring {
+/// The connection pool runs either by itself, from the store's creation until ``close()`` (call
+/// it when done), or as a ServiceLifecycle service of a server's group
+/// (``PoolRunner/serviceGroup``): then it runs while ``run()`` runs and stops at the group's
+/// graceful shutdown, after the services listed after it (the HTTP server, the push worker).
+public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, PushOutboxStoring, Service {
+    /// Who runs the store's connection pool.
+    public enum PoolRunner: Sendable, Hashable {
+        /// The store, from its creation until ``PostgresOrderStore/close()`` (command-line tools,
+        /// scripts, tests). ``PostgresOrderStore/run()`` then only waits for the group's shutdown.
+        case store
+        /// The service group the store is a service of: the pool runs while
+        /// ``PostgresOrderStore/run()`` runs. Calls before the group starts wait for it.
+        case serviceGroup
+    }
+
     /// Where the store connects.
     public let configuration: PostgresStoreConfiguration
     let client: PostgresClient
-    private let runTask: Task<Void, Never>
+    /// The pool's run, when the store runs it itself (``PoolRunner/store``).
+    private let runTask: Task<Void, Never>?
     let connectionWatch = ConnectionWatch()
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
@@ -55,6 +70,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     ///   - logger: Where postgres-nio logs its background work (default: nowhere).
     ///   - updatedAtLimit: How far ahead of this process's clock an archive's `updatedAt` may
     ///     be; one further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
+    ///   - poolRunner: Who runs the connection pool (default: the store itself).
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidConfiguration`` (a bad
     ///   URL), ``WalletOrdersError/Code/storeUnavailable`` (the server or database can't be
     ///   reached), ``WalletOrdersError/Code/storeAccessDenied`` (credentials refused) or
@@ -62,11 +78,11 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     public convenience init(
         url: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
-        updatedAtLimit: UpdatedAtLimit = .default
+        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store
     ) async throws {
         try await self.init(
             configuration: try PostgresStoreConfiguration(url: url, environment: environment),
-            logger: logger, updatedAtLimit: updatedAtLimit)
+            logger: logger, updatedAtLimit: updatedAtLimit, poolRunner: poolRunner)
     }
 
     /// Connects with `configuration`, creating or upgrading the schema.
@@ -74,10 +90,10 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     /// One connection is made first, outside the pool, so that an unreachable server, a missing
     /// database or refused credentials fail here, at once, with their own error.
     ///
-    /// - Throws: As ``init(url:environment:logger:updatedAtLimit:)``.
+    /// - Throws: As ``init(url:environment:logger:updatedAtLimit:poolRunner:)``.
     public init(
         configuration: PostgresStoreConfiguration, logger: Logger? = nil,
-        updatedAtLimit: UpdatedAtLimit = .default
+        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store
     ) async throws {
         self.configuration = configuration
         self.updatedAtLimit = updatedAtLimit
@@ -104,19 +120,34 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
             throw errors.storeError(error, doing: "open")
         }
         self.client = client
-        runTask = Task { await client.run() }
+        switch poolRunner {
+        case .store: runTask = Task { await client.run() }
+        case .serviceGroup: runTask = nil
+        }
     }
 
     deinit {
-        runTask.cancel()
+        runTask?.cancel()
+    }
+
+    /// As a service of a group: runs the connection pool until the group's graceful shutdown
+    /// (``PoolRunner/serviceGroup``), or, for a store that runs its own pool, waits for the
+    /// shutdown and leaves closing to its owner.
+    public func run() async {
+        guard runTask == nil else {
+            try? await gracefulShutdown()
+            return
+        }
+        await client.run()
     }
 
     /// Closes the pool's connections. Calls after it throw ``WalletOrdersError/Code/storeUnavailable``.
+    /// (A pool a service group runs closes at the group's shutdown; this then does nothing.)
     ///
     /// Waits up to 5 seconds for the pool to wind down (its connections are closed either way).
     public func close() async {
+        guard let runTask else { return }
         runTask.cancel()
-        let runTask = runTask
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await runTask.value }
             group.addTask { try? await Task.sleep(for: .seconds(5)) }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import WalletOrdersJSON
 import HTTPTypes
@@ -64,44 +63,44 @@ struct AppleOrderRoutes: Sendable {
                     headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
             }
         }
-        let device = try Self.deviceIdentifier(context)
-        let order = try Self.orderIdentifier(context)
+        let device = try context.deviceIdentifier()
+        let order = try context.orderIdentifier()
         try await authorize(request, order)
-        let body = try await Self.body(request, limit: OrderServiceLimits.maximumRegistrationBodyBytes)
-        guard let root = JSONParser.parse(body, maxDepth: 2).root, let token = root["pushToken"]?.stringValue else {
+        var limited = context
+        limited.maxUploadSize = OrderServiceLimits.maximumRegistrationBodyBytes
+        let token: String
+        do {
+            token = try await request.decode(as: RegistrationBody.self, context: limited).pushToken
+        } catch let error as HTTPError where error.status == .badRequest {
             throw ServiceError.badRequest(
                 "bad-body", "The body is not a JSON object with a string pushToken.", hint: #"Send {"pushToken": "<hex>"}."#)
         }
         guard (8...512).contains(token.utf8.count), token.utf8.allSatisfy({ $0.isHexDigit }) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
         }
-        let result = try await Self.storeCall {
-            try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
-        }
+        let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
         context.logger.info(
             "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
         return Response(status: result == .created ? .created : .ok)
     }
 
     private func unregister(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        let device = try Self.deviceIdentifier(context)
-        let order = try Self.orderIdentifier(context)
+        let device = try context.deviceIdentifier()
+        let order = try context.orderIdentifier()
         try await authorize(request, order)
-        _ = try await Self.storeCall { try await store.unregister(deviceIdentifier: device, from: order) }
+        _ = try await store.unregister(deviceIdentifier: device, from: order)
         return Response(status: .ok)
     }
 
     private func changedOrders(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        let device = try Self.deviceIdentifier(context)
-        let type = try Self.segment(context, "type")
+        let device = try context.deviceIdentifier()
+        let type = try context.pathSegment("type")
         let tag = request.uri.queryParameters["ordersModifiedSince"].map(String.init)
         let changed: ChangedOrders?
         do {
             changed = try await store.changedOrders(deviceIdentifier: device, orderTypeIdentifier: type, since: tag)
         } catch let error as WalletOrdersError where error.code == .malformedToken {
             throw ServiceError.badRequest("bad-orders-modified-since", error.message, hint: error.hint)
-        } catch {
-            throw Self.serviceError(error)
         }
         guard let changed else { return Response(status: .noContent) }
         let body = try JSONEncoder().encode(changed)
@@ -111,7 +110,7 @@ struct AppleOrderRoutes: Sendable {
     }
 
     private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        let order = try Self.orderIdentifier(context)
+        let order = try context.orderIdentifier()
         let record = try await authorize(request, order)
         let entityTag = "\"\(record.sha256)\""
         var headers: HTTPFields = [
@@ -121,10 +120,10 @@ struct AppleOrderRoutes: Sendable {
             // the device revalidates every time (Apple: "support standard HTTP caching").
             .cacheControl: "private, no-cache",
         ]
-        if Self.notModified(request.headers, entityTag: entityTag, updatedAt: record.updatedAt) {
+        if ConditionalRequest.notModified(request.headers, entityTag: entityTag, updatedAt: record.updatedAt) {
             return Response(status: .notModified, headers: headers)
         }
-        guard let bytes = try await Self.storeCall({ try await store.archive(for: order) }) else {
+        guard let bytes = try await store.archive(for: order) else {
             throw ServiceError.unauthorized  // deleted between the two reads
         }
         headers[.contentType] = OrderMediaType.order
@@ -150,7 +149,7 @@ struct AppleOrderRoutes: Sendable {
         }
         var remaining = allowance - overhead
         defer { logBudget.giveBack(remaining) }
-        let body = try await Self.body(request, limit: OrderServiceLimits.maximumLogBodyBytes)
+        let body = try await request.bodyBytes(upTo: OrderServiceLimits.maximumLogBodyBytes)
         guard let root = JSONParser.parse(body, maxDepth: 3).root, let entries = root["logs"]?.elements else {
             throw ServiceError.badRequest("bad-body", #"The body is not {"logs": [strings]}."#)
         }
@@ -187,8 +186,8 @@ struct AppleOrderRoutes: Sendable {
     /// otherwise Apple's 401, the same for an unknown order and a wrong token.
     @discardableResult
     private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
-        let presented = Self.appleOrderToken(request.headers[.authorization])
-        let record = try await Self.storeCall { try await store.accessRecord(for: order) }
+        let presented = AppleOrderAuthorization.token(request.headers[.authorization])
+        let record = try await store.accessRecord(for: order)
         // Compared in constant time, and compared even when there is nothing to compare with, so
         // that an unknown order costs what a wrong token costs.
         let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
@@ -196,110 +195,10 @@ struct AppleOrderRoutes: Sendable {
         guard matches, presented != nil, let record, record.authenticationToken != nil else { throw ServiceError.unauthorized }
         return record
     }
-
-    /// The token of `AppleOrder <token>` (the scheme is case-insensitive, as HTTP schemes are).
-    static func appleOrderToken(_ header: String?) -> String? {
-        guard let header, header.utf8.count <= 1_024 else { return nil }
-        let scheme = "appleorder "
-        guard header.utf8.count > scheme.utf8.count, header.prefix(scheme.count).lowercased() == scheme else { return nil }
-        let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
-
-    // MARK: - Caching
-
-    /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`, at
-    /// the whole second that `Last-Modified` names (an unreadable date is ignored, as the RFC says).
-    static func notModified(_ headers: HTTPFields, entityTag: String, updatedAt: Timestamp) -> Bool {
-        let noneMatch = headers[values: .ifNoneMatch]
-        if !noneMatch.isEmpty {
-            let tags = noneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-            return tags.contains { $0 == "*" || $0 == entityTag || $0 == "W/" + entityTag }
-        }
-        guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
-        return updatedAt.secondsSince1970 <= since
-    }
-
-    // MARK: - Input
-
-    static func segment(_ context: OrderRequestContext, _ name: String) throws -> String {
-        guard let raw = context.parameters.get(name), let decoded = PathComponent.decode(raw) else {
-            throw ServiceError.badRequest(
-                "bad-path", "The path segment {\(name)} is not valid percent-encoded UTF-8.",
-                hint: "Percent-encode identifiers as RFC 3986 says (%XX with two hex digits).")
-        }
-        return decoded
-    }
-
-    static func orderIdentifier(_ context: OrderRequestContext) throws -> FullyQualifiedOrderIdentifier {
-        FullyQualifiedOrderIdentifier(orderTypeIdentifier: try segment(context, "type"), orderIdentifier: try segment(context, "order"))
-    }
-
-    static func deviceIdentifier(_ context: OrderRequestContext) throws -> String {
-        let device = try segment(context, "device")
-        guard device.utf8.count <= OrderServiceLimits.maximumDeviceIdentifierBytes else {
-            throw ServiceError.badRequest("bad-path", "The device identifier is longer than \(OrderServiceLimits.maximumDeviceIdentifierBytes) bytes.")
-        }
-        return device
-    }
-
-    /// The body, refusing more than `limit` bytes with a 413.
-    static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let error as NIOTooManyBytesError {
-            _ = error
-            throw ServiceError(.contentTooLarge, code: "body-too-large", "The request body is larger than \(limit) bytes.")
-        }
-    }
-
-    /// Runs a store call, answering a store failure with a 503 that names no internals.
-    static func storeCall<T>(_ call: () async throws -> T) async throws -> T {
-        do {
-            return try await call()
-        } catch {
-            throw serviceError(error)
-        }
-    }
-
-    static func serviceError(_ error: any Error) -> ServiceError {
-        if let error = error as? ServiceError { return error }
-        if let error = error as? WalletOrdersError { return .from(error) }
-        return ServiceError(.internalServerError, code: "internal", "The server failed to answer.")
-    }
 }
 
-/// The media type and file name of an order archive.
-enum OrderMediaType {
-    /// Apple's media type for order archives.
-    static let order = "application/vnd.apple.finance.order"
-
-    /// `attachment; filename=…` with the order identifier made safe for a file name.
-    static func attachment(for order: FullyQualifiedOrderIdentifier) -> String {
-        let safe = String(
-            order.orderIdentifier.unicodeScalars.prefix(100).map { scalar -> Character in
-                let allowed = CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar)
-                return allowed ? Character(scalar) : "_"
-            })
-        return "attachment; filename=\"\(safe.isEmpty ? "order" : safe).order\""
-    }
-}
-
-/// Equality of secrets in time that doesn't depend on where they differ: both are hashed
-/// (so their lengths don't matter either) and the digests compared byte by byte.
-enum TokenComparison {
-    static func equal(_ presented: String, _ expected: String) -> Bool {
-        let a = SHA256.hash(data: Array(presented.utf8))
-        let b = SHA256.hash(data: Array(expected.utf8))
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
-    }
-}
-
-extension UInt8 {
-    var isHexDigit: Bool {
-        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
-    }
+/// The body of a registration (Apple's `PushToken`).
+struct RegistrationBody: Decodable {
+    /// The device's APNs token, in hexadecimal.
+    var pushToken: String
 }

@@ -55,13 +55,13 @@ struct CustomerLinks: Sendable {
 
     /// The stored archive when the key is this order's; otherwise the one 404.
     private func verified(_ context: OrderRequestContext) async throws -> (FullyQualifiedOrderIdentifier, [UInt8]) {
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try context.orderIdentifier()
         let presented = context.parameters.get("key") ?? ""
-        let record = try await AppleOrderRoutes.storeCall { try await store.accessRecord(for: order) }
-        let secret = try await AppleOrderRoutes.storeCall { try await store.customerLinkSecret() }
+        let record = try await store.accessRecord(for: order)
+        let secret = try await store.customerLinkSecret()
         let expected = record.map { Self.key(for: $0, secret: secret) } ?? "no such order"
         guard TokenComparison.equal(presented, expected), record != nil,
-            let bytes = try await AppleOrderRoutes.storeCall({ try await store.archive(for: order) })
+            let bytes = try await store.archive(for: order)
         else {
             throw ServiceError(.notFound, code: "not-found", "There is no order at this link.", hint: "Ask the merchant for a new link.")
         }

@@ -51,10 +51,8 @@ struct MerchantRoutes: Sendable {
 
     private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let scope = try context.requireMerchantScope()
-        let bytes = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
-        let result = try await AppleOrderRoutes.storeCall {
-            try await intake.submit(signedArchive: bytes, accepting: { try scope.require($0.orderTypeIdentifier) })
-        }
+        let bytes = try await request.bodyBytes(upTo: FileKind.archive.maximumBytes)
+        let result = try await intake.submit(signedArchive: bytes, accepting: { try scope.require($0.orderTypeIdentifier) })
         return try Self.answer(result)
     }
 
@@ -64,7 +62,7 @@ struct MerchantRoutes: Sendable {
     /// order with errors is answered 422 with the report and costs no signature.
     private func build(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let scope = try context.requireMerchantScope()
-        let body = try await AppleOrderRoutes.body(request, limit: FileKind.archive.maximumBytes)
+        let body = try await request.bodyBytes(upTo: FileKind.archive.maximumBytes)
         var files: [String: [UInt8]]
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         switch type {
@@ -101,11 +99,9 @@ struct MerchantRoutes: Sendable {
                 hint: "Sign the archive yourself and upload it to /merchant/v1/orders, or give the service the order type's certificate.")
         }
         for (path, bytes) in entry.template.files where files[path] == nil { files[path] = bytes }
-        let result = try await AppleOrderRoutes.storeCall {
-            try await intake.submit(
-                source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
-                accepting: { try scope.require($0.orderTypeIdentifier) })
-        }
+        let result = try await intake.submit(
+            source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
+            accepting: { try scope.require($0.orderTypeIdentifier) })
         return try Self.answer(result)
     }
 
@@ -162,13 +158,13 @@ struct MerchantRoutes: Sendable {
             }
             query.after = cursor
         }
-        let page = try await AppleOrderRoutes.storeCall { try await store.list(query) }
+        let page = try await store.list(query)
         return try Self.json(ListAnswer(orders: page.orders, nextCursor: page.nextCursor?.encoded))
     }
 
     private func fetch(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try Self.permittedOrder(context)
-        guard let bytes = try await AppleOrderRoutes.storeCall({ try await store.archive(for: order) }) else {
+        guard let bytes = try await store.archive(for: order) else {
             throw Self.notFound(order)
         }
         return Response(
@@ -186,20 +182,20 @@ struct MerchantRoutes: Sendable {
             }
             updatedDate = timestamp
         }
-        let result = try await AppleOrderRoutes.storeCall { try await store.contains(matching: order, updatedDate: updatedDate) }
-        let stored = result == .notFound ? nil : try await AppleOrderRoutes.storeCall { try await store.summary(for: order) }
+        let result = try await store.contains(matching: order, updatedDate: updatedDate)
+        let stored = result == .notFound ? nil : try await store.summary(for: order)
         return try Self.json(ContainsAnswer(result: result.rawValue, storedUpdatedAt: stored?.updatedAt.text))
     }
 
     private func delete(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try Self.permittedOrder(context)
-        guard try await AppleOrderRoutes.storeCall({ try await store.delete(order) }) else { throw Self.notFound(order) }
+        guard try await store.delete(order) else { throw Self.notFound(order) }
         return try Self.json(["deleted": true])
     }
 
     private func link(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try Self.permittedOrder(context)
-        guard let path = try await AppleOrderRoutes.storeCall({ try await links.path(for: order) }) else { throw Self.notFound(order) }
+        guard let path = try await links.path(for: order) else { throw Self.notFound(order) }
         return try Self.json(["path": path, "url": (publicURL ?? "") + path])
     }
 
@@ -220,7 +216,7 @@ struct MerchantRoutes: Sendable {
             }
             limit = value
         }
-        var changes = try await AppleOrderRoutes.storeCall { try await store.history(since: token, limit: limit) }
+        var changes = try await store.history(since: token, limit: limit)
         // `limit` counts every merchant's changes: a page may show fewer (even none) with `hasMore`.
         let visible = { (order: FullyQualifiedOrderIdentifier) in scope.permits(order.orderTypeIdentifier) }
         changes.inserted = changes.inserted.filter(visible)
@@ -232,7 +228,7 @@ struct MerchantRoutes: Sendable {
     /// The order the path names, when its type is in the key's scope (403 otherwise, before the store is asked).
     private static func permittedOrder(_ context: OrderRequestContext) throws -> FullyQualifiedOrderIdentifier {
         let scope = try context.requireMerchantScope()
-        let order = try AppleOrderRoutes.orderIdentifier(context)
+        let order = try context.orderIdentifier()
         try scope.require(order.orderTypeIdentifier)
         return order
     }

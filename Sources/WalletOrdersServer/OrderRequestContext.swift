@@ -17,8 +17,10 @@ public struct OrderRequestContext: RequestContext, RemoteAddressRequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// Request bodies are read with explicit limits per endpoint; this is the ceiling for any.
-    public var maxUploadSize: Int { OrderServiceLimits.maximumUploadBytes }
+    /// The most a body decoded with `request.decode(as:context:)` may hold: the ceiling for any
+    /// endpoint (``OrderServiceLimits/maximumUploadBytes``) unless a handler lowers it for its
+    /// own body (a registration's is 4 KiB).
+    public var maxUploadSize = OrderServiceLimits.maximumUploadBytes
 }
 
 /// The sizes the service accepts, and why.

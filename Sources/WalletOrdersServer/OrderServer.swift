@@ -6,7 +6,7 @@ import Prometheus
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
-import ServiceLifecycle
+public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersIntake
 public import WalletOrdersStore
@@ -139,11 +139,18 @@ public struct OrderServer: Sendable {
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"# + "\n")))
         }
-        if let registry = metrics?.registry {
+        if let metrics {
+            let registry = metrics.registry
             let metricsRoutes = router.group()
             if let key = configuration.metricsKey { metricsRoutes.add(middleware: BearerKeyMiddleware(key: key, realm: "metrics")) }
-            metricsRoutes.get("metrics") { _, _ in
-                Response(
+            metricsRoutes.get("metrics") { [store, logger] _, _ in
+                // The outbox gauges, read now (a store that can't answer leaves them as they were).
+                do {
+                    metrics.record(try await store.outboxStatus(now: Date()))
+                } catch {
+                    logger.warning("the push outbox could not be read for /metrics", metadata: ["error": "\(error)"])
+                }
+                return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
             }
@@ -167,12 +174,14 @@ public struct OrderServer: Sendable {
         return router
     }
 
-    /// The long-lived parts the service group runs beside the HTTP server: the push sender when
-    /// it is a `Service` (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown),
-    /// then the push worker. A group shuts its services down last to first, so the worker stops
-    /// sending before the sender's connections close.
-    var services: [any Service] {
+    /// The long-lived parts the service group runs beside the HTTP server: the store when it is
+    /// a `Service` (a PostgreSQL store's connection pool), the push sender when it is one
+    /// (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown), then the push
+    /// worker. A group shuts its services down last to first, after the HTTP server: requests
+    /// in flight finish, the worker stops sending, the APNs connections close, then the store's.
+    public var services: [any Service] {
         var services: [any Service] = []
+        if let store = store as? any Service { services.append(store) }
         if let sender = pushSender as? any Service { services.append(sender) }
         if let pushWorker { services.append(pushWorker) }
         return services
@@ -219,8 +228,16 @@ public struct OrderServer: Sendable {
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) async throws {
         let host = configuration.host
         let port = configuration.port
-        try await application(onServerRunning: { channel in
-            await onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
-        }).runService()
+        do {
+            try await application(onServerRunning: { channel in
+                await onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
+            }).runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            throw WalletOrdersError(
+                .invalidConfiguration, "Can't listen on \(address): another process is listening there.",
+                hint: "Stop it (`ss -ltnp 'sport = :\(port)'` names it), or listen on another port (port 0 picks a free one).",
+                underlying: error)
+        }
     }
 }

@@ -297,11 +297,15 @@ extension SQLiteOrderStore: PushOutboxStoring {
                     db,
                     sql: """
                         SELECT COUNT(*), COUNT(parkedSince),
-                            MIN(CASE WHEN parkedSince IS NULL THEN MAX(notBefore, COALESCE(leasedUntil, 0)) END)
+                            MIN(CASE WHEN parkedSince IS NULL THEN MAX(notBefore, COALESCE(leasedUntil, 0)) END),
+                            MIN(enqueuedAt)
                         FROM pushOutbox
                         """)
                 let next: Double? = row?[2]
-                return PushOutboxStatus(pending: row?[0] ?? 0, parked: row?[1] ?? 0, nextDue: next.map { Date(timeIntervalSince1970: $0) })
+                let oldest: Double? = row?[3]
+                return PushOutboxStatus(
+                    pending: row?[0] ?? 0, parked: row?[1] ?? 0, nextDue: next.map { Date(timeIntervalSince1970: $0) },
+                    oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: $0) })
             }
         }
     }

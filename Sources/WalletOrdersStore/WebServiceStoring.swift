@@ -233,12 +233,16 @@ public struct PushOutboxStatus: Sendable, Hashable {
     public var parked: Int
     /// When the earliest push not yet due (and not parked) becomes due.
     public var nextDue: Date?
+    /// When the push that has waited longest was enqueued (parked ones included); `nil` for an
+    /// empty outbox.
+    public var oldestEnqueuedAt: Date?
 
     /// Creates a status.
-    public init(pending: Int, parked: Int, nextDue: Date?) {
+    public init(pending: Int, parked: Int, nextDue: Date?, oldestEnqueuedAt: Date? = nil) {
         self.pending = pending
         self.parked = parked
         self.nextDue = nextDue
+        self.oldestEnqueuedAt = oldestEnqueuedAt
     }
 }
 

@@ -136,9 +136,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
     var logLevel: String?
 
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("text (default) or json: one JSON object a line on standard error, for a log collector.", valueName: "format"))
+    var logFormat: String?
+
     func validate() throws {
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical.")
+        }
+        if let logFormat, LogFormat(rawValue: logFormat) == nil {
+            throw ValidationError("--log-format takes text or json.")
         }
     }
 
@@ -155,9 +161,12 @@ struct ServeCommand: AsyncParsableCommand {
             return location
         }
         let store = try await reportingFailuresAsync {
-            try await location.openStore(updatedAtLimit: settings.updatedAtLimit)
+            // A PostgreSQL store's pool runs in the service's group, which stops it last.
+            try await location.openStore(updatedAtLimit: settings.updatedAtLimit, poolRunner: .serviceGroup)
         }
 
+        let format = try reportingFailures { try LogFormat.read(config) }
+        LoggingSystem.bootstrap { label in format.handler(label: label) }
         var logger = Logger(label: "wallet-orders")
         logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
         if let warning = (store as? SQLiteOrderStore)?.exposureWarning { logger.warning("\(warning)") }
@@ -174,12 +183,14 @@ struct ServeCommand: AsyncParsableCommand {
         let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
         let path = location.displayName
         let scheme = settings.tls == nil ? "http" : "https"
+        let started = ContinuousClock.now
+        let serviceLogger = logger
         do {
             try await reportingFailuresAsync {
                 try await server.run { host, port in
-                    Terminal.write(
-                        "wallet-orders serve: listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))",
-                        to: .standardError)
+                    let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+                    Terminal.write("wallet-orders serve: listening on \(address) (store \(path))", to: .standardError)
+                    serviceLogger.info("started", metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))
                 }
             }
         } catch {
@@ -188,10 +199,33 @@ struct ServeCommand: AsyncParsableCommand {
             await apns?.shutdown()
             throw error
         }
+        let seconds = (ContinuousClock.now - started).components.seconds
+        logger.info("stopped", metadata: ["uptimeSeconds": .stringConvertible(seconds)])
+    }
+
+    /// What the service runs with, for its first log line: where it listens, its store, where
+    /// pushes go, each signing identity with its certificate's expiry, the trust roots and the
+    /// number of merchant keys. Never a secret.
+    static func summary(
+        listening address: String, store: String, settings: OrderServer.Configuration, apns: APNsSenders?, extraTrustRoots: Int
+    ) -> Logger.Metadata {
+        let day = Date.ISO8601FormatStyle().year().month().day()
+        let identities = settings.signing.entries.keys.sorted().map { type -> Logger.MetadataValue in
+            let notAfter = settings.signing.entries[type]?.identity.certificateSummary.notAfter
+            return .string("\(type) (expires \(notAfter.map { $0.formatted(day) } ?? "?"))")
+        }
+        return [
+            "listen": .string(address),
+            "store": .string(store),
+            "apns": .string(apns.map { $0.endpoints.joined(separator: ", ") } ?? "none: pushes wait in the outbox"),
+            "signingIdentities": .array(identities),
+            "trustRoots": .string(extraTrustRoots == 0 ? "Apple Root CA" : "Apple Root CA and \(extraTrustRoots) more"),
+            "merchantKeys": .stringConvertible(settings.apiKeys.count),
+        ]
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.
-    private func readConfiguration() async throws -> ConfigReader {
+    func readConfiguration() async throws -> ConfigReader {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         func set(_ key: String, _ value: ConfigContent?) {
             if let value { flags[AbsoluteConfigKey(ConfigKey(key).components, context: [:])] = ConfigValue(value, isSecret: false) }
@@ -213,6 +247,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("connections.maximumPerAddress", maximumConnectionsPerAddress.map(ConfigContent.int))
         if !trustedProxies.isEmpty { set("trustedProxies", .stringArray(trustedProxies)) }
         set("log.level", logLevel.map(ConfigContent.string))
+        set("log.format", logFormat.map(ConfigContent.string))
         set("tls.certificate", tlsCertificate.map(ConfigContent.string))
         set("tls.key", tlsKey.map(ConfigContent.string))
         set("signing.directory", signingDirectory.map(ConfigContent.string))
@@ -229,6 +264,9 @@ struct ServeCommand: AsyncParsableCommand {
             EnvironmentVariablesProvider(secretsSpecifier: .specific(["WALLET_ORDERS_API_KEYS"])).prefixKeys(with: ["wallet", "orders"]),
         ]
         if let configFile {
+            // Checked with positions first: a syntax error at its line and column, a misspelt
+            // key (which would be ignored, and its default used) with the nearest real one.
+            try OrderServer.Configuration.checkSettingsFile(try BoundedFile.read(configFile, as: .settings), path: configFile)
             do {
                 providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(configFile)))
             } catch {

@@ -11,7 +11,11 @@ enum UsageErrors {
             "A passphrase is never taken as an argument (the process list is public): use --passphrase-env NAME or --passphrase-file FILE.",
         "--password": "Use --passphrase-env NAME or --passphrase-file FILE (a passphrase is never an argument).",
         "--p12-passphrase": "Use --passphrase-env NAME or --passphrase-file FILE (a passphrase is never an argument).",
+        "--port": listenHint, "--host": listenHint, "--hostname": listenHint, "--bind": listenHint, "--address": listenHint,
     ]
+
+    /// For `serve --port` and its kin.
+    static let listenHint = "serve takes the address and the port together: --listen 127.0.0.1:8080 (0.0.0.0:8080 for every interface; port 0 picks a free one)."
 
     /// The subcommand path in `arguments` (`store save`), for `wallet-orders store save --help`.
     static func commandPath(_ arguments: [String]) -> String {

@@ -47,7 +47,7 @@ import WalletOrdersTestSupport
         #expect(untrusted.errorOutput.contains("Apple") || untrusted.output.contains("Apple"), "\(untrusted)")
     }
 
-    @Test("make install-files PREFIX=… installs the binary, a man page groff renders, and bash/zsh/fish completions")
+    @Test("make install-files PREFIX=… installs the binary stripped, a man page groff renders, and bash/zsh/fish completions")
     func installIntoTemporaryPrefix() throws {
         let binary = try WalletOrdersBinary.url()
         let folder = try TemporaryFolder()
@@ -61,6 +61,11 @@ import WalletOrdersTestSupport
         let installed = prefix.appendingPathComponent("bin/wallet-orders")
         let help = try ExternalProgram.run(installed, ["--help"], environment: CLI.environment([:]))
         #expect(help.status == 0 && help.output.contains("SUBCOMMANDS"), "\(help)")
+        // The installed copy is stripped (`install -s`); the build it came from keeps its symbols.
+        let sections = try ExternalProgram.run(tool: "readelf", ["-S", "-W", installed.path])
+        #expect(sections.status == 0 && !sections.output.contains(".symtab"), "\(sections.output.suffix(2000))")
+        let original = try ExternalProgram.run(tool: "readelf", ["-S", "-W", binary.path])
+        #expect(original.output.contains(".symtab"), "install-files stripped \(binary.path) itself")
 
         let manPage = prefix.appendingPathComponent("share/man/man1/wallet-orders.1")
         let rendered = try ExternalProgram.run(

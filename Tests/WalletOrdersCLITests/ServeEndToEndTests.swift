@@ -60,7 +60,7 @@ struct ServeEndToEndTests {
         (["--listen", "nowhere"], "The setting listen is nowhere"),
         (["--push-poll", "0"], "push.pollSeconds"),
         (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
-        (["--config", "/nonexistent.json"], "can't be read as JSON"),
+        (["--config", "/nonexistent.json"], "The settings file '/nonexistent.json' does not exist."),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()

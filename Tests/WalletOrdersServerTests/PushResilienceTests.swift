@@ -68,9 +68,10 @@ struct PushResilienceTests {
                 standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
                 // Delivered, and recorded as delivered: the worker is stopped (cancelled) only
-                // once the outbox is empty, or it could be stopped between the two.
+                // once the outbox is empty, or it could be stopped between the two. (About 5 s
+                // alone; a whole test run on two loaded cores has taken over a minute.)
                 let delivered = try await Self.withWorker(store, apns) { _ in
-                    try await PushDeliveryTests.eventually(60) {
+                    try await PushDeliveryTests.eventually(300) {
                         guard standIn.pushes.count == 1 else { return false }
                         return try await store.outboxStatus(now: Date()).pending == 0
                     }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 import Synchronization
 import Testing
 import WalletOrders
@@ -51,13 +53,52 @@ struct PostgresOrderStoreTests {
         holder.waitUntilExit()
     }
 
-    /// Polls `sql` (a count) until it is at least 1, for up to 60 s.
+    /// Polls `sql` (a count) until it is at least 1, for up to 3 minutes (seconds alone; a full
+    /// run on two loaded cores has taken over a minute to open the store's first connection).
     static func waitFor(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        for _ in 0..<600 {
+        for _ in 0..<1_800 {
             if let count = Int(try cluster.psql(sql)), count >= 1 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw PostgresTestCluster.StartFailed(description: "timed out waiting for: \(sql)")
+    }
+
+    /// A service that saves through `store` while the group runs, waits for the group's
+    /// graceful shutdown, and then reads the store again: the store, listed before it, must
+    /// still answer.
+    final class SavingService: Service {
+        let store: PostgresOrderStore
+        let readAfterShutdown = Mutex<Int?>(nil)
+
+        init(store: PostgresOrderStore) { self.store = store }
+
+        func run() async throws {
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            try? await gracefulShutdown()
+            let count = try await store.count()
+            readAfterShutdown.withLock { $0 = count }
+        }
+    }
+
+    @Test("A pool run by a service group runs while the group does and stops at its graceful shutdown, after the services listed after it")
+    func poolInServiceGroup() async throws {
+        try await Self.withDatabase { cluster, database in
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), poolRunner: .serviceGroup)
+            let saving = SavingService(store: store)
+            let group = ServiceGroup(services: [store, saving], logger: Logger(label: "test"))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                // Once the save is in, shut the group down.
+                for _ in 0..<600 where (try? await store.count()) != 1 { try await Task.sleep(for: .milliseconds(100)) }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            #expect(saving.readAfterShutdown.withLock { $0 } == 1, "the store answered after the service listed after it was told to stop")
+            // The pool has stopped with the group: a call now fails, it doesn't hang.
+            let error = await #expect(throws: WalletOrdersError.self) { _ = try await store.count() }
+            #expect(error?.code == .storeUnavailable)
+            await store.close()  // does nothing for a pool the group ran
+        }
     }
 
     @Test("Four servers opening a new database at once migrate it once and share one store")

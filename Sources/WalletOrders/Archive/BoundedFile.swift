@@ -40,6 +40,9 @@ public struct FileKind: Sendable, Hashable, CustomStringConvertible {
     public static let orderFile = FileKind(
         name: "order file", maximumBytes: OrderArchiveBuilder.maximumBundleBytes,
         reason: "Wallet accepts orders whose files add up to less than 5 MB, so no single file can be larger.")
+    /// A settings file (`wallet-orders serve --config`): 1 MiB (real ones are a few kB).
+    public static let settings = FileKind(
+        name: "settings file", maximumBytes: 1 << 20, reason: "A settings file holds a few dozen settings; 1 MiB is far more.")
     /// A certificate, chain, private key, `.p12` or trust root: 1 MiB (real ones are a few kB;
     /// a chain file tens of kB).
     public static let certificate = FileKind(

@@ -2,10 +2,14 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOHTTP1
+import WalletOrders
 
-/// Every failure answers with the service's JSON error body: Hummingbird's own errors (no such
-/// route, a body over the upload limit, a wrong method) get a code from their status, and an
-/// unexpected error is logged and answered with a 500 that names no internals.
+/// Every failure answers with the service's JSON error body: a ``ServiceError`` as it is, a
+/// library error (``WalletOrdersError``: a store that can't be reached, a refused order) mapped
+/// by ``ServiceError/from(_:)`` (store failures as a 503 that names no file or address, the
+/// detail logged), Hummingbird's own errors (no such route, a body over the upload limit, a
+/// wrong method) with a code from their status, and anything else logged and answered with a
+/// 500 that names no internals.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = OrderRequestContext
     let logger: Logger
@@ -14,12 +18,11 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as ServiceError {
-            if let detail = error.logDetail {
-                logger.error(
-                    "request failed",
-                    metadata: ["code": .string(error.code), "detail": .string(detail), "route": .string(AccessLogMiddleware<Context>.route(context))])
-            }
-            return error.response()
+            return answer(error, context)
+        } catch let error as WalletOrdersError {
+            // The library's errors (a store failure, a refused order) get their HTTP answer here,
+            // so handlers call the store and the intake without wrapping each call.
+            return answer(.from(error), context)
         } catch let error as HTTPParserError {
             throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see ParseErrorAnswer)
         } catch let error as any HTTPResponseError {
@@ -38,5 +41,15 @@ struct ErrorMiddleware: RouterMiddleware {
             logger.error("request failed", metadata: ["error": "\(error)", "route": .string(AccessLogMiddleware<Context>.route(context))])
             return ServiceError(.internalServerError, code: "internal", "The server failed to answer.").response()
         }
+    }
+
+    /// The answer to `error`, its detail logged when it has one the client doesn't see.
+    private func answer(_ error: ServiceError, _ context: Context) -> Response {
+        if let detail = error.logDetail {
+            logger.error(
+                "request failed",
+                metadata: ["code": .string(error.code), "detail": .string(detail), "route": .string(AccessLogMiddleware<Context>.route(context))])
+        }
+        return error.response()
     }
 }

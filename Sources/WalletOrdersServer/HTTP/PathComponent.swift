@@ -38,3 +38,10 @@ enum PathComponent {
         }
     }
 }
+
+extension UInt8 {
+    /// Whether the byte is an ASCII hexadecimal digit (0-9, A-F, a-f).
+    var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
+}

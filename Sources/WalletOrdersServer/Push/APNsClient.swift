@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 public import Logging
 import Metrics
 public import NIOCore
@@ -134,6 +134,25 @@ public final class APNsClient: PushSender, Service {
         Metrics.Timer(label: "wallet_orders_apns_push_duration_seconds", preferredDisplayUnit: .seconds)
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         return outcome
+    }
+
+    /// What an endpoint said to ``probe()``.
+    public struct Probe: Sendable {
+        /// The HTTP status of its answer (APNs answers a request for `/` with an error status).
+        public var status: Int
+        /// Its `Date` header, when it sent one: the endpoint's clock.
+        public var date: Date?
+    }
+
+    /// Asks the endpoint for `/` (no push): an answer means it is reachable and its TLS
+    /// certificate trusted; the answer's `Date` header tells its clock.
+    ///
+    /// - Throws: Why no answer came (no connection, TLS refused, a timeout).
+    public func probe(timeout: Duration = .seconds(10)) async throws -> Probe {
+        let request = HTTPClientRequest(url: String(baseURL.dropLast("3/device/".count)))
+        let response = try await httpClient.execute(request, timeout: .seconds(timeout.components.seconds))
+        let date = response.headers.first(name: "date").flatMap(HTTPDate.parse).map { Date(timeIntervalSince1970: Double($0)) }
+        return Probe(status: Int(response.status.code), date: date)
     }
 
     /// Closes the connections; a second call does nothing. Pushes in flight fail with `retryLater`.

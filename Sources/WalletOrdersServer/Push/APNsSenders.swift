@@ -22,6 +22,29 @@ public final class APNsSenders: PushSender, Service {
     /// The topics with a client of their own.
     public var topics: [String] { byTopic.keys.sorted() }
 
+    /// Asks each endpoint once, without a push, whether it answers over TLS (see
+    /// ``APNsClient/probe()``): one result per endpoint, by `host:port`.
+    public func probe() async -> [String: Result<APNsClient.Probe, any Error>] {
+        var clients: [String: APNsClient] = [:]
+        for client in Array(byTopic.values) + [shared].compactMap({ $0 }) {
+            clients["\(client.configuration.endpoint.host):\(client.configuration.endpoint.port)"] = client
+        }
+        var results: [String: Result<APNsClient.Probe, any Error>] = [:]
+        for (endpoint, client) in clients {
+            do {
+                results[endpoint] = .success(try await client.probe())
+            } catch {
+                results[endpoint] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    /// The APNs endpoints the clients push to, as `host:port`, each once.
+    public var endpoints: [String] {
+        Set((Array(byTopic.values) + [shared].compactMap { $0 }).map { "\($0.configuration.endpoint.host):\($0.configuration.endpoint.port)" }).sorted()
+    }
+
     public func send(_ notification: PushNotification) async -> PushOutcome {
         guard let client = byTopic[notification.topic] ?? shared else {
             return .credentialsRefused(reason: "no APNs credentials for the topic \(notification.topic)")

@@ -27,15 +27,23 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             guard let cluster = PostgresTestCluster.shared else {
                 throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
             }
-            let database = try cluster.makeDatabase()
-            defer { cluster.dropDatabase(database) }
-            let store = try await PostgresOrderStore(url: cluster.url(database: database))
+            // psql runs on a thread of its own: these suites run on the few dedicated threads,
+            // and a CREATE or DROP DATABASE waited for there holds up every service on them.
+            let database = try await onOwnThread { try cluster.makeDatabase() }
             do {
-                let result = try await body(store)
-                await store.close()
+                let store = try await PostgresOrderStore(url: cluster.url(database: database))
+                let result: T
+                do {
+                    result = try await body(store)
+                    await store.close()
+                } catch {
+                    await store.close()
+                    throw error
+                }
+                _ = try? await onOwnThread { cluster.dropDatabase(database) }
                 return result
             } catch {
-                await store.close()
+                _ = try? await onOwnThread { cluster.dropDatabase(database) }
                 throw error
             }
         }
