@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-test build build-commit release release-static install install-files demo test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-commit release release-static install install-files demo serve-local test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -56,7 +56,7 @@ install-files:
 		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	install -m 0755 $(INSTALL_STRIP) "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
-	python3 Tools/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
+	python3 .ci/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
 	"$(BINARY)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wallet-orders"
 	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
 	"$(BINARY)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wallet-orders.fish"
@@ -66,6 +66,12 @@ install-files:
 demo: release
 	$(SWIFT) run -c release --skip-build wallet-orders demo --samples Samples
 	bash Tests/Demo/web-service.sh
+
+## The service for development: serve on 127.0.0.1:8080 with a development signing identity and a
+## local APNs stand-in; everything it makes stays in .local/ for the next run (LOCAL_DIR, ORDER_TYPE
+## and LISTEN change that). TEST-ONLY keys; Ctrl-C stops it.
+serve-local: release
+	bash Tests/Demo/serve-local.sh
 
 ## Samples/screenshots/: every sample as `wallet-orders preview --png` renders it (headless
 ## Chromium, 390 px wide at 2x), light and dark; shown in the README.

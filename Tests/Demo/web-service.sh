@@ -20,6 +20,7 @@ trap cleanup EXIT
 say() { printf '\n%s\n' "$*"; }
 fail() { echo "demo: error: $*" >&2; exit 1; }
 show() { printf '  $ %s\n' "$*"; }
+. Tests/Demo/apns-stand-in.sh
 
 # Set-up: a signing identity for the sample's order type, the first version in a fresh store.
 "$BIN/wallet-orders" dev-certs --order-type-id "$TYPE" --team-id DEMO000001 --out "$WORK/signing/$TYPE" >/dev/null
@@ -29,18 +30,11 @@ cp -r Samples/shipped-ecommerce "$WORK/signing/$TYPE/template" && rm "$WORK/sign
 "$BIN/wallet-orders" build "$WORK/source" --out "$WORK/v1.order" --cert "$WORK/signing/$TYPE/order-type.pem" \
     --key "$WORK/signing/$TYPE/order-type.key.pem" --wwdr "$WORK/signing/$TYPE/wwdr-intermediate.pem" >/dev/null
 "$BIN/wallet-orders" store save "$WORK/v1.order" --store "$WORK/orders.sqlite" --trust-root "$WORK/signing/$TYPE/root-ca.pem" >/dev/null
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/apns-key.pem" -out "$WORK/apns-cert.pem" 2>/dev/null
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/token.p8"
-openssl pkey -in "$WORK/token.p8" -pubout -out "$WORK/token.pub"
+apns_credentials "$WORK"
 KEY=$(openssl rand -hex 24)
 echo "$KEY $TYPE" > "$WORK/keys.txt"   # the merchant's key, then the order types it may act on
 
-"$BIN/apns-stand-in" --cert "$WORK/apns-cert.pem" --key "$WORK/apns-key.pem" --listen 127.0.0.1:0 \
-    --jwt-key "$WORK/token.pub" --key-id DEMOKEY001 --team-id DEMO000001 > "$WORK/apns.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 200); do grep -q '"port"' "$WORK/apns.log" 2>/dev/null && break; sleep 0.05; done
-APNS_PORT=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["port"])' "$WORK/apns.log")
+start_apns_stand_in "$WORK" DEMOKEY001 DEMO000001
 
 "$BIN/wallet-orders" serve --store "$WORK/orders.sqlite" --listen 127.0.0.1:0 --api-key-file "$WORK/keys.txt" \
     --trust-root "$WORK/signing/$TYPE/root-ca.pem" --signing-dir "$WORK/signing" --log-level warning \

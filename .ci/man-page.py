@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes wallet-orders(1) in mdoc from the tool's own description of its commands.
 
-Usage: python3 Tools/man-page.py WALLET_ORDERS_BINARY > wallet-orders.1
+Usage: python3 .ci/man-page.py WALLET_ORDERS_BINARY > wallet-orders.1
 
 It runs `WALLET_ORDERS_BINARY --experimental-dump-help` (swift-argument-parser's ToolInfo JSON,
 the input of argument-parser's own `generate-manual` plugin) and writes one page: the synopsis,
