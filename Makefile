@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-test build build-commit release release-static install install-files demo serve-local test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-commit release release-static install install-files image demo serve-local test test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -61,6 +61,15 @@ install-files:
 	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
 	"$(BINARY)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wallet-orders.fish"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/wallet-orders, its man page and bash/zsh/fish completions"
+
+## `make image`: the OCI image of `wallet-orders serve` (IMAGE, .build-image/wallet-orders.oci.tar),
+## built here from Debian 12's packages (debootstrap) and the static binary (release-static),
+## committed by buildah: no Docker engine, no registry. The Dockerfile's runtime stage, file for
+## file. Root. `podman load -i` or `skopeo copy oci-archive:…` takes it from there.
+IMAGE ?= $(CURDIR)/.build-image/wallet-orders.oci.tar
+image: release-static
+	@bash .ci/setup image
+	bash .ci/image "$(BINARY)" "$(IMAGE)"
 
 ## Build in release mode and run the whole pipeline on the samples with TEST-ONLY certificates.
 demo: release
