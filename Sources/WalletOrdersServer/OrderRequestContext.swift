@@ -1,5 +1,6 @@
 public import Hummingbird
 public import NIOCore
+import WalletOrders
 
 /// The request context of the order web service: Hummingbird's core context plus the client's
 /// address (for the log endpoint's rate limit and the request log) and, under `/merchant/v1/`,
@@ -25,9 +26,9 @@ public struct OrderRequestContext: RequestContext, RemoteAddressRequestContext {
 
 /// The sizes the service accepts, and why.
 public enum OrderServiceLimits {
-    /// The largest request body of any endpoint: a signed archive (8 MiB, as for files; Wallet
-    /// takes bundles under 5 MB).
-    public static let maximumUploadBytes = 8 << 20
+    /// The largest request body of any endpoint: a signed archive, as large as an archive file may
+    /// be (`ArchiveLimits.maximumArchiveFileBytes`, 8 MiB; Wallet takes bundles under 5 MB).
+    public static let maximumUploadBytes = ArchiveLimits.maximumArchiveFileBytes
     /// A registration body (`{"pushToken": "…"}`).
     public static let maximumRegistrationBodyBytes = 4 << 10
     /// A `POST /v1/log` body.

@@ -362,29 +362,6 @@ extension OrderArchive {
     }
 }
 
-/// Limits that keep a hostile archive from exhausting memory or time while it is opened.
-public struct ArchiveLimits: Sendable, Hashable {
-    /// The most entries read (default 1,000; real orders have a few dozen).
-    public var maxEntryCount: Int
-    /// The most bytes all entries may expand to (default 64 MiB).
-    public var maxTotalUncompressedBytes: Int
-    /// The largest expansion ratio allowed for entries above ``compressionRatioThreshold`` (default 100:1).
-    public var maxCompressionRatio: UInt64
-    /// Entries smaller than this are never flagged for their ratio (default 1 MiB).
-    public var compressionRatioThreshold: UInt64
-
-    /// Creates limits; the defaults suit any real order.
-    public init(
-        maxEntryCount: Int = 1_000, maxTotalUncompressedBytes: Int = 64 << 20, maxCompressionRatio: UInt64 = 100,
-        compressionRatioThreshold: UInt64 = 1 << 20
-    ) {
-        self.maxEntryCount = maxEntryCount
-        self.maxTotalUncompressedBytes = maxTotalUncompressedBytes
-        self.maxCompressionRatio = maxCompressionRatio
-        self.compressionRatioThreshold = compressionRatioThreshold
-    }
-}
-
 /// Human-readable decoding errors.
 enum OrderDecoding {
     static func describe(_ error: any Error) -> String {

@@ -16,10 +16,6 @@ public struct OrderArchiveBuilder: Sendable {
     /// How the files are compressed in the zip (default: ``ArchiveCompression/deflate``).
     public var compression: ArchiveCompression
 
-    /// Apple's limit: "The total size of the bundle must be below 5 MB" (taken as 5,000,000 bytes
-    /// of files, manifest and signature included).
-    public static let maximumBundleBytes = 5_000_000
-
     /// Creates a builder that signs with `identity` and compresses as `compression` says.
     public init(identity: SigningIdentity, compression: ArchiveCompression = .deflate) {
         self.identity = identity
@@ -45,7 +41,7 @@ public struct OrderArchiveBuilder: Sendable {
         let identifier = try Self.identifier(of: orderJSON)
         try identity.checkCanSign(orderTypeIdentifier: identifier.orderTypeIdentifier)
         let filesSize = source.files.values.reduce(0) { $0 + $1.count }
-        if filesSize >= Self.maximumBundleBytes {
+        if filesSize >= ArchiveLimits.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: filesSize)
         }
         try identity.checkValidity(at: signingTime)
@@ -54,7 +50,7 @@ public struct OrderArchiveBuilder: Sendable {
         let manifestBytes = manifest.jsonBytes
         let signature = try identity.sign(manifestBytes, signingTime: signingTime)
         let total = filesSize + manifestBytes.count + signature.count
-        if total >= Self.maximumBundleBytes {
+        if total >= ArchiveLimits.maximumBundleBytes {
             throw Self.tooLarge(source.files, total: total)
         }
 

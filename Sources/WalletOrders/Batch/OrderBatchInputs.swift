@@ -4,7 +4,7 @@ public import Foundation
 /// of `order.json` files.
 public enum OrderBatchInputs {
     /// The longest line read: an `order.json` can't be larger than a whole archive may be.
-    public static let maximumLineBytes = OrderArchiveBuilder.maximumBundleBytes
+    public static let maximumLineBytes = ArchiveLimits.maximumBundleBytes
 
     /// The orders of a JSON Lines file, one `order.json` document per line, read as the batch
     /// goes (64 KiB at a time: memory does not grow with the file). Blank lines are skipped;

@@ -131,7 +131,7 @@ public struct OrderArchiveVerifier: Sendable {
 
     private func checkBundleSize(_ archive: OrderArchive, into report: inout ValidationReport) {
         let total = archive.filePaths.reduce(0) { $0 + (archive.contents(of: $1)?.count ?? 0) }
-        guard total >= OrderArchiveBuilder.maximumBundleBytes else { return }
+        guard total >= ArchiveLimits.maximumBundleBytes else { return }
         let largest = archive.filePaths.sorted { (archive.contents(of: $0)?.count ?? 0) > (archive.contents(of: $1)?.count ?? 0) }
             .prefix(3).map { "\($0) (\(ByteCountText.format(archive.contents(of: $0)?.count ?? 0)))" }
         report.add(

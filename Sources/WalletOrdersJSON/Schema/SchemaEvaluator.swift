@@ -1,7 +1,7 @@
 // Why this file is long (about 850 lines): it is one evaluator. `SchemaEvaluator` walks an
 // instance and a compiled schema together, and its keyword handlers share private state (the
 // instance path, the dynamic scope, the depth guard, collecting or not); keeping them in one
-// file keeps that state private. Its annotation sets live in JSONSchema+Annotations.swift.
+// file keeps that state private. Its annotation sets live in SchemaAnnotations.swift.
 
 /// Runs a ``SchemaProgram`` against one instance.
 ///

@@ -28,17 +28,15 @@ public struct FileKind: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// A `.order` archive: 8 MiB (8,388,608 bytes). Wallet accepts a bundle whose files add up to
-    /// less than 5 MB; zipped, with the headers of up to 1,000 entries (the most
-    /// ``ArchiveLimits`` reads), such a bundle stays under 6 MB even stored, so an archive over
-    /// 8 MiB can't be one Wallet accepts.
+    /// A `.order` archive: ``ArchiveLimits/maximumArchiveFileBytes`` (8 MiB), more than any
+    /// archive Wallet accepts can be.
     public static let archive = FileKind(
-        name: "archive", maximumBytes: 8 << 20,
+        name: "archive", maximumBytes: ArchiveLimits.maximumArchiveFileBytes,
         reason: "Wallet accepts orders whose files add up to less than 5 MB; no such archive comes near 8 MiB.")
     /// One file of an order source folder (or a batch input's order.json): under 5 MB, Wallet's
-    /// limit for the whole bundle (``OrderArchiveBuilder/maximumBundleBytes``).
+    /// limit for the whole bundle (``ArchiveLimits/maximumBundleBytes``).
     public static let orderFile = FileKind(
-        name: "order file", maximumBytes: OrderArchiveBuilder.maximumBundleBytes,
+        name: "order file", maximumBytes: ArchiveLimits.maximumBundleBytes,
         reason: "Wallet accepts orders whose files add up to less than 5 MB, so no single file can be larger.")
     /// A settings file (`wallet-orders serve --config`): 1 MiB (real ones are a few kB).
     public static let settings = FileKind(

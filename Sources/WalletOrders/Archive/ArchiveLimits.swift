@@ -1,0 +1,37 @@
+/// The size limits of an order: Apple's limit on a bundle, the largest archive file read, and the
+/// limits that keep a hostile archive from exhausting memory or time while it is opened. Every
+/// stage that checks a size reads it here: building (``OrderArchiveBuilder``), reading files
+/// (``FileKind``), opening (``OrderArchive``) and validating.
+public struct ArchiveLimits: Sendable, Hashable {
+    /// The most entries read (default 1,000; real orders have a few dozen).
+    public var maxEntryCount: Int
+    /// The most bytes all entries may expand to (default 64 MiB).
+    public var maxTotalUncompressedBytes: Int
+    /// The largest expansion ratio allowed for entries above ``compressionRatioThreshold`` (default 100:1).
+    public var maxCompressionRatio: UInt64
+    /// Entries smaller than this are never flagged for their ratio (default 1 MiB).
+    public var compressionRatioThreshold: UInt64
+
+    /// Creates limits; the defaults suit any real order.
+    public init(
+        maxEntryCount: Int = 1_000, maxTotalUncompressedBytes: Int = 64 << 20, maxCompressionRatio: UInt64 = 100,
+        compressionRatioThreshold: UInt64 = 1 << 20
+    ) {
+        self.maxEntryCount = maxEntryCount
+        self.maxTotalUncompressedBytes = maxTotalUncompressedBytes
+        self.maxCompressionRatio = maxCompressionRatio
+        self.compressionRatioThreshold = compressionRatioThreshold
+    }
+}
+
+extension ArchiveLimits {
+    /// Apple's limit: "The total size of the bundle must be below 5 MB" (taken as 5,000,000 bytes
+    /// of files, manifest and signature included).
+    public static let maximumBundleBytes = 5_000_000
+
+    /// The largest archive file read: 8 MiB (8,388,608 bytes). A bundle under
+    /// ``maximumBundleBytes``, zipped with the headers of up to 1,000 entries (the most
+    /// ``maxEntryCount`` reads by default), stays under 6 MB even stored, so an archive over 8 MiB
+    /// can't be one Wallet accepts.
+    public static let maximumArchiveFileBytes = 8 << 20
+}
