@@ -257,13 +257,20 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersTests",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersIntake", "WalletOrdersTestSupport", "WalletOrdersTestFixtures"],
+            dependencies: [
+                "WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersIntake", "WalletOrdersTestSupport",
+                "WalletOrdersTestFixtures",
+            ],
             exclude: ["Support/make_order_archive.py", "Support/apple_profile_chain.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WalletOrdersStoreTests",
-            dependencies: ["WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport", "WalletOrdersTestFixtures", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport",
+                "WalletOrdersTestFixtures", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

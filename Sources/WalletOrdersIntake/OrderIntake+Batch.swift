@@ -1,7 +1,7 @@
 public import Foundation
+import Synchronization
 public import WalletOrders
 public import WalletOrdersStore
-import Synchronization
 
 extension OrderIntake {
     /// Validates many signed archives (in parallel, up to `maximumConcurrency` at a time) and

@@ -1,7 +1,7 @@
 public import Foundation
 public import WalletOrders
-public import WalletOrdersStore
 import WalletOrdersJSON
+public import WalletOrdersStore
 
 /// The one way an order comes in: validate → sign → store → notify, for a signed archive and for
 /// a source the intake builds and signs.
@@ -203,7 +203,8 @@ public struct OrderIntake: Sendable {
                 saved = .failure(error)
             }
         } else {
-            saved = try await store.save(verifiedArchives: [archive]).first
+            saved =
+                try await store.save(verifiedArchives: [archive]).first
                 ?? .failure(WalletOrdersError(.storeUnavailable, "The store returned no result."))
         }
         switch saved {

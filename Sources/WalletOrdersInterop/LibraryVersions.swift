@@ -1,6 +1,6 @@
+import CWalletOrdersBarcode
 import CWalletOrdersOpenSSL
 import CWalletOrdersZip
-import CWalletOrdersBarcode
 
 /// The versions of the C libraries the process runs with (the shared libraries loaded, which may
 /// be newer than the headers it was built against), for `wallet-orders --version` and bug reports.

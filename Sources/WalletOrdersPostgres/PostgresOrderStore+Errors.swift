@@ -66,7 +66,8 @@ struct ErrorContext: Sendable {
             return WalletOrdersError(
                 .storeUnavailable,
                 "Could not \(doing) \(store): the TLS handshake with \(endpoint) failed (\((error as? PSQLError)?.underlying ?? error)).",
-                hint: "Check sslmode and sslrootcert in the store URL: verify-full needs the CA that issued the server's certificate and a host name it names.",
+                hint:
+                    "Check sslmode and sslrootcert in the store URL: verify-full needs the CA that issued the server's certificate and a host name it names.",
                 underlying: error)
         }
         guard let psql = error as? PSQLError else {
@@ -88,7 +89,8 @@ struct ErrorContext: Sendable {
                 hint: unreachableHint, underlying: psql)
         case .sslUnsupported:
             return WalletOrdersError(
-                .storeUnavailable, "Could not \(doing) \(store): the server at \(endpoint) does not offer TLS, and sslmode=\(configuration.tlsMode.rawValue) requires it.",
+                .storeUnavailable,
+                "Could not \(doing) \(store): the server at \(endpoint) does not offer TLS, and sslmode=\(configuration.tlsMode.rawValue) requires it.",
                 hint: "Turn on ssl in the server's postgresql.conf, or use sslmode=prefer or disable on a trusted network.",
                 underlying: psql)
         case .failedToAddSSLHandler:
@@ -98,7 +100,8 @@ struct ErrorContext: Sendable {
         case .authMechanismRequiresPassword:
             return WalletOrdersError(
                 .storeAccessDenied, "Could not \(doing) \(store): the server asks for a password for '\(configuration.username)' and none was given.",
-                hint: "Put the password in PGPASSWORD, or in the URL given through WALLET_ORDERS_STORE (not on the command line, where every user sees it).",
+                hint:
+                    "Put the password in PGPASSWORD, or in the URL given through WALLET_ORDERS_STORE (not on the command line, where every user sees it).",
                 underlying: psql)
         case .unsupportedAuthMechanism, .saslError:
             return WalletOrdersError(
@@ -135,7 +138,8 @@ struct ErrorContext: Sendable {
                 hint: "Create it (createdb \(configuration.database)), or fix the database name in the store URL.", underlying: psql)
         case "57014":
             return WalletOrdersError(
-                .storeUnavailable, "Could not \(doing) \(store): a statement ran longer than statement_timeout (\(configuration.statementTimeout)) and was cancelled; nothing of it was written.",
+                .storeUnavailable,
+                "Could not \(doing) \(store): a statement ran longer than statement_timeout (\(configuration.statementTimeout)) and was cancelled; nothing of it was written.",
                 hint: "Try again; if the database is busy, raise statement_timeout in the store URL.", underlying: psql)
         case "53300", "53400":
             return WalletOrdersError(

@@ -271,13 +271,15 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
             order = "updated_at_seconds DESC, updated_at_nanos DESC, order_type_identifier DESC, order_identifier DESC"
             if let after = query.after {
                 conditions.append(
-                    "\(key) < (\(bind(after.seconds)), \(bind(Int64(after.nanoseconds))), \(bind(after.orderTypeIdentifier)), \(bind(after.orderIdentifier)))")
+                    "\(key) < (\(bind(after.seconds)), \(bind(Int64(after.nanoseconds))), \(bind(after.orderTypeIdentifier)), \(bind(after.orderIdentifier)))"
+                )
             }
         case .updatedAtAscending:
             order = "updated_at_seconds, updated_at_nanos, order_type_identifier, order_identifier"
             if let after = query.after {
                 conditions.append(
-                    "\(key) > (\(bind(after.seconds)), \(bind(Int64(after.nanoseconds))), \(bind(after.orderTypeIdentifier)), \(bind(after.orderIdentifier)))")
+                    "\(key) > (\(bind(after.seconds)), \(bind(Int64(after.nanoseconds))), \(bind(after.orderTypeIdentifier)), \(bind(after.orderIdentifier)))"
+                )
             }
         case .identifier:
             order = "order_type_identifier, order_identifier"

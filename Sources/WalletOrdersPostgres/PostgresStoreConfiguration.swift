@@ -229,7 +229,10 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
     private var startupParameters: [(String, String)] {
         [
             ("application_name", applicationName),
-            ("statement_timeout", String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)),
+            (
+                "statement_timeout",
+                String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)
+            ),
             ("TimeZone", "UTC"),
         ]
     }

@@ -55,7 +55,8 @@ extension PreviewPage {
             let state = index <= reached ? "done" : "todo"
             bar += "<span class=\"\(state)\"></span>"
             let date = step.date.map { HTML.element("span", "step-date", HTML.escape($0)) } ?? ""
-            list += "<li class=\"\(state)\(index == reached ? " current" : "")\">"
+            list +=
+                "<li class=\"\(state)\(index == reached ? " current" : "")\">"
                 + HTML.element("span", "step-label", HTML.escape(step.label)) + date + "</li>"
         }
         return HTML.element("div", "progress \(tone)", bar) + HTML.element("ol", "steps", list)
@@ -156,12 +157,14 @@ extension PreviewPage {
             Step(label: w(.pickedUp), date: pickup.pickedUpAt.map(formats.dateTime)),
         ]
         html += progress(steps, reached: reached, tone: tone)
-        var rows = HTML.row(w(.pickupAt), ([localization.text(pickup.displayName)] + addressLines(pickup.address)).map(HTML.escape).joined(separator: "<br>"))
+        var rows = HTML.row(
+            w(.pickupAt), ([localization.text(pickup.displayName)] + addressLines(pickup.address)).map(HTML.escape).joined(separator: "<br>"))
         if let window { rows += HTML.row(w(.pickupWindow), HTML.escape(window)) }
         if let notes = pickup.notes { rows += HTML.row(w(.notes), t(notes)) }
         html += HTML.element("div", "rows", rows)
         if let location = pickup.location {
-            let url = "https://maps.apple.com/?ll=\(location.latitude),\(location.longitude)&q=\(localization.text(pickup.displayName).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            let url =
+                "https://maps.apple.com/?ll=\(location.latitude),\(location.longitude)&q=\(localization.text(pickup.displayName).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
             html += HTML.link(url, w(.directions), className: "button secondary-button")
         }
         if let barcode = pickup.barcode {
@@ -175,7 +178,9 @@ extension PreviewPage {
         var html = ""
         for (index, item) in items.enumerated() {
             let itemPointer = "\(pointer)/\(index)"
-            let picture = item.image.map { image($0, at: itemPointer + "/image", className: "item-image", alt: localization.text(item.title)) } ?? "<span class=\"item-image none\"></span>"
+            let picture =
+                item.image.map { image($0, at: itemPointer + "/image", className: "item-image", alt: localization.text(item.title)) }
+                ?? "<span class=\"item-image none\"></span>"
             var text = HTML.element("div", "item-title", t(item.title))
             if let subtitle = item.subtitle { text += HTML.element("div", "item-subtitle secondary", t(subtitle)) }
             text += HTML.element("div", "item-quantity secondary", "\(HTML.escape(w(.quantity))) \(HTML.escape(formats.number(item.quantity)))")
@@ -191,7 +196,8 @@ extension PreviewPage {
         var html = ""
         for (index, item) in items.enumerated() {
             let title = localization.text(item.title)
-            html += item.image.map { image($0, at: "\(pointer)/\(index)/image", className: "thumb", alt: title) }
+            html +=
+                item.image.map { image($0, at: "\(pointer)/\(index)/image", className: "thumb", alt: title) }
                 ?? "<span class=\"thumb none\" title=\"\(HTML.escape(title))\"></span>"
         }
         let count = items.reduce(0) { $0 + $1.quantity }
@@ -226,14 +232,19 @@ extension PreviewPage {
             var list = ""
             for (index, transaction) in transactions.enumerated() {
                 let kind = transaction.transactionType == .refund ? w(.refund) : w(.purchase)
-                var line = HTML.element("span", "label", HTML.escape(kind) + "<br><small class=\"secondary\">\(HTML.escape(formats.dateTime(transaction.createdAt))) · \(t(transaction.paymentMethod.displayName)) · \(HTML.escape(transaction.status.rawValue))</small>")
+                var line = HTML.element(
+                    "span", "label",
+                    HTML.escape(kind)
+                        + "<br><small class=\"secondary\">\(HTML.escape(formats.dateTime(transaction.createdAt))) · \(t(transaction.paymentMethod.displayName)) · \(HTML.escape(transaction.status.rawValue))</small>"
+                )
                 let sign = transaction.transactionType == .refund ? "−" : ""
                 line += HTML.element("span", "value", sign + HTML.escape(formats.money(transaction.amount)))
                 var extra = ""
                 if let receipt = transaction.receipt {
                     extra = document(receipt, at: "/payment/transactions/\(index)/receipt", label: w(.receipt))
                 }
-                list += HTML.element("li", "transaction", HTML.element("div", "row", line) + extra + findings.take(under: "/payment/transactions/\(index)"))
+                list += HTML.element(
+                    "li", "transaction", HTML.element("div", "row", line) + extra + findings.take(under: "/payment/transactions/\(index)"))
             }
             html += HTML.element("h3", nil, HTML.escape(w(.transactions))) + HTML.element("ul", "transactions", list)
         }
@@ -306,8 +317,12 @@ extension PreviewPage {
         var provider = ""
         if let orderProvider = order.orderProvider {
             let name = localization.text(orderProvider.displayName)
-            provider += image(orderProvider.trackingLogoNameLightColorScheme, at: "/orderProvider/trackingLogoNameLightColorScheme", className: "provider-logo only-light", alt: name)
-            provider += image(orderProvider.trackingLogoNameDarkColorScheme, at: "/orderProvider/trackingLogoNameDarkColorScheme", className: "provider-logo only-dark", alt: name)
+            provider += image(
+                orderProvider.trackingLogoNameLightColorScheme, at: "/orderProvider/trackingLogoNameLightColorScheme",
+                className: "provider-logo only-light", alt: name)
+            provider += image(
+                orderProvider.trackingLogoNameDarkColorScheme, at: "/orderProvider/trackingLogoNameDarkColorScheme",
+                className: "provider-logo only-dark", alt: name)
             provider += HTML.element("p", "secondary small", HTML.escape(w(.orderProvider)) + " " + HTML.link(orderProvider.url, name))
             provider = HTML.element("div", "provider", provider + findings.take(under: "/orderProvider"))
         }

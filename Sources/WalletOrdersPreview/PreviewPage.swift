@@ -105,7 +105,8 @@ struct PreviewPage {
             let d = entry.diagnostic
             let rule = "\(d.severity.rawValue)[\(HTML.escape(d.ruleID))]"
             let ruleHTML = entry.shown ? "<a href=\"#finding-\(entry.number)\">\(rule)</a>" : rule
-            list += "<li class=\"\(d.severity.rawValue)\">\(ruleHTML) <span class=\"where\">\(HTML.escape(d.location.description))</span> \(HTML.escape(d.message))</li>"
+            list +=
+                "<li class=\"\(d.severity.rawValue)\">\(ruleHTML) <span class=\"where\">\(HTML.escape(d.location.description))</span> \(HTML.escape(d.message))</li>"
         }
         // Open when something is wrong; notes alone stay folded (a click shows them).
         let open = errors + warnings > 0 ? " open" : ""
@@ -143,16 +144,20 @@ struct PreviewPage {
             return HTML.element("p", "missing-document", "\(HTML.escape(label)): <code>\(HTML.escape(name))</code>") + own
         }
         let file = Self.downloadName(name, extension: kind.fileExtension)
-        return "<a class=\"link document\" download=\"\(HTML.escape(file))\" href=\"data:\(kind.mime);base64,\(Data(bytes).base64EncodedString())\">\(HTML.escape(label)) · \(HTML.escape(name))</a>" + own
+        return
+            "<a class=\"link document\" download=\"\(HTML.escape(file))\" href=\"data:\(kind.mime);base64,\(Data(bytes).base64EncodedString())\">\(HTML.escape(label)) · \(HTML.escape(name))</a>"
+            + own
     }
 
     /// The last path component of `name`, letters, digits, `-`, `_` and `.` only (others become
     /// `_`), at most 100 characters, ending in `.ext`.
     static func downloadName(_ name: String, extension ext: String) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var stem = String(last.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".") ? Character(scalar) : "_"
-        }.prefix(100))
+        var stem = String(
+            last.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+                    ? Character(scalar) : "_"
+            }.prefix(100))
         while stem.hasPrefix(".") { stem.removeFirst() }
         if stem.lowercased().hasSuffix("." + ext) { stem.removeLast(ext.count + 1) }
         return (stem.isEmpty ? "document" : stem) + "." + ext

@@ -68,7 +68,8 @@ enum Words {
         .returnStarted: "Retour lancé", .returnCompleted: "Retour terminé", .manageReturn: "Gérer le retour",
         .returnPolicy: "Politique de retour", .returnBy: "Retour possible jusqu’au", .orderProvider: "Informations fournies par",
         .findings: "Résultats de la validation", .noFindings: "Aucun problème", .missingImage: "Image manquante",
-        .barcode: "Code-barres", .languages: "Langues", .notReadable: "order.json ne peut pas être lu comme une commande", .addToWallet: "Ajouter à Apple Wallet",
+        .barcode: "Code-barres", .languages: "Langues", .notReadable: "order.json ne peut pas être lu comme une commande",
+        .addToWallet: "Ajouter à Apple Wallet",
     ]
 
     static let chinese: [Key: String] = [

@@ -1,10 +1,10 @@
 import Foundation
-import WalletOrdersJSON
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 import WalletOrders
+import WalletOrdersJSON
 import WalletOrdersStore
 
 /// Apple's order web service protocol, under `/v1/`:

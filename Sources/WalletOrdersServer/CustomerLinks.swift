@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import WalletOrders
-import WalletOrdersStore
 import WalletOrdersPreview
+import WalletOrdersStore
 
 /// "Add to Apple Wallet" links: one unguessable link per order, for an email or a receipt page.
 ///
@@ -92,7 +92,8 @@ struct CustomerLinks: Sendable {
         do {
             page = previewer.preview(try OrderArchive(bytes: bytes), subject: order.description, options: options).html
         } catch {
-            throw ServiceError(.internalServerError, code: "unreadable-order", "The stored order can't be shown.", hint: "Ask the merchant for a new link.")
+            throw ServiceError(
+                .internalServerError, code: "unreadable-order", "The stored order can't be shown.", hint: "Ask the merchant for a new link.")
         }
         return Response(
             status: .ok,
@@ -113,7 +114,9 @@ struct CustomerLinks: Sendable {
     static func language(_ header: String?) -> String? {
         guard let first = header?.split(separator: ",").first?.split(separator: ";").first else { return nil }
         let tag = first.trimmingCharacters(in: .whitespaces)
-        guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            return nil
+        }
         return tag
     }
 }

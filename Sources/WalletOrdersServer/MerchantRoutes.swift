@@ -1,11 +1,11 @@
 import Foundation
-import WalletOrdersJSON
 import HTTPTypes
 import Hummingbird
 import Metrics
 import NIOCore
 import WalletOrders
 import WalletOrdersIntake
+import WalletOrdersJSON
 import WalletOrdersStore
 
 /// The merchant's own API under `/merchant/v1/`, authenticated by API keys
@@ -81,7 +81,8 @@ struct MerchantRoutes: Sendable {
             files = Dictionary(uniqueKeysWithValues: archive.filePaths.compactMap { path in archive.contents(of: path).map { (path, $0) } })
         default:
             throw ServiceError(
-                .unsupportedMediaType, code: "unsupported-media-type", "Send order.json as application/json, or a zip of the source files as application/zip.")
+                .unsupportedMediaType, code: "unsupported-media-type",
+                "Send order.json as application/json, or a zip of the source files as application/zip.")
         }
         // The order type picks the identity and the template, so it is read before validation
         // (which needs the template's files); the intake parses order.json once more, for good.

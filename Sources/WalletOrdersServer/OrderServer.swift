@@ -1,16 +1,16 @@
 import Foundation
 public import Hummingbird
-public import Logging
-import NIOCore
-import Prometheus
 import HummingbirdCore
 import HummingbirdTLS
+public import Logging
+import NIOCore
 import NIOSSL
+import Prometheus
 public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersIntake
-public import WalletOrdersStore
 import WalletOrdersPreview
+public import WalletOrdersStore
 
 /// What the web service keeps its orders, registrations and push outbox in: the order store
 /// (``SQLiteOrderStore`` implements all three).
@@ -161,7 +161,8 @@ public struct OrderServer: Sendable {
             logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
             pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
             registrationLimiter: configuration.registrationsPerClientPerMinute > 0
-                ? RateLimiter(rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+                ? RateLimiter(
+                    rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
                 : nil
         ).add(to: router)
         let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))

@@ -1,12 +1,12 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdCore
 public import Logging
 import NIOCore
 import Synchronization
-public import WalletOrdersPreview
 import WalletOrders
+public import WalletOrdersPreview
 
 /// `wallet-orders preview --serve`: one order's preview page on loopback, rendered again when its
 /// source folder (or archive) changes. The page polls `/version` and reloads itself.
@@ -112,7 +112,8 @@ public final class PreviewServer: Sendable {
             limits: ConnectionLimits(idleTimeout: idleTimeout), trustedProxies: TrustedProxies(ranges: []), tls: nil,
             additionalChannelHandlers: { [] })
         let application = Application(
-            router: router, server: connections, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
+            router: router, server: connections,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),
             onServerRunning: { channel in
                 let real = channel.localAddress?.port ?? port
                 server.boundPort.withLock { $0 = real }

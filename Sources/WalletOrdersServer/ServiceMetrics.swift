@@ -26,7 +26,8 @@ public struct ServiceMetrics: Sendable {
     public func record(_ status: PushOutboxStatus, now: Date = Date()) {
         func gauge(_ name: String, _ unit: String, _ help: String) -> Prometheus.Gauge {
             registry.makeGauge(
-                descriptor: MetricNameDescriptor(namespace: "wallet_orders", subsystem: "push_outbox", metricName: name, unitName: unit, helpText: help))
+                descriptor: MetricNameDescriptor(
+                    namespace: "wallet_orders", subsystem: "push_outbox", metricName: name, unitName: unit, helpText: help))
         }
         gauge("pending", "", "Pushes waiting in the outbox, parked ones included.").set(Double(status.pending))
         gauge("parked", "", "Pushes parked because APNs refused their topic's credentials.").set(Double(status.parked))

@@ -1,6 +1,6 @@
 import Foundation
-import WalletOrdersInterop
 import WalletOrders
+import WalletOrdersInterop
 
 /// A store whose changes are numbered by one sequence: the history log's, and the order web
 /// service's `lastModified` tags (``DeviceRegistrationStoring/changedOrders(deviceIdentifier:orderTypeIdentifier:since:)``).

@@ -1,6 +1,6 @@
 import Foundation
-import WalletOrdersInterop
 public import WalletOrders
+import WalletOrdersInterop
 
 /// Copies every order of one store into another (SQLite to PostgreSQL and back, or any two
 /// ``OrderStoring``s), in pages, resumably, and checks the result.
@@ -79,7 +79,8 @@ public enum OrderStoreCopy {
     ///   - progress: Called after each page is saved, with the cursor to resume from.
     /// - Throws: A store error of either store (the pages saved before it stay saved).
     public static func copy(
-        from source: any OrderStoring, to destination: any OrderStoring, validator: OrderValidator, batchSize: Int = 100, after: OrderListCursor? = nil,
+        from source: any OrderStoring, to destination: any OrderStoring, validator: OrderValidator, batchSize: Int = 100,
+        after: OrderListCursor? = nil,
         progress: @Sendable (Progress) async throws -> Void = { _ in }
     ) async throws -> Report {
         var report = Report()

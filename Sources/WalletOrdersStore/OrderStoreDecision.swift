@@ -1,7 +1,7 @@
-public import WalletOrders
 package import Foundation
-import WalletOrdersJSON
+public import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersJSON
 
 /// FinanceKit's save and contains decision tables, as pure functions every ``OrderStoring``
 /// implementation shares (run inside the write transaction, so the comparison and the write are

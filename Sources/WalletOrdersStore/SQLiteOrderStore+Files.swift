@@ -68,7 +68,8 @@ extension SQLiteOrderStore {
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & 0o077 != 0 else { continue }
             let mode = String(status.st_mode & 0o777, radix: 8)
-            return "The order store file \(path) can be read by other users (mode \(mode)): it holds every order's authenticationToken and the customer link secret. Restrict it: chmod 600 \(url.path)*"
+            return
+                "The order store file \(path) can be read by other users (mode \(mode)): it holds every order's authenticationToken and the customer link secret. Restrict it: chmod 600 \(url.path)*"
         }
         return nil
     }

@@ -124,7 +124,8 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
             }
         }
         guard let hex, hex.utf8.count == 64 else {
-            throw WalletOrdersError(.storeCorrupt, "The order store \(url.path) has no customer link secret.", hint: "Restore the store from a backup.")
+            throw WalletOrdersError(
+                .storeCorrupt, "The order store \(url.path) has no customer link secret.", hint: "Restore the store from a backup.")
         }
         var bytes: [UInt8] = []
         var index = hex.startIndex

@@ -145,9 +145,10 @@ public final class SQLiteOrderStore: OrderStoring {
                 }
                 lookups = [database as! DatabaseQueue]
             }
-            storeID = try database.read { db in
-                try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
-            } ?? ""
+            storeID =
+                try database.read { db in
+                    try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'storeID'")
+                } ?? ""
             exposureWarning = Self.exposure(of: url)
         } catch {
             throw Self.storeError(error, path: path, doing: "open", busyTimeout: busyTimeout)

@@ -40,7 +40,8 @@ struct BatchBuild {
             command.quiet ? .off : (Terminal.isTerminal(.standardError) ? .bar : .lines(interval: command.progressInterval))
         let failed: Int
         if input == "-" {
-            failed = try await process(OrderBatchInputs.jsonLines(fileDescriptor: 0), total: nil, builder: builder, out: outFolder, progress: progressMode)
+            failed = try await process(
+                OrderBatchInputs.jsonLines(fileDescriptor: 0), total: nil, builder: builder, out: outFolder, progress: progressMode)
         } else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Progress of a batch on stderr: a bar redrawn in place on a terminal, a plain line every
@@ -138,12 +139,12 @@ enum AllocatorTuning {
     /// with it). Memory stays bounded: at most `--jobs` tasks of orders are in flight.
     static func forBatch() {
         #if canImport(Glibc)
-        // <malloc.h> is not part of Swift's Glibc module: find mallopt(3) at run time.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        _ = mallopt(-1, 32 << 20)  // M_TRIM_THRESHOLD
-        _ = mallopt(-3, 16 << 20)  // M_MMAP_THRESHOLD
+            // <malloc.h> is not part of Swift's Glibc module: find mallopt(3) at run time.
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
+            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+            _ = mallopt(-1, 32 << 20)  // M_TRIM_THRESHOLD
+            _ = mallopt(-3, 16 << 20)  // M_MMAP_THRESHOLD
         #endif
     }
 }

@@ -58,7 +58,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The order source folder (not with --batch).", valueName: "source"))
     var source: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive, '-' for standard output (with --batch: the output folder).", valueName: "file.order"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write the archive, '-' for standard output (with --batch: the output folder).", valueName: "file.order"))
     var out: String
 
     @Option(help: ArgumentHelp("Build many orders: a JSON Lines file, '-' for standard input, or a folder of *.json files.", valueName: "input"))
@@ -73,7 +75,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "With --batch: no progress, notes or warnings; failures and the summary line are still printed.")
     var quiet = false
 
-    @Flag(name: .customLong("skip-existing"), help: "With --batch: leave an archive already in --out as it is (counted as skipped) instead of replacing it.")
+    @Flag(
+        name: .customLong("skip-existing"),
+        help: "With --batch: leave an archive already in --out as it is (counted as skipped) instead of replacing it.")
     var skipExisting = false
 
     @Option(help: .hidden)
@@ -84,7 +88,8 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Signing time: RFC 3339 (2026-01-31T12:00:00Z) or Unix seconds.", valueName: "time"))
     var signingTime: String?
 
-    @Option(help: ArgumentHelp("deflate (smaller archives) or store (fastest build); images and the signature are always stored.", valueName: "method"))
+    @Option(
+        help: ArgumentHelp("deflate (smaller archives) or store (fastest build); images and the signature are always stored.", valueName: "method"))
     var compression: CompressionArgument = .deflate
 
     @Flag(help: "Sign even when validation finds errors (not recommended: Wallet will refuse the order).")
@@ -140,7 +145,8 @@ struct BuildCommand: AsyncParsableCommand {
                 if !report.isValid {
                     Terminal.write(ReportRenderer(colors: Terminal.colorsEnabled(on: .standardError)).render([report], as: .text), to: .standardError)
                     throw WalletOrdersError(
-                        .validationFailed, "'\(source)' has \(report.errors.count) error\(report.errors.count == 1 ? "" : "s"); the order was not signed.",
+                        .validationFailed,
+                        "'\(source)' has \(report.errors.count) error\(report.errors.count == 1 ? "" : "s"); the order was not signed.",
                         hint: "Fix them: Wallet would refuse the order.")
                 }
                 for warning in report.warnings {

@@ -59,7 +59,8 @@ struct DemoCommand: AsyncParsableCommand {
             switch result {
             case .success(let receipt):
                 first = first ?? receipt
-                Terminal.write("  \(receipt.result.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(receipt.identifier)  (\(row.sample))")
+                Terminal.write(
+                    "  \(receipt.result.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(receipt.identifier)  (\(row.sample))")
             case .failure(let error):
                 throw error
             }
@@ -81,7 +82,9 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.write("\nAsking the store what FinanceKit's contains(matching:updatedDate:) would answer:")
         for (identifier, date, label) in questions {
             let answer = try await store.contains(matching: identifier, updatedDate: date)
-            Terminal.write("  \(answer.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(identifier) at \(date.map(\.text) ?? "any version") (\(label))")
+            Terminal.write(
+                "  \(answer.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(identifier) at \(date.map(\.text) ?? "any version") (\(label))"
+            )
         }
         Terminal.write("\nTry: wallet-orders store list --store \(storeURL.path)")
     }
@@ -97,7 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
                 hint: "Run from the repository root, or pass --samples DIR.")
         }
         let outURL = URL(
-            fileURLWithPath: out ?? FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-demo-\(UUID().uuidString.prefix(8))").path)
+            fileURLWithPath: out
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-demo-\(UUID().uuidString.prefix(8))").path)
         try OutputTarget.makeFolder(outURL.path)
 
         Terminal.write("Making a TEST-ONLY certificate chain in \(outURL.path) …")

@@ -71,7 +71,8 @@ struct DoctorCommand: AsyncParsableCommand {
         let now = Date()
         do {
             let anchors = try TrustRoots.read(serve.trustRoots + config.stringArray(forKey: "trustRoots", default: []))
-            _ = try OrderServer.Configuration(config: config, validator: try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)))
+            _ = try OrderServer.Configuration(
+                config: config, validator: try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)))
             add("settings", .ok, "read", nil)
         } catch {
             let failure = WalletOrdersError.wrapping(error, code: .invalidConfiguration)
@@ -87,7 +88,9 @@ struct DoctorCommand: AsyncParsableCommand {
                     guard let summary = identities.entries[type]?.identity.certificateSummary else { continue }
                     let day = summary.notAfter.formatted(Date.ISO8601FormatStyle().year().month().day())
                     if summary.notAfter.timeIntervalSince(now) < Self.expiryWarning {
-                        add("signing", .warning, "\(type): the certificate expires on \(day)", "Renew it before then: orders can't be signed after it.")
+                        add(
+                            "signing", .warning, "\(type): the certificate expires on \(day)",
+                            "Renew it before then: orders can't be signed after it.")
                     } else {
                         add("signing", .ok, "\(type): the certificate is valid until \(day)", nil)
                     }
@@ -98,9 +101,10 @@ struct DoctorCommand: AsyncParsableCommand {
             }
         }
         do {
-            guard let senders = try APNsSenders.make(
-                config: config, signingDirectory: config.string(forKey: "signing.directory").map { URL(fileURLWithPath: $0) },
-                logger: .init(label: "wallet-orders.doctor", factory: { _ in SwiftLogNoOpLogHandler() }))
+            guard
+                let senders = try APNsSenders.make(
+                    config: config, signingDirectory: config.string(forKey: "signing.directory").map { URL(fileURLWithPath: $0) },
+                    logger: .init(label: "wallet-orders.doctor", factory: { _ in SwiftLogNoOpLogHandler() }))
             else {
                 add("apns", .warning, "no endpoint (--apns): pushes would wait in the outbox", nil)
                 return
@@ -112,7 +116,9 @@ struct DoctorCommand: AsyncParsableCommand {
                     if let date = probe.date {
                         let skew = now.timeIntervalSince(date)
                         if abs(skew) > 60 {
-                            add("clock", .error, "this machine's clock is \(Int(skew.rounded())) s off \(endpoint)'s", "Synchronize it (NTP): signing times and the updatedAt margin depend on it.")
+                            add(
+                                "clock", .error, "this machine's clock is \(Int(skew.rounded())) s off \(endpoint)'s",
+                                "Synchronize it (NTP): signing times and the updatedAt margin depend on it.")
                         } else {
                             add("clock", .ok, "within \(Int(Swift.abs(skew).rounded(FloatingPointRoundingRule.up))) s of \(endpoint)'s", nil)
                         }
@@ -144,15 +150,20 @@ struct DoctorCommand: AsyncParsableCommand {
             let folder = location.url.deletingLastPathComponent().path
             var isFolder: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) ? isFolder.boolValue && access(folder, W_OK) == 0 : true else {
-                    add("store", .error, "\(name) can't be created: \(folder) is not a writable folder", "Give --store a path in a folder this user may write.")
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) ? isFolder.boolValue && access(folder, W_OK) == 0 : true
+                else {
+                    add(
+                        "store", .error, "\(name) can't be created: \(folder) is not a writable folder",
+                        "Give --store a path in a folder this user may write.")
                     return
                 }
                 add("store", .ok, "\(name) does not exist yet; serve creates it", nil)
                 return
             }
             guard access(path, W_OK) == 0, access(folder, W_OK) == 0 else {
-                add("store", .error, "\(name) is not writable (the file and its folder must be, for the journal)", "Fix the permissions, or run as the store's owner.")
+                add(
+                    "store", .error, "\(name) is not writable (the file and its folder must be, for the journal)",
+                    "Fix the permissions, or run as the store's owner.")
                 return
             }
         }

@@ -56,7 +56,8 @@ struct InitCommand: ParsableCommand {
             for file in template.files {
                 try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
             }
-            Terminal.write("wrote an order source (\(kind.rawValue)) for \(orderTypeIdentifier)/\(OrderSourceTemplate.orderIdentifier) to \(directory)/:")
+            Terminal.write(
+                "wrote an order source (\(kind.rawValue)) for \(orderTypeIdentifier)/\(OrderSourceTemplate.orderIdentifier) to \(directory)/:")
             for file in template.files { Terminal.write("  \(file.name)") }
             Terminal.write("Next: edit \(directory)/order.json, then `wallet-orders validate \(directory)`.")
         }

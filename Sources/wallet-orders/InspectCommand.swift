@@ -91,7 +91,9 @@ struct InspectCommand: ParsableCommand {
         Terminal.write("\(bold(archive)): \(inspection.bytes ?? 0) bytes, \(entries.count) entries")
         for entry in entries {
             let size = entry.isDirectory ? "dir" : "\(entry.uncompressedSize) B"
-            Terminal.write("  \(entry.path.padding(toLength: max(36, entry.path.count), withPad: " ", startingAt: 0)) \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.compression)")
+            Terminal.write(
+                "  \(entry.path.padding(toLength: max(36, entry.path.count), withPad: " ", startingAt: 0)) \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.compression)"
+            )
         }
         Terminal.write(bold("order"))
         if let order = inspection.order {
@@ -127,7 +129,9 @@ struct InspectCommand: ParsableCommand {
             Terminal.write("  signed at:   \(signature.signingTime.map(formatter.string(from:)) ?? "(no signingTime attribute)")")
             Terminal.write("  digest:      \(signature.digestAlgorithm), signature: \(signature.signatureAlgorithm)")
             Terminal.write("  attributes:  \(signature.signedAttributes.joined(separator: ", "))")
-            Terminal.write("  detached:    \(signature.isDetached ? "yes" : "no"), signers: \(signature.signerCount), certificates: \(signature.certificates.count)")
+            Terminal.write(
+                "  detached:    \(signature.isDetached ? "yes" : "no"), signers: \(signature.signerCount), certificates: \(signature.certificates.count)"
+            )
         } else {
             Terminal.write("  unreadable: \(inspection.signatureError ?? "")")
         }

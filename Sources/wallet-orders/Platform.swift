@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The C library's `read(2)`, `write(2)` and `glob(3)` under one name on Linux (Glibc, Musl) and
@@ -17,27 +17,27 @@ enum POSIX {
     /// what they were; only a change of `/etc/localtime` while the process runs goes unseen.
     static func readLocalTimeZoneOnce() {
         #if os(Linux)
-        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
+            if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
         #endif
     }
 
     static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
+            Glibc.write(descriptor, bytes, count)
         #elseif canImport(Musl)
-        Musl.write(descriptor, bytes, count)
+            Musl.write(descriptor, bytes, count)
         #else
-        Darwin.write(descriptor, bytes, count)
+            Darwin.write(descriptor, bytes, count)
         #endif
     }
 
     static func read(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.read(descriptor, bytes, count)
+            Glibc.read(descriptor, bytes, count)
         #elseif canImport(Musl)
-        Musl.read(descriptor, bytes, count)
+            Musl.read(descriptor, bytes, count)
         #else
-        Darwin.read(descriptor, bytes, count)
+            Darwin.read(descriptor, bytes, count)
         #endif
     }
 
@@ -46,11 +46,11 @@ enum POSIX {
         var result = glob_t()
         defer { globfree(&result) }
         #if canImport(Glibc)
-        let status = Glibc.glob(pattern, 0, nil, &result)
+            let status = Glibc.glob(pattern, 0, nil, &result)
         #elseif canImport(Musl)
-        let status = Musl.glob(pattern, 0, nil, &result)
+            let status = Musl.glob(pattern, 0, nil, &result)
         #else
-        let status = Darwin.glob(pattern, 0, nil, &result)
+            let status = Darwin.glob(pattern, 0, nil, &result)
         #endif
         guard status == 0 else { return [] }
         return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }

@@ -36,7 +36,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("An order source folder or a .order archive.", valueName: "path"))
     var path: String
 
-    @Option(help: ArgumentHelp("The language to show (fr, zh-Hans): the order's localization and the locale of its dates and money.", valueName: "language"))
+    @Option(
+        help: ArgumentHelp(
+            "The language to show (fr, zh-Hans): the order's localization and the locale of its dates and money.", valueName: "language"))
     var lang: String?
 
     @Option(help: ArgumentHelp("light or dark.", valueName: "appearance"))
@@ -48,7 +50,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also render the page to this PNG with headless Chromium.", valueName: "file"))
     var png: String?
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for archives; repeatable.", valueName: "file"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp("Another trusted root certificate (PEM or DER) for archives; repeatable.", valueName: "file"))
     var trustRoots: [String] = []
 
     @Flag(help: "Serve the page on loopback and render it again when PATH changes (Ctrl-C stops).")
@@ -80,7 +84,8 @@ struct PreviewCommand: AsyncParsableCommand {
             let options = PreviewOptions(language: lang, appearance: appearance.options)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw WalletOrdersError(.fileAccess, "'\(path)' does not exist.", hint: "Pass an order source folder (holding order.json) or a .order archive.")
+                throw WalletOrdersError(
+                    .fileAccess, "'\(path)' does not exist.", hint: "Pass an order source folder (holding order.json) or a .order archive.")
             }
             if isDirectory.boolValue {
                 return previewer.preview(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path, options: options)
@@ -94,8 +99,12 @@ struct PreviewCommand: AsyncParsableCommand {
             let shown = preview.language ?? "-"
             Terminal.write("languages: \(preview.languages.joined(separator: ", ")) (showing \(shown))", to: messages)
         }
-        if let lang, let language = preview.language, language.split(separator: "-").first?.lowercased() != lang.split(whereSeparator: { $0 == "-" || $0 == "_" }).first?.lowercased() {
-            Terminal.write("note: the order has no '\(lang)' localization; its \(language) strings are shown, dates and money formatted for '\(lang)'.", to: messages)
+        if let lang, let language = preview.language,
+            language.split(separator: "-").first?.lowercased() != lang.split(whereSeparator: { $0 == "-" || $0 == "_" }).first?.lowercased()
+        {
+            Terminal.write(
+                "note: the order has no '\(lang)' localization; its \(language) strings are shown, dates and money formatted for '\(lang)'.",
+                to: messages)
         }
         let errors = preview.report.errors.count
         let warnings = preview.report.warnings.count
@@ -126,7 +135,9 @@ struct PreviewCommand: AsyncParsableCommand {
             } catch let error as ExitCode {
                 throw error
             } catch {
-                Terminal.reportError("Chromium could not render the page: \(error)", hint: "Run `\(chromium.executable.path) --headless --screenshot about:blank` to see what it says.")
+                Terminal.reportError(
+                    "Chromium could not render the page: \(error)",
+                    hint: "Run `\(chromium.executable.path) --headless --screenshot about:blank` to see what it says.")
                 throw ExitCode.failure
             }
         }

@@ -4,9 +4,9 @@ import Foundation
 import Logging
 import SystemPackage
 import WalletOrders
+import WalletOrdersPostgres
 import WalletOrdersServer
 import WalletOrdersStore
-import WalletOrdersPostgres
 
 /// `wallet-orders serve`: the order web service on the order store.
 struct ServeCommand: AsyncParsableCommand {
@@ -46,37 +46,61 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).",
+            valueName: "path-or-url"))
     var storePath: String?
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for uploaded archives; repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp(
+            "Another trusted root certificate (PEM or DER) for uploaded archives; repeatable. Apple Root CA is always trusted.", valueName: "file"))
     var trustRoots: [String] = []
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of settings (flags and WALLET_ORDERS_* variables win over it).", valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp("A JSON file of settings (flags and WALLET_ORDERS_* variables win over it).", valueName: "file"))
     var configFile: String?
 
     @Option(help: ArgumentHelp("Address and port to listen on (port 0 picks a free one; default 127.0.0.1:8080).", valueName: "host:port"))
     var listen: String?
 
-    @Option(name: .customLong("api-key-file"), help: ArgumentHelp("Merchant API keys, one a line: KEY then its order types, comma-separated, or * (or WALLET_ORDERS_API_KEYS, entries separated by ';').", valueName: "file"))
+    @Option(
+        name: .customLong("api-key-file"),
+        help: ArgumentHelp(
+            "Merchant API keys, one a line: KEY then its order types, comma-separated, or * (or WALLET_ORDERS_API_KEYS, entries separated by ';').",
+            valueName: "file"))
     var apiKeyFile: String?
 
     @Option(name: .customLong("public-url"), help: ArgumentHelp("The service's public base URL, for customer links.", valueName: "url"))
     var publicURL: String?
 
-    @Option(name: .customLong("tls-certificate"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.", valueName: "file"))
+    @Option(
+        name: .customLong("tls-certificate"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.", valueName: "file")
+    )
     var tlsCertificate: String?
 
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
     var tlsKey: String?
 
-    @Option(name: .customLong("signing-dir"), help: ArgumentHelp("Identities to sign posted order.json files with: one subfolder per order type, as `dev-certs --out` writes them.", valueName: "folder"))
+    @Option(
+        name: .customLong("signing-dir"),
+        help: ArgumentHelp(
+            "Identities to sign posted order.json files with: one subfolder per order type, as `dev-certs --out` writes them.", valueName: "folder"))
     var signingDirectory: String?
 
-    @Option(name: .customLong("apns"), help: ArgumentHelp("Send pushes to APNs: production, development (the sandbox) or host:port (a stand-in). Credentials: --apns-token-key, --apns-cert/--apns-key, --apns-p12, or each identity of --signing-dir.", valueName: "environment"))
+    @Option(
+        name: .customLong("apns"),
+        help: ArgumentHelp(
+            "Send pushes to APNs: production, development (the sandbox) or host:port (a stand-in). Credentials: --apns-token-key, --apns-cert/--apns-key, --apns-p12, or each identity of --signing-dir.",
+            valueName: "environment"))
     var apnsEnvironment: String?
 
-    @Option(name: .customLong("apns-token-key"), help: ArgumentHelp("APNs token authentication: the .p8 key (with --apns-key-id and --apns-team-id).", valueName: "file"))
+    @Option(
+        name: .customLong("apns-token-key"),
+        help: ArgumentHelp("APNs token authentication: the .p8 key (with --apns-key-id and --apns-team-id).", valueName: "file"))
     var apnsTokenKey: String?
 
     @Option(name: .customLong("apns-key-id"), help: ArgumentHelp("The ID of --apns-token-key.", valueName: "id"))
@@ -85,58 +109,91 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("apns-team-id"), help: ArgumentHelp("Your Team ID, for --apns-token-key.", valueName: "id"))
     var apnsTeamID: String?
 
-    @Option(name: .customLong("apns-cert"), help: ArgumentHelp("An Order Type ID certificate chain (PEM) to log in to APNs with; needs --apns-key.", valueName: "file"))
+    @Option(
+        name: .customLong("apns-cert"),
+        help: ArgumentHelp("An Order Type ID certificate chain (PEM) to log in to APNs with; needs --apns-key.", valueName: "file"))
     var apnsCertificate: String?
 
     @Option(name: .customLong("apns-key"), help: ArgumentHelp("The private key (PEM) of --apns-cert.", valueName: "file"))
     var apnsKey: String?
 
-    @Option(name: .customLong("apns-p12"), help: ArgumentHelp("An Order Type ID certificate and key as .p12, to log in to APNs with.", valueName: "file"))
+    @Option(
+        name: .customLong("apns-p12"), help: ArgumentHelp("An Order Type ID certificate and key as .p12, to log in to APNs with.", valueName: "file"))
     var apnsPKCS12: String?
 
-    @Option(name: .customLong("apns-ca"), help: ArgumentHelp("Another root to trust the APNs endpoint with (a stand-in's CA); repeatable.", valueName: "file"))
+    @Option(
+        name: .customLong("apns-ca"),
+        help: ArgumentHelp("Another root to trust the APNs endpoint with (a stand-in's CA); repeatable.", valueName: "file"))
     var apnsTrustRoots: [String] = []
 
     @Option(name: .customLong("push-poll"), help: ArgumentHelp("Seconds between looks at the push outbox (default 1).", valueName: "seconds"))
     var pushPoll: Double?
 
-    @Option(name: .customLong("push-lease"), help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
+    @Option(
+        name: .customLong("push-lease"),
+        help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
     var pushLease: Double?
 
-    @Option(name: .customLong("max-registrations-per-order"), help: ArgumentHelp("Device registrations one order may have; a new one past it is refused with 409 (default 1000).", valueName: "count"))
+    @Option(
+        name: .customLong("max-registrations-per-order"),
+        help: ArgumentHelp("Device registrations one order may have; a new one past it is refused with 409 (default 1000).", valueName: "count"))
     var maximumRegistrationsPerOrder: Int?
 
-    @Option(name: .customLong("max-registrations-per-device"), help: ArgumentHelp("Registrations one device identifier may have over all orders (default 100).", valueName: "count"))
+    @Option(
+        name: .customLong("max-registrations-per-device"),
+        help: ArgumentHelp("Registrations one device identifier may have over all orders (default 100).", valueName: "count"))
     var maximumRegistrationsPerDevice: Int?
 
-    @Option(name: .customLong("registrations-per-minute"), help: ArgumentHelp("Registrations a client address may make a minute, then 429 with Retry-After (default 60; 0: no limit).", valueName: "count"))
+    @Option(
+        name: .customLong("registrations-per-minute"),
+        help: ArgumentHelp(
+            "Registrations a client address may make a minute, then 429 with Retry-After (default 60; 0: no limit).", valueName: "count"))
     var registrationsPerMinute: Int?
 
-    @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an order whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
+    @Option(
+        name: .customLong("updated-at-margin"),
+        help: ArgumentHelp(
+            "Refuse an order whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
     var updatedAtMargin: Double?
 
-    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Close a connection whose request head takes longer than this (default 10).", valueName: "seconds"))
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp("Close a connection whose request head takes longer than this (default 10).", valueName: "seconds"))
     var headerTimeout: Double?
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a keep-alive connection idle this long (default 60).", valueName: "seconds"))
     var idleTimeout: Double?
 
-    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Close a connection whose request body sends nothing for this long (default 30).", valueName: "seconds"))
+    @Option(
+        name: .customLong("body-timeout"),
+        help: ArgumentHelp("Close a connection whose request body sends nothing for this long (default 30).", valueName: "seconds"))
     var bodyTimeout: Double?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections in all; more are closed at once (default 10000, less if the open-file limit is lower).", valueName: "count"))
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "Open connections in all; more are closed at once (default 10000, less if the open-file limit is lower).", valueName: "count"))
     var maximumConnections: Int?
 
-    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp("Open connections from one client address; more are closed at once (default 64; trusted proxies are exempt).", valueName: "count"))
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: ArgumentHelp(
+            "Open connections from one client address; more are closed at once (default 64; trusted proxies are exempt).", valueName: "count"))
     var maximumConnectionsPerAddress: Int?
 
-    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp("A reverse proxy's address or CIDR range whose X-Forwarded-For names the client; repeatable.", valueName: "cidr"))
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp("A reverse proxy's address or CIDR range whose X-Forwarded-For names the client; repeatable.", valueName: "cidr"))
     var trustedProxies: [String] = []
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
     var logLevel: String?
 
-    @Option(name: .customLong("log-format"), help: ArgumentHelp("text (default) or json: one JSON object a line on standard error, for a log collector.", valueName: "format"))
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("text (default) or json: one JSON object a line on standard error, for a log collector.", valueName: "format"))
     var logFormat: String?
 
     func validate() throws {
@@ -190,7 +247,9 @@ struct ServeCommand: AsyncParsableCommand {
                 try await server.run { host, port in
                     let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
                     Terminal.write("wallet-orders serve: listening on \(address) (store \(path))", to: .standardError)
-                    serviceLogger.info("started", metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))
+                    serviceLogger.info(
+                        "started",
+                        metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))
                 }
             }
         } catch {

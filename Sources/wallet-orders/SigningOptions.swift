@@ -10,10 +10,15 @@ struct SigningOptions: ParsableArguments {
     @Option(name: .customLong("key"), help: ArgumentHelp("Private key of the certificate (PEM, may be encrypted).", valueName: "file"))
     var privateKey: String?
 
-    @Option(name: .customLong("p12"), help: ArgumentHelp("Certificate and key as a .p12 exported from Keychain Access (instead of --cert/--key).", valueName: "file"))
+    @Option(
+        name: .customLong("p12"),
+        help: ArgumentHelp("Certificate and key as a .p12 exported from Keychain Access (instead of --cert/--key).", valueName: "file"))
     var pkcs12: String?
 
-    @Option(name: .customLong("wwdr"), help: ArgumentHelp("Apple WWDR intermediate that issued the certificate (PEM or DER). Optional when --cert or --p12 already holds it.", valueName: "file"))
+    @Option(
+        name: .customLong("wwdr"),
+        help: ArgumentHelp(
+            "Apple WWDR intermediate that issued the certificate (PEM or DER). Optional when --cert or --p12 already holds it.", valueName: "file"))
     var intermediate: String?
 
     @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Environment variable holding the key or .p12 passphrase.", valueName: "name"))

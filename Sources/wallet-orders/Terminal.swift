@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writing to the terminal: colors only on a TTY and never with `NO_COLOR`; errors on stderr.
@@ -22,7 +22,12 @@ enum Terminal {
     }
 
     enum Style: String {
-        case red = "31", yellow = "33", green = "32", cyan = "36", bold = "1", dim = "2"
+        case red = "31"
+        case yellow = "33"
+        case green = "32"
+        case cyan = "36"
+        case bold = "1"
+        case dim = "2"
     }
 
     static func styled(_ text: String, _ style: Style, on stream: Stream = .standardOutput) -> String {

@@ -15,7 +15,8 @@ enum UsageErrors {
     ]
 
     /// For `serve --port` and its kin.
-    static let listenHint = "serve takes the address and the port together: --listen 127.0.0.1:8080 (0.0.0.0:8080 for every interface; port 0 picks a free one)."
+    static let listenHint =
+        "serve takes the address and the port together: --listen 127.0.0.1:8080 (0.0.0.0:8080 for every interface; port 0 picks a free one)."
 
     /// The subcommand path in `arguments` (`store save`), for `wallet-orders store save --help`.
     static func commandPath(_ arguments: [String]) -> String {

@@ -22,7 +22,9 @@ struct VerifyCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Archives, folders of archives, or quoted globs (as validate takes them).", valueName: "path"))
     var archives: [String]
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable. Apple Root CA is always trusted.", valueName: "file"))
     var trustRoots: [String] = []
 
     @Flag(help: "Print the reports as JSON, the document `validate --format json` prints (Schemas/validation-report.schema.json).")

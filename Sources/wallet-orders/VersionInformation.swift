@@ -14,24 +14,24 @@ enum VersionInformation {
     /// `-DWALLET_ORDERS_BUILD_COMMIT`; a plain `swift build` has no commit to name.
     static var commit: String? {
         #if WALLET_ORDERS_BUILD_COMMIT
-        generatedBuildCommit
+            generatedBuildCommit
         #else
-        nil
+            nil
         #endif
     }
 
     /// The version of the Swift compiler that built the binary, to the minor version.
     static var swiftCompiler: String {
         #if compiler(>=7.0)
-        "7.0 or later"
+            "7.0 or later"
         #elseif compiler(>=6.5)
-        "6.5"
+            "6.5"
         #elseif compiler(>=6.4)
-        "6.4"
+            "6.4"
         #elseif compiler(>=6.3)
-        "6.3"
+            "6.3"
         #else
-        "6.2"
+            "6.2"
         #endif
     }
 

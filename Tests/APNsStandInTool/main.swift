@@ -28,7 +28,10 @@ func parse(_ arguments: [String]) -> [String: [String]] {
     var options: [String: [String]] = [:]
     var arguments = arguments[...]
     while let name = arguments.popFirst() {
-        guard name.hasPrefix("--"), name != "--help" else { print(usage); exit(name == "--help" ? 0 : 2) }
+        guard name.hasPrefix("--"), name != "--help" else {
+            print(usage)
+            exit(name == "--help" ? 0 : 2)
+        }
         guard let value = arguments.popFirst() else { fail("\(name) needs a value") }
         options[name, default: []].append(value)
     }

@@ -37,9 +37,15 @@ struct AppleProfileEndToEndTests {
 
     static let deviations: [Deviation] = [
         .init(name: "a Pass Type ID leaf (pass EKU and pass marker)", flags: ["--pass-shaped"], ruleID: "certificate.pass-type-certificate"),
-        .init(name: "an order-type marker naming another order type", flags: ["--marker", "order.com.other.type"], ruleID: "signature.signer-order-type-mismatch"),
-        .init(name: "a leaf without the order-type marker", flags: ["--without-leaf", "1.2.840.113635.100.14.2"], ruleID: "certificate.leaf-order-type-marker"),
-        .init(name: "an intermediate without Apple's WWDR marker", flags: ["--without-intermediate", "1.2.840.113635.100.6.2.1"], ruleID: "certificate.intermediate-marker"),
+        .init(
+            name: "an order-type marker naming another order type", flags: ["--marker", "order.com.other.type"],
+            ruleID: "signature.signer-order-type-mismatch"),
+        .init(
+            name: "a leaf without the order-type marker", flags: ["--without-leaf", "1.2.840.113635.100.14.2"],
+            ruleID: "certificate.leaf-order-type-marker"),
+        .init(
+            name: "an intermediate without Apple's WWDR marker", flags: ["--without-intermediate", "1.2.840.113635.100.6.2.1"],
+            ruleID: "certificate.intermediate-marker"),
     ]
 
     static let folder: Result<TemporaryFolder, FixtureError> = Result { () throws(FixtureError) in
@@ -51,8 +57,10 @@ struct AppleProfileEndToEndTests {
         if !FileManager.default.fileExists(atPath: out.appendingPathComponent("leaf.key.pem").path) {
             let made = try ExternalProgram.run(
                 tool: "python3",
-                [support.appendingPathComponent("apple_profile_chain.py").path, "issue", out.path, "--leaf", realLeaf.path,
-                 "--intermediate", appleWWDR.path] + flags)
+                [
+                    support.appendingPathComponent("apple_profile_chain.py").path, "issue", out.path, "--leaf", realLeaf.path,
+                    "--intermediate", appleWWDR.path,
+                ] + flags)
             try #require(made.status == 0, "apple_profile_chain.py: \(made)")
         }
         return Chain(folder: out)
@@ -111,9 +119,11 @@ struct AppleProfileEndToEndTests {
         #expect(unzipped.status == 0, "\(unzipped)")
         let cms = try ExternalProgram.run(
             tool: "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", unpacked.appendingPathComponent("signature").path,
-             "-content", unpacked.appendingPathComponent("manifest.json").path, "-CAfile", chain.root.path, "-purpose", "any",
-             "-out", "/dev/null"])
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", unpacked.appendingPathComponent("signature").path,
+                "-content", unpacked.appendingPathComponent("manifest.json").path, "-CAfile", chain.root.path, "-purpose", "any",
+                "-out", "/dev/null",
+            ])
         #expect(cms.status == 0, "\(cms)")
 
         let trust = ["--trust-root", chain.root.path]
@@ -178,9 +188,11 @@ struct AppleProfileEndToEndTests {
         let archive = folder.file("\(deviation.name.replacingOccurrences(of: " ", with: "-")).order")
         let signed = try ExternalProgram.run(
             tool: "python3",
-            [Self.support.appendingPathComponent("make_order_archive.py").path, source.path, archive.path,
-             "--cert", chain.leaf.path, "--key", chain.leafKey.path, "--wwdr", chain.wwdr.path,
-             "--signing-time", SharedFixtures.signingTimeText])
+            [
+                Self.support.appendingPathComponent("make_order_archive.py").path, source.path, archive.path,
+                "--cert", chain.leaf.path, "--key", chain.leafKey.path, "--wwdr", chain.wwdr.path,
+                "--signing-time", SharedFixtures.signingTimeText,
+            ])
         try #require(signed.status == 0, "make_order_archive.py: \(signed)")
 
         let trust = ["--trust-root", chain.root.path]

@@ -29,8 +29,10 @@ import WalletOrdersTestSupport
     static func batch(_ input: URL, out: URL, _ extra: [String] = []) throws -> ProgramResult {
         let certs = try SharedFixtures.certs.get()
         return try CLI.run(
-            ["build", "--batch", input.path, "--template", Repository.shippedEcommerce.path, "--out", out.path,
-             "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments + extra)
+            [
+                "build", "--batch", input.path, "--template", Repository.shippedEcommerce.path, "--out", out.path,
+                "--signing-time", SharedFixtures.signingTimeText,
+            ] + certs.signingArguments + extra)
     }
 
     static func names(in folder: URL) throws -> [String] {
@@ -58,7 +60,8 @@ import WalletOrdersTestSupport
 
         // Every archive verifies with our verifier against the test root...
         let certs = try SharedFixtures.certs.get()
-        let verified = try CLI.run(["verify", "--trust-root", certs.rootCA.path] + (try Self.names(in: out)).map { out.appendingPathComponent($0).path })
+        let verified = try CLI.run(
+            ["verify", "--trust-root", certs.rootCA.path] + (try Self.names(in: out)).map { out.appendingPathComponent($0).path })
         #expect(verified.status == 0, "\(verified)")
         // ...and with OpenSSL.
         let archive = try OrderArchive(bytes: Array(try Data(contentsOf: out.appendingPathComponent("%2E.%2F..%2Fetc%2Fpasswd.order"))))
@@ -67,8 +70,10 @@ import WalletOrdersTestSupport
         let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
         let openssl = try ExternalProgram.run(
             tool: "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
-             "-CAfile", certs.rootCA.path, "-purpose", "any", "-out", "/dev/null"])
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
+                "-CAfile", certs.rootCA.path, "-purpose", "any", "-out", "/dev/null",
+            ])
         #expect(openssl.status == 0, "\(openssl)")
         #expect(openssl.errorOutput.contains("Verification successful"))
     }
@@ -123,11 +128,16 @@ import WalletOrdersTestSupport
             let out = folder.file("out-\(jobs)")
             let result = try Self.batch(input, out: out, ["--jobs", jobs])
             #expect(result.status == 1, "\(result)")
-            #expect(result.errorOutput.contains("error: line 2: file name 'dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."), "\(result.errorOutput)")
+            #expect(
+                result.errorOutput.contains(
+                    "error: line 2: file name 'dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."
+                ), "\(result.errorOutput)")
             // Line 3 meets whichever earlier line holds the name when it finishes: line 1, or line 2
             // before line 1 displaces it (with --jobs 3 both happen). Either way it is not written.
-            let takenByLine1 = "error: line 3: file name 'Dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."
-            let takenByLine2 = "error: line 3: file name 'Dup-1.order' is taken by line 2 ('dup-1.order'; names compare without case), which comes first; not written."
+            let takenByLine1 =
+                "error: line 3: file name 'Dup-1.order' is taken by line 1 ('Dup-1.order'; names compare without case), which comes first; not written."
+            let takenByLine2 =
+                "error: line 3: file name 'Dup-1.order' is taken by line 2 ('dup-1.order'; names compare without case), which comes first; not written."
             #expect(result.errorOutput.contains(takenByLine1) || result.errorOutput.contains(takenByLine2), "\(result.errorOutput)")
             #expect(try Self.names(in: out) == ["Dup-1.order"])
             #expect(result.output.hasPrefix("built 1, failed 2 in "), "\(result.output)")
@@ -150,7 +160,9 @@ import WalletOrdersTestSupport
         #expect(progress.last?.hasPrefix("progress: 4/4 orders (100%), 0 failed, ") == true)
         #expect(!everyOrder.errorOutput.contains("\u{1B}"))
         #expect(!everyOrder.errorOutput.contains("\r"))
-        #expect(everyOrder.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil, "\(everyOrder.output)")
+        #expect(
+            everyOrder.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil,
+            "\(everyOrder.output)")
 
         let defaultInterval = try Self.batch(input, out: folder.file("b"))
         #expect(!defaultInterval.errorOutput.contains("progress:"), "a short batch finishes before the first 5-second line")
@@ -158,7 +170,8 @@ import WalletOrdersTestSupport
 
         let quiet = try Self.batch(input, out: folder.file("c"), ["--quiet"])
         #expect(quiet.status == 0)
-        #expect(quiet.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil, "\(quiet.output)")
+        #expect(
+            quiet.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil, "\(quiet.output)")
         #expect(quiet.errorOutput.isEmpty, "\(quiet.errorOutput)")
         #expect(try Self.names(in: folder.file("c")).count == 4)
 
@@ -215,9 +228,11 @@ import WalletOrdersTestSupport
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let result = try ExternalProgram.python(
             Self.terminalScript,
-            [noColor ? "no-color" : "color", try WalletOrdersBinary.url().path, "build", "--batch", input.path,
-             "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path,
-             "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+            [
+                noColor ? "no-color" : "color", try WalletOrdersBinary.url().path, "build", "--batch", input.path,
+                "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path,
+                "--signing-time", SharedFixtures.signingTimeText,
+            ] + certs.signingArguments)
         #expect(result.status == 0, "\(result)")
         let parts = result.output.split(separator: "\n", maxSplits: 1).map(String.init)
         #expect(parts.first == "0", "\(result)")
@@ -231,26 +246,30 @@ import WalletOrdersTestSupport
         #expect(noColor == !screen.contains("\u{1B}[32m"))
     }
 
-    @Test("Usage errors: SOURCE with --batch, --jobs 0, --template without --batch", arguments: [
-        ["build", "src", "--batch", "x.jsonl", "--out", "o"],
-        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],
-        ["build", "src", "--out", "o.order", "--template", "t"],
-        ["build", "--batch", "x.jsonl", "--out", "o", "--json"],
-        ["validate", "x.order", "--jobs", "0"],
-    ])
+    @Test(
+        "Usage errors: SOURCE with --batch, --jobs 0, --template without --batch",
+        arguments: [
+            ["build", "src", "--batch", "x.jsonl", "--out", "o"],
+            ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],
+            ["build", "src", "--out", "o.order", "--template", "t"],
+            ["build", "--batch", "x.jsonl", "--out", "o", "--json"],
+            ["validate", "x.order", "--jobs", "0"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let certs = try SharedFixtures.certs.get()
         let result = try CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
         #expect(result.status == 64, "\(result)")
     }
 
-    @Test("--jobs 0 and --jobs -1 say --jobs must be at least 1", arguments: [
-        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],
-        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "-1"],
-        ["build", "--batch", "x.jsonl", "--out", "o", "--jobs=-1"],
-        ["validate", "x.order", "--jobs", "0"],
-        ["validate", "x.order", "--jobs", "-1"],
-    ])
+    @Test(
+        "--jobs 0 and --jobs -1 say --jobs must be at least 1",
+        arguments: [
+            ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "0"],
+            ["build", "--batch", "x.jsonl", "--out", "o", "--jobs", "-1"],
+            ["build", "--batch", "x.jsonl", "--out", "o", "--jobs=-1"],
+            ["validate", "x.order", "--jobs", "0"],
+            ["validate", "x.order", "--jobs", "-1"],
+        ])
     func jobsMessage(arguments: [String]) throws {
         let certs = try SharedFixtures.certs.get()
         let result = try CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
@@ -258,18 +277,22 @@ import WalletOrdersTestSupport
         #expect(result.errorOutput.contains("--jobs must be at least 1"), "\(result.errorOutput)")
     }
 
-    @Test("--batch - with empty or closed standard input says no orders were read, with a hint", arguments: [
-        ("empty", "< /dev/null", "No orders were read from standard input"),
-        ("closed", "<&-", "Standard input is closed"),
-    ])
+    @Test(
+        "--batch - with empty or closed standard input says no orders were read, with a hint",
+        arguments: [
+            ("empty", "< /dev/null", "No orders were read from standard input"),
+            ("closed", "<&-", "Standard input is closed"),
+        ])
     func standardInputEmptyOrClosed(name: String, redirection: String, message: String) throws {
         let certs = try SharedFixtures.certs.get()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", #"exec "$0" "$@" "# + redirection, try WalletOrdersBinary.url().path, "build", "--batch", "-",
-             "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path] + certs.signingArguments,
+            [
+                "-c", #"exec "$0" "$@" "# + redirection, try WalletOrdersBinary.url().path, "build", "--batch", "-",
+                "--template", Repository.shippedEcommerce.path, "--out", folder.file("out").path,
+            ] + certs.signingArguments,
             environment: CLI.environment([:]))
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains("error: \(message)"), "\(name): \(result.errorOutput)")
@@ -292,8 +315,10 @@ import WalletOrdersTestSupport
             sys.stderr.write(done.stderr.decode())
             sys.exit(done.returncode)
             """,
-            [input.path, try WalletOrdersBinary.url().path, "build", "--batch", "-", "--template", Repository.shippedEcommerce.path,
-             "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+            [
+                input.path, try WalletOrdersBinary.url().path, "build", "--batch", "-", "--template", Repository.shippedEcommerce.path,
+                "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText,
+            ] + certs.signingArguments)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains("error: line 2: 1 validation error, not signed: "), "\(result.errorOutput)")
         #expect(try Self.names(in: folder.file("out")) == ["S-1.order", "S-3.order"])
@@ -326,8 +351,10 @@ import WalletOrdersTestSupport
             sys.stderr.write(done.stderr.decode())
             sys.exit(done.returncode)
             """,
-            [fifo.path] + lines + [try WalletOrdersBinary.url().path, "build", "--batch", fifo.path, "--template", Repository.shippedEcommerce.path,
-             "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+            [fifo.path] + lines + [
+                try WalletOrdersBinary.url().path, "build", "--batch", fifo.path, "--template", Repository.shippedEcommerce.path,
+                "--out", folder.file("out").path, "--signing-time", SharedFixtures.signingTimeText,
+            ] + certs.signingArguments)
         #expect(result.status == 0, "\(result)")
         #expect(try Self.names(in: folder.file("out")) == ["P-1.order", "P-2.order"])
         #expect(result.output.hasPrefix("built 2, failed 0 in "), "\(result)")

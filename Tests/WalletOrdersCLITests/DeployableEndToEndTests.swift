@@ -80,8 +80,9 @@ import WalletOrdersTestSupport
         let bash = prefix.appendingPathComponent("share/bash-completion/completions/wallet-orders")
         let syntax = try ExternalProgram.run(tool: "bash", ["-n", bash.path])
         #expect(syntax.status == 0, "\(syntax)")
-        #expect(try String(contentsOf: bash, encoding: .utf8).contains("complete -o filenames -F _wallet-orders wallet-orders")
-            || String(contentsOf: bash, encoding: .utf8).contains("_wallet-orders"))
+        #expect(
+            try String(contentsOf: bash, encoding: .utf8).contains("complete -o filenames -F _wallet-orders wallet-orders")
+                || String(contentsOf: bash, encoding: .utf8).contains("_wallet-orders"))
         let zsh = try String(contentsOf: prefix.appendingPathComponent("share/zsh/site-functions/_wallet-orders"), encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef wallet-orders"), "\(zsh.prefix(80))")
         let fish = try String(

@@ -33,8 +33,7 @@ import WalletOrdersTestSupport
         let readme = try String(contentsOf: out.appendingPathComponent("README.txt"), encoding: .utf8)
         #expect(readme.hasPrefix("TEST ONLY."))
         let subjectLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("Signing certificate: ") })
-        for part in ["UID=order.com.example.shop", "CN=Order Type ID: order.com.example.shop", "OU=ABCDE12345", "C=US"]
-        {
+        for part in ["UID=order.com.example.shop", "CN=Order Type ID: order.com.example.shop", "OU=ABCDE12345", "C=US"] {
             #expect(subjectLine.contains(part), "\(subjectLine)")
         }
         let key = try String(contentsOf: out.appendingPathComponent("order-type.key.pem"), encoding: .utf8)

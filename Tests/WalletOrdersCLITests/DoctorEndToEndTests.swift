@@ -11,7 +11,9 @@ struct DoctorEndToEndTests {
         return array.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "", $0["detail"] as? String ?? "") }
     }
 
-    @Test("Healthy: the libraries, a store to be created, a valid signing identity with its expiry, APNs (a stand-in) reached over TLS and the clock agreeing; exit 0")
+    @Test(
+        "Healthy: the libraries, a store to be created, a valid signing identity with its expiry, APNs (a stand-in) reached over TLS and the clock agreeing; exit 0"
+    )
     func healthy() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -50,7 +52,8 @@ struct DoctorEndToEndTests {
         try PushCrashEndToEndTests.credentials(in: folder)
         let notAFolder = try folder.write(Array("x".utf8), to: "file")
         let type = "order.com.example.doctor"
-        #expect(try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path]).status == 0)
+        #expect(
+            try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path]).status == 0)
         for name in ["order-type.key.pem", "order-type.p12"] { try? FileManager.default.removeItem(at: folder.file("signing/\(type)/\(name)")) }
         // A port nothing listens on: the stand-in's, once it has stopped.
         let (probe, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "probe")
@@ -63,7 +66,8 @@ struct DoctorEndToEndTests {
         #expect(result.status == 1, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         for (name, text) in [("store", "can't be created"), ("signing", type), ("apns", "127.0.0.1:\(port) can't be reached")] {
-            let index = try #require(lines.firstIndex { $0.hasPrefix("error") && $0.contains(" \(name) ") && $0.contains(text) }, "\(name): \(result.output)")
+            let index = try #require(
+                lines.firstIndex { $0.hasPrefix("error") && $0.contains(" \(name) ") && $0.contains(text) }, "\(name): \(result.output)")
             #expect(lines.indices.contains(index + 1) && lines[index + 1].contains("hint: "), "\(name) has a hint: \(result.output)")
         }
     }

@@ -18,8 +18,9 @@ import WalletOrdersTestSupport
         #expect(!hasWarning(result), "\(result)", sourceLocation: sourceLocation)
     }
 
-    @Test("init writes a source that validates clean, builds with dev-certs and validates clean as an archive",
-          arguments: ["ecommerce", "pickup"])
+    @Test(
+        "init writes a source that validates clean, builds with dev-certs and validates clean as an archive",
+        arguments: ["ecommerce", "pickup"])
     func initBuildsClean(type: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 12, across processes: three `wallet-orders serve` instances on loopback share one
@@ -84,7 +84,8 @@ struct ManyServersEndToEndTests {
     @Test("Interleaved uploads to three servers fit a serial order, the newest wins everywhere, every device is pushed, kill -9 mid-push loses none")
     func interleavedUploadsPushesAndKill() throws {
         let began = Date()
-        let seed = ProcessInfo.processInfo.environment["WALLET_ORDERS_MANY_SERVERS_SEED"].flatMap { UInt64($0) }
+        let seed =
+            ProcessInfo.processInfo.environment["WALLET_ORDERS_MANY_SERVERS_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
         print("ManyServers: seed \(seed) (WALLET_ORDERS_MANY_SERVERS_SEED)")
@@ -633,24 +634,26 @@ struct SerialOrderRuleTests {
         #expect(ManyServersEndToEndTests.serialOrderProblems([Self.added(3, 0, 5), Self.newer(2, 1, 2)]).problems.isEmpty)
     }
 
-    @Test("Answers no serial order explains are caught", arguments: [
-        // A version written twice.
-        ("twice", [Self.added(1, 0, 1), Self.added(1, 2, 3)]),
-        // newerExisting before any newer version's upload had started.
-        ("newer before", [Self.newer(1, 0, 1), Self.added(2, 2, 3)]),
-        // newerExisting with no newer version at all.
-        ("newer never", [Self.added(2, 0, 1), Self.newer(2, 2, 3)]),
-        // Writes out of version order: v2 acknowledged before v1's upload started.
-        ("writes reversed", [Self.added(2, 0, 1), Self.added(1, 2, 3)]),
-        // A stale read: v1 seen as stored after v2 had been acknowledged.
-        ("stale", [Self.added(1, 0, 1), Self.added(2, 2, 3), Self.added(1, 4, 5, wrote: false)]),
-        // Seen as stored before it was written.
-        ("early", [Self.added(1, 0, 1, wrote: false), Self.added(1, 2, 3)]),
-        // Seen as stored but never written.
-        ("phantom", [Self.added(1, 0, 1, wrote: false)]),
-        // An error answer.
-        ("error", [Observed(version: 1, start: 0, end: 1, result: "HTTP 500", storeChanged: false)]),
-    ])
+    @Test(
+        "Answers no serial order explains are caught",
+        arguments: [
+            // A version written twice.
+            ("twice", [Self.added(1, 0, 1), Self.added(1, 2, 3)]),
+            // newerExisting before any newer version's upload had started.
+            ("newer before", [Self.newer(1, 0, 1), Self.added(2, 2, 3)]),
+            // newerExisting with no newer version at all.
+            ("newer never", [Self.added(2, 0, 1), Self.newer(2, 2, 3)]),
+            // Writes out of version order: v2 acknowledged before v1's upload started.
+            ("writes reversed", [Self.added(2, 0, 1), Self.added(1, 2, 3)]),
+            // A stale read: v1 seen as stored after v2 had been acknowledged.
+            ("stale", [Self.added(1, 0, 1), Self.added(2, 2, 3), Self.added(1, 4, 5, wrote: false)]),
+            // Seen as stored before it was written.
+            ("early", [Self.added(1, 0, 1, wrote: false), Self.added(1, 2, 3)]),
+            // Seen as stored but never written.
+            ("phantom", [Self.added(1, 0, 1, wrote: false)]),
+            // An error answer.
+            ("error", [Observed(version: 1, start: 0, end: 1, result: "HTTP 500", storeChanged: false)]),
+        ])
     func rejects(name: String, history: [Observed]) {
         #expect(!ManyServersEndToEndTests.serialOrderProblems(history).problems.isEmpty, "\(name)")
     }

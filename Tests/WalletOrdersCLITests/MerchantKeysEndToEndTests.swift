@@ -16,7 +16,9 @@ struct MerchantKeysEndToEndTests {
             Array("# merchant A\n\(Self.keyA) \(Repository.shippedOrderTypeIdentifier)\n\(Self.keyB)\n".utf8), to: "keys.txt")
         let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--api-key-file", keys.path])
         #expect(result.status == 1, "\(result)")
-        #expect(result.errorOutput.contains("error: The API key file \(keys.path), line 3: the key has no list of the order types"), "\(result.errorOutput)")
+        #expect(
+            result.errorOutput.contains("error: The API key file \(keys.path), line 3: the key has no list of the order types"),
+            "\(result.errorOutput)")
         #expect(result.errorOutput.contains("hint: Write the key, whitespace, then the order types"), "\(result.errorOutput)")
         #expect(!result.errorOutput.contains(Self.keyB) && !result.errorOutput.contains(Self.keyA))
         #expect(!result.errorOutput.contains("listening on"))

@@ -103,8 +103,9 @@ import WalletOrdersTestSupport
         return archives
     }
 
-    @Test("verify, inspect and validate take the same paths: a folder, a quoted glob; one error for a missing path",
-          arguments: ["verify", "inspect", "validate"])
+    @Test(
+        "verify, inspect and validate take the same paths: a folder, a quoted glob; one error for a missing path",
+        arguments: ["verify", "inspect", "validate"])
     func onePathGrammar(command: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -190,18 +191,26 @@ import WalletOrdersTestSupport
 
     static let mistakes: [Mistake] = [
         Mistake(
-            name: "--passphrase", arguments: { certs, folder in
-                ["build", Repository.shippedEcommerce.path, "--out", folder.file("x.order").path, "--p12", certs.p12.path,
-                 "--passphrase", "secret"]
+            name: "--passphrase",
+            arguments: { certs, folder in
+                [
+                    "build", Repository.shippedEcommerce.path, "--out", folder.file("x.order").path, "--p12", certs.p12.path,
+                    "--passphrase", "secret",
+                ]
             }, status: 64, error: "error: Unknown option '--passphrase'",
-            hint: "hint: A passphrase is never taken as an argument (the process list is public): use --passphrase-env NAME or --passphrase-file FILE."),
+            hint:
+                "hint: A passphrase is never taken as an argument (the process list is public): use --passphrase-env NAME or --passphrase-file FILE."),
         Mistake(
-            name: "--cert given the private key", arguments: { certs, folder in
-                ["build", Repository.shippedEcommerce.path, "--out", folder.file("x.order").path, "--cert", certs.key.path,
-                 "--key", certs.certificate.path, "--wwdr", certs.wwdr.path]
+            name: "--cert given the private key",
+            arguments: { certs, folder in
+                [
+                    "build", Repository.shippedEcommerce.path, "--out", folder.file("x.order").path, "--cert", certs.key.path,
+                    "--key", certs.certificate.path, "--wwdr", certs.wwdr.path,
+                ]
             }, status: 1, error: "(given to --cert) is a private key, not a certificate.", hint: "hint: Did you swap --cert and --key?"),
         Mistake(
-            name: "--out into a folder that doesn't exist", arguments: { certs, _ in
+            name: "--out into a folder that doesn't exist",
+            arguments: { certs, _ in
                 ["build", Repository.shippedEcommerce.path, "--out", "nodir/x.order"] + certs.signingArguments
             }, status: 1, error: "error: Cannot write 'nodir/x.order': the folder 'nodir' doesn't exist.",
             hint: "hint: Create it first (mkdir -p 'nodir')"),

@@ -32,8 +32,10 @@ import WalletOrdersTestSupport
 
         let genuine = folder.file("genuine.order")
         let built = try CLI.run(
-            ["build", Repository.shippedEcommerce.path, "--out", genuine.path, "--signing-time", SharedFixtures.signingTimeText,
-             "--cert", victimCert.path, "--key", victimKey.path, "--wwdr", wwdr.path])
+            [
+                "build", Repository.shippedEcommerce.path, "--out", genuine.path, "--signing-time", SharedFixtures.signingTimeText,
+                "--cert", victimCert.path, "--key", victimKey.path, "--wwdr", wwdr.path,
+            ])
         #expect(built.status == 0, "\(built)")
 
         // The forgery: a later updatedAt and a phishing URL in the victim's order, signed by the attacker.

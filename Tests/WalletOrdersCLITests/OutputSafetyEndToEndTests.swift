@@ -240,9 +240,11 @@ import WalletOrdersTestSupport
 
     // MARK: - The source folder, folders, missing folders
 
-    @Test("build refuses to write into the folder it builds, however the path is spelled", arguments: [
-        "order.json", "x.order", "../SRC/order.json", "LINK/x.order", "LINK/order.json", ".",
-    ])
+    @Test(
+        "build refuses to write into the folder it builds, however the path is spelled",
+        arguments: [
+            "order.json", "x.order", "../SRC/order.json", "LINK/x.order", "LINK/order.json", ".",
+        ])
     func sourceFolderIsRefused(spelling: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -332,8 +334,10 @@ import WalletOrdersTestSupport
         let fifo = try Self.fifo("out/F-1.order", in: folder)
         let (result, received) = try Self.reading(fifo) {
             try CLI.run(
-                ["build", "--batch", input.path, "--template", Repository.shippedEcommerce.path, "--out", out.path, "--quiet",
-                 "--signing-time", SharedFixtures.signingTimeText] + certs.signingArguments)
+                [
+                    "build", "--batch", input.path, "--template", Repository.shippedEcommerce.path, "--out", out.path, "--quiet",
+                    "--signing-time", SharedFixtures.signingTimeText,
+                ] + certs.signingArguments)
         }
         #expect(result.status == 0, "\(result)")
         #expect(received.starts(with: Array("PK".utf8)) && received.count > 1_000)

@@ -84,12 +84,18 @@ import WalletOrdersTestSupport
         let declined = try run("n")
         #expect(declined.first == "0")
         #expect(declined.contains { $0.hasPrefix("cancelled  \(id) (updatedAt 2025-11-22T00:00:00Z)") }, "\(declined)")
-        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-21T00:00:00Z"]).status == 0)
+        #expect(
+            try store.run(
+                "contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-21T00:00:00Z"]
+            ).status == 0)
 
         let accepted = try run("y")
         #expect(accepted.first == "0")
         #expect(accepted.contains { $0.hasPrefix("added  \(id) (updatedAt 2025-11-22T00:00:00Z)") }, "\(accepted)")
-        #expect(try store.run("contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-22T00:00:00Z"]).status == 0)
+        #expect(
+            try store.run(
+                "contains", [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--updated-date", "2025-11-22T00:00:00Z"]
+            ).status == 0)
 
         let noTerminal = try store.run("save", [newer.path, "--confirm"])
         #expect(noTerminal.status == 64)

@@ -77,11 +77,13 @@ struct PostgresStoreEndToEndTests {
         #expect(!wrong.errorOutput.contains("wrong-password-123"))
     }
 
-    @Test("Unusable store locations fail with one error line and a hint", arguments: [
-        ("postgres://postgres@127.0.0.1:1/orders", "cannot reach 127.0.0.1:1"),
-        ("mysql://localhost/orders", "is a mysql URL"),
-        ("postgres://postgres@localhost/orders?sslmode=maybe", "sslmode 'maybe'"),
-    ])
+    @Test(
+        "Unusable store locations fail with one error line and a hint",
+        arguments: [
+            ("postgres://postgres@127.0.0.1:1/orders", "cannot reach 127.0.0.1:1"),
+            ("mysql://localhost/orders", "is a mysql URL"),
+            ("postgres://postgres@localhost/orders?sslmode=maybe", "sslmode 'maybe'"),
+        ])
     func badLocations(location: String, message: String) throws {
         let result = try CLI.run(["store", "list", "--store", location], environment: ["PGPASSWORD": ""])
         #expect(result.status == 1, "\(result)")
@@ -168,7 +170,8 @@ struct PostgresStoreEndToEndTests {
             #expect(fetched.body == (try Data(contentsOf: archive)))
         }
         // A device registered through one server learns of a change uploaded through another.
-        let device = "device-1", type = Repository.shippedOrderTypeIdentifier
+        let device = "device-1"
+        let type = Repository.shippedOrderTypeIdentifier
         let registered = try HTTPClient.request(
             "POST", "\(third.baseURL)/v1/devices/\(device)/registrations/\(type)/\(Repository.shippedOrderIdentifier)",
             headers: ["Authorization": "AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU", "Content-Type": "application/json"],
@@ -196,7 +199,9 @@ struct PostgresStoreEndToEndTests {
         #expect(try third.stop() == 0)
     }
 
-    @Test("serve across a PostgreSQL restart: uploads meanwhile fail with 503 store-unavailable, every acknowledged one survives, and the same process serves again")
+    @Test(
+        "serve across a PostgreSQL restart: uploads meanwhile fail with 503 store-unavailable, every acknowledged one survives, and the same process serves again"
+    )
     func serveAcrossDatabaseRestart() throws {
         // A private cluster: restarting the shared one would cut the other tests' connections.
         let cluster = try PostgresTestCluster.startPrivate()

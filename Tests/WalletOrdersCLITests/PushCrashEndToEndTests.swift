@@ -11,8 +11,10 @@ struct PushCrashEndToEndTests {
     /// TLS for the stand-in and a P-256 token key, made by the openssl CLI.
     static func credentials(in folder: TemporaryFolder) throws {
         for arguments in [
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder.file("apns-key.pem").path, "-out", folder.file("apns-cert.pem").path],
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder.file("apns-key.pem").path, "-out", folder.file("apns-cert.pem").path,
+            ],
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", folder.file("token.p8").path],
             ["pkey", "-in", folder.file("token.p8").path, "-pubout", "-out", folder.file("token.pub").path],
         ] {
@@ -25,8 +27,10 @@ struct PushCrashEndToEndTests {
     static func standIn(_ folder: TemporaryFolder, port: Int, name: String) throws -> (ChildProcess, Int) {
         let binary = try WalletOrdersBinary.url().deletingLastPathComponent().appendingPathComponent("apns-stand-in")
         let child = try ChildProcess(
-            ["--cert", folder.file("apns-cert.pem").path, "--key", folder.file("apns-key.pem").path, "--listen", "127.0.0.1:\(port)",
-             "--jwt-key", folder.file("token.pub").path, "--key-id", "KEY0000001", "--team-id", "TEAM000001"],
+            [
+                "--cert", folder.file("apns-cert.pem").path, "--key", folder.file("apns-key.pem").path, "--listen", "127.0.0.1:\(port)",
+                "--jwt-key", folder.file("token.pub").path, "--key-id", "KEY0000001", "--team-id", "TEAM000001",
+            ],
             executable: binary, outputIn: folder, name: name)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

@@ -21,7 +21,8 @@ struct ServeEndToEndTests {
         #expect(!server.baseURL.hasSuffix(":1"), "--listen (a flag) wins over the file")
 
         let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
-        let link = try HTTPClient.request("GET", "\(server.baseURL)/merchant/v1/orders/\(order)/link", headers: ["Authorization": "Bearer \(Self.key)"])
+        let link = try HTTPClient.request(
+            "GET", "\(server.baseURL)/merchant/v1/orders/\(order)/link", headers: ["Authorization": "Bearer \(Self.key)"])
         #expect(link.status == 200)
         #expect((link.json["url"] as? String)?.hasPrefix("https://orders.example.com/orders/") == true, "publicURL came from the file")
         let fetched = try HTTPClient.request(
@@ -44,24 +45,30 @@ struct ServeEndToEndTests {
         defer { folder.remove() }
         let made = try ExternalProgram.run(
             tool: "openssl",
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path])
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path,
+            ])
         #expect(made.status == 0, "\(made)")
         let server = try RunningServer(
-            ["--store", folder.file("orders.sqlite").path, "--tls-certificate", folder.file("cert.pem").path,
-             "--tls-key", folder.file("key.pem").path], folder: folder)
+            [
+                "--store", folder.file("orders.sqlite").path, "--tls-certificate", folder.file("cert.pem").path,
+                "--tls-key", folder.file("key.pem").path,
+            ], folder: folder)
         #expect(server.baseURL.hasPrefix("https://127.0.0.1:"))
         let health = try HTTPClient.request("GET", "\(server.baseURL)/health", caFile: folder.file("cert.pem").path)
         #expect(health.status == 200)
         #expect(try server.stop() == 0)
     }
 
-    @Test("Unusable settings are refused before listening, naming the setting", arguments: [
-        (["--listen", "nowhere"], "The setting listen is nowhere"),
-        (["--push-poll", "0"], "push.pollSeconds"),
-        (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
-        (["--config", "/nonexistent.json"], "The settings file '/nonexistent.json' does not exist."),
-    ])
+    @Test(
+        "Unusable settings are refused before listening, naming the setting",
+        arguments: [
+            (["--listen", "nowhere"], "The setting listen is nowhere"),
+            (["--push-poll", "0"], "push.pollSeconds"),
+            (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
+            (["--config", "/nonexistent.json"], "The settings file '/nonexistent.json' does not exist."),
+        ])
     func badSettings(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

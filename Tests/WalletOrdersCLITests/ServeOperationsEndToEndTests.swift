@@ -10,7 +10,10 @@ struct ServeOperationsEndToEndTests {
         "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key",
         arguments: [
             ("{\n  \"listen\": \"127.0.0.1:0\",\n  \"push\": {\"pollSeconds\": 1,}\n}\n", "service.json:3:29: ", "trailing commas are not allowed"),
-            ("{\n  \"listen\": \"127.0.0.1:0\",\n  \"push\": {\"pollSecond\": 1}\n}\n", "service.json:3:12: 'push.pollSecond' is not a setting", "Did you mean 'push.pollSeconds'?"),
+            (
+                "{\n  \"listen\": \"127.0.0.1:0\",\n  \"push\": {\"pollSecond\": 1}\n}\n", "service.json:3:12: 'push.pollSecond' is not a setting",
+                "Did you mean 'push.pollSeconds'?"
+            ),
             ("{\"lissen\": \"127.0.0.1:0\"}", "service.json:1:2: 'lissen' is not a setting", "Did you mean 'listen'?"),
             ("{\"listen\": \"127.0.0.1:0\", \"listen\": \"127.0.0.1:1\"}", "service.json:1:27: ", "duplicate"),
             ("{\"zzzzzz\": 1}", "'zzzzzz' is not a setting", "The settings are: apiKeyFile, apiKeys, apns, connections,"),
@@ -50,7 +53,9 @@ struct ServeOperationsEndToEndTests {
         #expect(try first.stop() == 0)
     }
 
-    @Test("--log-format json: every line on standard error a JSON object; a start-up summary (address, store, APNs, identities with expiry, trust roots, keys), an access line, and a stop line")
+    @Test(
+        "--log-format json: every line on standard error a JSON object; a start-up summary (address, store, APNs, identities with expiry, trust roots, keys), an access line, and a stop line"
+    )
     func jsonLogs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -77,8 +82,11 @@ struct ServeOperationsEndToEndTests {
         #expect(summary["trustRoots"] as? String == "Apple Root CA")
         #expect(summary["merchantKeys"] as? String == "1")
         #expect(!server.child.errorOutput.contains("merchant-key-0123456789abcdef"), "no secret in the log")
-        #expect(records.contains { ($0["message"] as? String)?.contains("/health") == true || ($0["metadata"] as? [String: Any])?["route"] as? String == "/health" },
-                "an access line for GET /health:\n\(server.child.errorOutput)")
+        #expect(
+            records.contains {
+                ($0["message"] as? String)?.contains("/health") == true || ($0["metadata"] as? [String: Any])?["route"] as? String == "/health"
+            },
+            "an access line for GET /health:\n\(server.child.errorOutput)")
         #expect(records.last?["message"] as? String == "stopped", "\(server.child.errorOutput)")
     }
 }

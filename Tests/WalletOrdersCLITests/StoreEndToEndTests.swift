@@ -22,10 +22,16 @@ struct StoreEndToEndTests {
     static let saveRows: [SaveRow] = [
         SaveRow(name: "nothing stored → added", stored: nil, incoming: "2025-11-21T00:00:00Z", result: "added", status: 0),
         SaveRow(name: "stored older → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-22T00:00:00Z", result: "added", status: 0),
-        SaveRow(name: "stored newer → newerExisting (exit 0)", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "newerExisting", status: 0),
+        SaveRow(
+            name: "stored newer → newerExisting (exit 0)", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "newerExisting",
+            status: 0),
         SaveRow(name: "same archive again → added", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: "added", status: 0),
-        SaveRow(name: "same updatedAt, same files signed again → added, store unchanged", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingVariant: 1, result: "added", status: 0, note: "(store unchanged: the same files are stored)"),
-        SaveRow(name: "same updatedAt, other files → updated-at-conflict (exit 1)", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z", incomingStatus: "completed", result: "updated-at-conflict", status: 1, note: "--signing-time or SOURCE_DATE_EPOCH"),
+        SaveRow(
+            name: "same updatedAt, same files signed again → added, store unchanged", stored: "2025-11-21T00:00:00Z",
+            incoming: "2025-11-21T00:00:00Z", incomingVariant: 1, result: "added", status: 0, note: "(store unchanged: the same files are stored)"),
+        SaveRow(
+            name: "same updatedAt, other files → updated-at-conflict (exit 1)", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T00:00:00Z",
+            incomingStatus: "completed", result: "updated-at-conflict", status: 1, note: "--signing-time or SOURCE_DATE_EPOCH"),
     ]
 
     @Test("store save prints each row of the save table, and the store keeps the right version", arguments: saveRows)
@@ -107,9 +113,12 @@ struct StoreEndToEndTests {
 
     static let containsRows: [ContainsRow] = [
         ContainsRow(name: "no date → exists, 0", arguments: [], answer: "exists", status: 0),
-        ContainsRow(name: "same instant, other offset → exists, 0", arguments: ["--updated-date", "2025-11-21T05:30:00+05:30"], answer: "exists", status: 0),
-        ContainsRow(name: "earlier date → newerExists, 11", arguments: ["--updated-date", "2025-11-20T00:00:00Z"], answer: "newerExists", status: 11),
-        ContainsRow(name: "later date → olderExists, 12", arguments: ["--updated-date", "2025-11-21T00:00:00.001Z"], answer: "olderExists", status: 12),
+        ContainsRow(
+            name: "same instant, other offset → exists, 0", arguments: ["--updated-date", "2025-11-21T05:30:00+05:30"], answer: "exists", status: 0),
+        ContainsRow(
+            name: "earlier date → newerExists, 11", arguments: ["--updated-date", "2025-11-20T00:00:00Z"], answer: "newerExists", status: 11),
+        ContainsRow(
+            name: "later date → olderExists, 12", arguments: ["--updated-date", "2025-11-21T00:00:00.001Z"], answer: "olderExists", status: 12),
     ]
 
     @Test("store contains prints FinanceKit's answer and exits with its code", arguments: containsRows)
@@ -337,6 +346,8 @@ struct StoreEndToEndTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: store.folder.url.path)
         #expect(try Data(contentsOf: store.url) == before)
-        #expect(((try? FileManager.default.attributesOfItem(atPath: store.url.path + "-wal"))?[.size] as? Int ?? 0) == 0, "the WAL holds nothing: the file alone is the store")
+        #expect(
+            ((try? FileManager.default.attributesOfItem(atPath: store.url.path + "-wal"))?[.size] as? Int ?? 0) == 0,
+            "the WAL holds nothing: the file alone is the store")
     }
 }

@@ -40,8 +40,10 @@ import WalletOrdersTestSupport
             // One loop saves all ten versions, the other every second one, at the same time: two
             // shells started together, each running one `store save` process after another.
             let loop = { (paths: [URL]) in
-                paths.map { "'\(binary)' store save '\($0.path)' --store '\(store.url.path)' \(trust) >/dev/null || echo FAILED \($0.lastPathComponent)" }
-                    .joined(separator: "\n")
+                paths.map {
+                    "'\(binary)' store save '\($0.path)' --store '\(store.url.path)' \(trust) >/dev/null || echo FAILED \($0.lastPathComponent)"
+                }
+                .joined(separator: "\n")
             }
             let loops = try [versions, versions.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)].enumerated().map {
                 try ChildProcess(shell: loop($0.element), outputIn: store.folder, name: "loop\($0.offset)")
@@ -53,7 +55,9 @@ import WalletOrdersTestSupport
             }
             #expect(!output.contains("FAILED"), "round \(round): \(output)")
             let contains = try store.run("contains", StoreEndToEndTests.order + ["--updated-date", "2025-11-30T00:00:00Z"])
-            #expect(contains.output == "store: \(store.url.path)\nexists (stored updatedAt 2025-11-30T00:00:00Z)\n", "round \(round): the newest version is not the one stored: \(contains)")
+            #expect(
+                contains.output == "store: \(store.url.path)\nexists (stored updatedAt 2025-11-30T00:00:00Z)\n",
+                "round \(round): the newest version is not the one stored: \(contains)")
             if output.contains("FAILED") { break }
         }
     }
@@ -61,7 +65,9 @@ import WalletOrdersTestSupport
     /// Issue 10, finding 9: a full disk during a batch save gave one global error for the first
     /// failed transaction and no line for the other archives. Each archive gets its own line (text
     /// and --json), the transactions that fit are kept, and the store stays whole.
-    @Test("A full disk during a batch save: every archive gets a result line (text and --json), what was acknowledged is stored, the store passes integrity_check", arguments: [true, false])
+    @Test(
+        "A full disk during a batch save: every archive gets a result line (text and --json), what was acknowledged is stored, the store passes integrity_check",
+        arguments: [true, false])
     func fullDiskDuringBatchSave(json: Bool) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -71,7 +77,8 @@ import WalletOrdersTestSupport
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
         let quoted = { (text: String) in "'\(text)'" }
-        let save = [try WalletOrdersBinary.url().path, "store", "save"] + archives.map(\.path) + (try StoreFixtures.trustArguments())
+        let save =
+            [try WalletOrdersBinary.url().path, "store", "save"] + archives.map(\.path) + (try StoreFixtures.trustArguments())
             + ["--store", mountPoint.path + "/orders.sqlite", "--batch-size", "8"] + (json ? ["--json"] : [])
         // A real full file system: a 512 KiB tmpfs in a mount namespace of its own (it vanishes
         // with the shell); the store's files are copied out before that.
@@ -82,7 +89,8 @@ import WalletOrdersTestSupport
             cp \(quoted(mountPoint.path))/orders.sqlite* \(quoted(kept.path))/
             """
         let namespace = getuid() == 0 ? ["--mount"] : ["--mount", "--map-root-user"]
-        let shell = try ExternalProgram.run(tool: "unshare", namespace + ["--propagation", "private", "sh", "-c", script], environment: CLI.environment([:]))
+        let shell = try ExternalProgram.run(
+            tool: "unshare", namespace + ["--propagation", "private", "sh", "-c", script], environment: CLI.environment([:]))
         #expect(shell.status == 0, "\(shell)")
         let status = try String(contentsOf: folder.file("status"), encoding: .utf8)
         let output = try String(contentsOf: folder.file("out"), encoding: .utf8)

@@ -85,8 +85,9 @@ import WalletOrdersTestSupport
         ["delete", "order.com.example.shop/ORDER-1"], ["compact-history", "--keep", "0"],
     ]
 
-    @Test("A mistyped store (--store or WALLET_ORDERS_STORE) is refused with its path and a hint, and nothing is created",
-          arguments: nonSavingCommands)
+    @Test(
+        "A mistyped store (--store or WALLET_ORDERS_STORE) is refused with its path and a hint, and nothing is created",
+        arguments: nonSavingCommands)
     func mistypedStoreIsRefused(command: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

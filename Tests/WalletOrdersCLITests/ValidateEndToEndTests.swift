@@ -21,20 +21,25 @@ import WalletOrdersTestSupport
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("store-pickup: OK (0 errors, 0 warnings)"))
         #expect(result.output.contains("shipped-ecommerce.order: OK (0 errors, 0 warnings)"))
-        #expect(result.output.split(separator: "\n").last?.hasPrefix("2 items, 2 passed, 0 with errors, 0 with warnings, ") == true, "\(result.output)")
+        #expect(
+            result.output.split(separator: "\n").last?.hasPrefix("2 items, 2 passed, 0 with errors, 0 with warnings, ") == true, "\(result.output)")
     }
 
     @Test("Errors exit 1 with compiler-style lines, the source line, a caret and a hint")
     func errorsFail() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let source = try Self.brokenSource("store-pickup", in: folder) { $0.replacingOccurrences(of: "\"readyForPickup\"", with: "\"ReadyForPickup\"") }
+        let source = try Self.brokenSource("store-pickup", in: folder) {
+            $0.replacingOccurrences(of: "\"readyForPickup\"", with: "\"ReadyForPickup\"")
+        }
         let result = try CLI.run(["validate", source.path])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let index = try #require(lines.firstIndex { $0.contains("error[schema.enum]") })
         #expect(lines[index].hasPrefix("\(source.path)/order.json:"))
-        #expect(lines[index].wholeMatch(of: /.*\/order\.json:\d+:\d+: error\[schema\.enum\]: 'ReadyForPickup' is not one of .*/) != nil, "\(lines[index])")
+        #expect(
+            lines[index].wholeMatch(of: /.*\/order\.json:\d+:\d+: error\[schema\.enum\]: 'ReadyForPickup' is not one of .*/) != nil, "\(lines[index])"
+        )
         #expect(lines[index + 1].contains("\"status\": \"ReadyForPickup\""))
         #expect(lines[index + 2].trimmingCharacters(in: .whitespaces) == "^")
         #expect(lines[index + 3].contains("hint: Values are case-sensitive."))
@@ -45,7 +50,9 @@ import WalletOrdersTestSupport
     func strictWarnings() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let source = try Self.brokenSource("store-pickup", in: folder) { $0.replacingOccurrences(of: "\"orderNumber\"", with: "\"ordreNumber\": \"x\",\n  \"orderNumber\"") }
+        let source = try Self.brokenSource("store-pickup", in: folder) {
+            $0.replacingOccurrences(of: "\"orderNumber\"", with: "\"ordreNumber\": \"x\",\n  \"orderNumber\"")
+        }
         let relaxed = try CLI.run(["validate", source.path])
         #expect(relaxed.status == 0, "\(relaxed)")
         #expect(relaxed.output.contains("warning[schema.unknown-key]: Unknown key 'ordreNumber'"))
@@ -67,7 +74,9 @@ import WalletOrdersTestSupport
         let log = try #require(try parseJSON(sarif.standardOutput) as? [String: Any])
         #expect(log["version"] as? String == "2.1.0")
         let junit = try CLI.run(["validate", source, "--format", "junit"])
-        #expect(junit.output.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wallet-orders validate\" tests=\"1\" failures=\"0\""))
+        #expect(
+            junit.output.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wallet-orders validate\" tests=\"1\" failures=\"0\""))
     }
 
     @Test("Globs and folders of archives expand; a path that matches nothing is an error")

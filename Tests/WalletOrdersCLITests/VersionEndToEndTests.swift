@@ -16,7 +16,8 @@ import WalletOrdersTestSupport
         #expect(second.wholeMatch(of: /Swift \d+\.\d+( or later)?, OpenSSL \d+\.\d+\.\d+.*, libzip \d+\.\d+(\.\d+)?/) != nil, "\(second)")
         // The OpenSSL the tool runs with is the system's library, as `openssl version` reports it.
         let openssl = try ExternalProgram.run(tool: "openssl", ["version"])
-        let library = try #require(openssl.output.firstMatch(of: /Library: (OpenSSL [^)]+)\)/)?.1 ?? openssl.output.firstMatch(of: /^OpenSSL [^\n(]+/)?.0)
+        let library = try #require(
+            openssl.output.firstMatch(of: /Library: (OpenSSL [^)]+)\)/)?.1 ?? openssl.output.firstMatch(of: /^OpenSSL [^\n(]+/)?.0)
         #expect(second.contains(library.trimmingCharacters(in: .whitespaces)), "\(second) vs \(openssl.output)")
     }
 }

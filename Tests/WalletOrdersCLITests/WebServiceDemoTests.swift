@@ -12,8 +12,10 @@ struct WebServiceDemoTests {
         let result = try ExternalProgram.run(
             tool: "bash", [Repository.root.appendingPathComponent("Tests/Demo/web-service.sh").path], environment: environment, timeout: 180)
         #expect(result.status == 0, "\(result)")
-        for step in ["→ 201 (registered)", #""result":"added""#, "topic order.com.northwindoutfitters.shop, apns-push-type background, payload {}",
-                     "status now: completed", "→ 304 Not Modified"] {
+        for step in [
+            "→ 201 (registered)", #""result":"added""#, "topic order.com.northwindoutfitters.shop, apns-push-type background, payload {}",
+            "status now: completed", "→ 304 Not Modified",
+        ] {
             #expect(result.output.contains(step), "\(step)\n\(result.output)")
         }
     }

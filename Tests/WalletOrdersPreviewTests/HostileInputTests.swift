@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WalletOrders
-@testable import WalletOrdersPreview
 import WalletOrdersTestSupport
+
+@testable import WalletOrdersPreview
 
 /// The attacker's tests: every string `order.json` and `order.strings` carry, every image and
 /// every barcode may be hostile. The page must stay inert (no markup, script, style or link of
@@ -48,7 +49,9 @@ import WalletOrdersTestSupport
         "merchantIdentifier", "associatedApplicationIdentifiers", "fulfillmentIdentifier", "returnIdentifier",
         "transactionIdentifier", "latitude", "longitude", "changeNotifications", "initiatedAt", "returnedAt",
     ]
-    static let urlKeys: Set<String> = ["url", "orderManagementURL", "trackingURL", "contactURL", "returnManagementURL", "returnPolicyURL", "launchURL"]
+    static let urlKeys: Set<String> = [
+        "url", "orderManagementURL", "trackingURL", "contactURL", "returnManagementURL", "returnPolicyURL", "launchURL",
+    ]
 
     /// `value` with every string replaced: URL keys by `url`, other non-structural keys by `text`.
     static func poison(_ value: Any, key: String?, text: String, url: String) -> Any {
@@ -128,12 +131,16 @@ import WalletOrdersTestSupport
             #expect(!href.hasPrefix("//"), sourceLocation: sourceLocation)
         }
         for src in matches(#"\ssrc="([^"]*)""#, in: html) {
-            #expect(src.hasPrefix("data:image/png;base64,") || src.hasPrefix("data:image/jpeg;base64,"), "src \(src.prefix(80))", sourceLocation: sourceLocation)
+            #expect(
+                src.hasPrefix("data:image/png;base64,") || src.hasPrefix("data:image/jpeg;base64,"), "src \(src.prefix(80))",
+                sourceLocation: sourceLocation)
         }
         // Attributes are quoted and their values escaped: a quote never opens a second attribute.
         let download = matches(#"\sdownload="([^"]*)""#, in: html)
         for name in download {
-            #expect(!name.contains("/") && (name.hasSuffix(".pdf") || name.hasSuffix(".png") || name.hasSuffix(".jpg")), "download name \(name)", sourceLocation: sourceLocation)
+            #expect(
+                !name.contains("/") && (name.hasSuffix(".pdf") || name.hasSuffix(".png") || name.hasSuffix(".jpg")), "download name \(name)",
+                sourceLocation: sourceLocation)
         }
         #expect(html.contains(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; "#), sourceLocation: sourceLocation)
         let bidi = html.unicodeScalars.filter { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
@@ -142,7 +149,9 @@ import WalletOrdersTestSupport
 
     // MARK: - 1. Injection through every string of order.json
 
-    @Test("Every text and URL field of order.json carrying markup, script, CSS or a hostile URL stays text; links stay http(s)/mailto/tel", arguments: cases)
+    @Test(
+        "Every text and URL field of order.json carrying markup, script, CSS or a hostile URL stays text; links stay http(s)/mailto/tel",
+        arguments: cases)
     func everyField(_ item: Case) throws {
         let files = try Previews.files(item.sample) { object in
             object = Self.poison(object, key: nil, text: item.text, url: item.url) as! [String: Any]
@@ -280,7 +289,11 @@ import WalletOrdersTestSupport
     }
 
     static let imageCases: [ImageCase] = [
-        .init(name: "SVG with script named .png", file: "logo.png", bytes: Array(#"<svg xmlns="http://www.w3.org/2000/svg" onload="console.error('pwned')"><script>console.error('pwned')</script></svg>"#.utf8), mime: nil),
+        .init(
+            name: "SVG with script named .png", file: "logo.png",
+            bytes: Array(
+                #"<svg xmlns="http://www.w3.org/2000/svg" onload="console.error('pwned')"><script>console.error('pwned')</script></svg>"#.utf8),
+            mime: nil),
         .init(name: "HTML named .png", file: "logo.png", bytes: Array("<!doctype html><script>console.error('pwned')</script>".utf8), mime: nil),
         .init(name: "GIF named .png", file: "logo.png", bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0], mime: nil),
         .init(name: "empty file", file: "logo.png", bytes: [], mime: nil),
@@ -362,7 +375,9 @@ import WalletOrdersTestSupport
             BarcodeCase(format: "<script>", message: "x", drawn: false),
         ]
 
-    @Test("A hostile barcode (10 kB, invalid bytes, empty, unknown format) gives a drawing or zint's clear reason, fast, never a crash", arguments: barcodeCases)
+    @Test(
+        "A hostile barcode (10 kB, invalid bytes, empty, unknown format) gives a drawing or zint's clear reason, fast, never a crash",
+        arguments: barcodeCases)
     func barcodes(_ item: BarcodeCase) throws {
         let files = try Previews.files("shipped-ecommerce") { object in
             object["barcode"] = ["format": item.format, "message": item.message, "messageEncoding": item.encoding]
@@ -406,7 +421,8 @@ import WalletOrdersTestSupport
         let validated = ContinuousClock.now
         let preview = Previews.previewer.render(files: files, report: report, options: PreviewOptions())
         let rendered = ContinuousClock.now
-        #expect(rendered - started < .seconds(10 * TestTiming.scale), "5,000 line items: validation \(validated - started), page \(rendered - validated)")
+        #expect(
+            rendered - started < .seconds(10 * TestTiming.scale), "5,000 line items: validation \(validated - started), page \(rendered - validated)")
         #expect(rendered - validated < .seconds(3 * TestTiming.scale), "5,000 line items: page \(rendered - validated)")
         print("5,000 line items: validation \(validated - started), page \(rendered - validated), \(report.diagnostics.count) findings")
         #expect(preview.html.utf8.count < 40_000_000)
@@ -414,7 +430,9 @@ import WalletOrdersTestSupport
         Self.expectInert(preview.html)
     }
 
-    @Test("A 1 MB string in every text field of one card renders in under 5 s, the page under 20 MB", arguments: ["displayName", "notes", "statusDescription", "message"])
+    @Test(
+        "A 1 MB string in every text field of one card renders in under 5 s, the page under 20 MB",
+        arguments: ["displayName", "notes", "statusDescription", "message"])
     func hugeString(_ field: String) throws {
         let big = String(repeating: "<&\"'é", count: 200_000)  // 1.2 MB of UTF-8, 4.8 MB escaped
         let files = try Previews.files("shipped-ecommerce") { object in
@@ -470,7 +488,9 @@ import WalletOrdersTestSupport
         Self.expectInert(preview.html)
     }
 
-    @Test("order.json nested 100,000 deep, or 5 MB of one string, gives the unreadable page or a page, no crash, in under 10 s", arguments: ["nested", "string"])
+    @Test(
+        "order.json nested 100,000 deep, or 5 MB of one string, gives the unreadable page or a page, no crash, in under 10 s",
+        arguments: ["nested", "string"])
     func pathologicalJSON(_ kind: String) throws {
         var files = try Previews.source("shipped-ecommerce").files
         files["order.json"] =
@@ -485,7 +505,9 @@ import WalletOrdersTestSupport
         #expect(preview.html.utf8.count < 1_000_000)
     }
 
-    @Test("Enumeration values Wallet doesn't know (status, fulfillmentType, shippingType, currency, duration) are shown as escaped text", arguments: ["returns-and-transactions", "store-pickup"])
+    @Test(
+        "Enumeration values Wallet doesn't know (status, fulfillmentType, shippingType, currency, duration) are shown as escaped text",
+        arguments: ["returns-and-transactions", "store-pickup"])
     func hostileEnumerations(_ sample: String) throws {
         let payload = #"</style><img src=x onerror=console.error(1)>‮"#
         let files = try Previews.files(sample) { object in
@@ -522,14 +544,17 @@ import WalletOrdersTestSupport
         #expect(!page.contains("'unsafe-inline'; script-src 'unsafe-inline'") && !page.contains("script-src 'unsafe-inline'"))
         #expect(page.contains("script-src 'nonce-abc123'"))
         #expect(page.components(separatedBy: "<script").count == 2)
-        #expect(page.hasSuffix("<script nonce=\"abc123\">document.title = 'height:' + document.documentElement.scrollHeight;</script></body>\n</html>\n"))
+        #expect(
+            page.hasSuffix("<script nonce=\"abc123\">document.title = 'height:' + document.documentElement.scrollHeight;</script></body>\n</html>\n"))
         #expect(HeadlessChromium.maximumHeight == 16_384)
     }
 
-    @Test("The Add to Apple Wallet link is a path on this server or a followable URL, else no button", arguments: [
-        ("/orders/a/b/KEY/order", true), ("https://shop.example/o.order", true), ("//evil.example/o", false),
-        ("javascript:alert(1)", false), ("/\\evil.example/o", false), (" /orders/x", false),
-    ])
+    @Test(
+        "The Add to Apple Wallet link is a path on this server or a followable URL, else no button",
+        arguments: [
+            ("/orders/a/b/KEY/order", true), ("https://shop.example/o.order", true), ("//evil.example/o", false),
+            ("javascript:alert(1)", false), ("/\\evil.example/o", false), (" /orders/x", false),
+        ])
     func addToWalletURL(_ url: String, _ shown: Bool) throws {
         let preview = Previews.previewer.render(
             files: try Previews.source("shipped-ecommerce").files, report: ValidationReport(subject: "x"),

@@ -1,8 +1,8 @@
 import APNsStandIn
 import Foundation
 import Testing
-import WalletOrdersTestSupport
 import WalletOrdersServer
+import WalletOrdersTestSupport
 
 /// The real APNs client against the real stand-in (HTTP/2 over TLS on 127.0.0.1), no mocks.
 @Suite("APNs client", .dedicatedThreads)
@@ -222,10 +222,8 @@ struct APNsClientTests {
 
     @Test("a token older than its lifetime is replaced before the next push")
     func tokenLifetime() async throws {
-        try await withPush(
-            certificates: false, tokens: true, credentials: APNsTest.tokenCredentials,
-            configure: { $0.providerTokenLifetime = .milliseconds(300) }
-        ) { standIn, client in
+        let shortLifetime: (inout APNsConfiguration) -> Void = { $0.providerTokenLifetime = .milliseconds(300) }
+        try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials, configure: shortLifetime) { standIn, client in
             #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)
             try await Task.sleep(for: .milliseconds(400))
             #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)

@@ -7,17 +7,20 @@ import NIOCore
 import Synchronization
 import Testing
 import WalletOrders
-@testable import WalletOrdersServer
 import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
+@testable import WalletOrdersServer
+
 @Suite("The access log: route templates, never the secrets in paths; client text stays one field", .dedicatedThreads)
 struct AccessLogTests {
     static let device = "secret-device-library-identifier-7f3a"
 
-    @Test("A customer link, a registration and a device log: the log names routes, statuses and durations, and never the link key or the device identifier")
+    @Test(
+        "A customer link, a registration and a device log: the log names routes, statuses and durations, and never the link key or the device identifier"
+    )
     func secretsStayOutOfTheLog() async throws {
         let folder = try TemporaryFolder("access-log")
         defer { folder.remove() }
@@ -81,9 +84,11 @@ struct AccessLogTests {
 
 @Suite("Store failures answer without the server's paths", .dedicatedThreads)
 struct StoreFailureAnswerTests {
-    @Test("A full, read-only or unreachable store answers 503 with its code and a summary; the path goes to the log only", arguments: [
-        WalletOrdersError.Code.storeFull, .storeReadOnly, .storeUnavailable, .storeCorrupt,
-    ])
+    @Test(
+        "A full, read-only or unreachable store answers 503 with its code and a summary; the path goes to the log only",
+        arguments: [
+            WalletOrdersError.Code.storeFull, .storeReadOnly, .storeUnavailable, .storeCorrupt,
+        ])
     func noPathInTheAnswer(_ code: WalletOrdersError.Code) throws {
         let failure = WalletOrdersError(
             code, "Could not save to the order store /var/lib/wallet-orders/orders.sqlite: database or disk is full",

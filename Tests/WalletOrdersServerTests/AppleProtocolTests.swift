@@ -6,8 +6,8 @@ import Logging
 import NIOCore
 import Testing
 import WalletOrders
-import WalletOrdersServer
 import WalletOrdersIntake
+import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -111,10 +111,12 @@ struct AppleProtocolTests {
         #expect(try await service.store.registrationCount(for: ServiceUnderTest.order) == 0)
     }
 
-    @Test("Bad registration bodies and paths are 4xx with a JSON reason, never 5xx", arguments: [
-        (#"{"pushToken": 12}"#, "bad-body"), ("not json", "bad-body"), (#"{"pushToken": "xyz!"}"#, "bad-push-token"),
-        (#"{"pushToken": ""}"#, "bad-push-token"), (String(repeating: " ", count: 5_000), "body-too-large"),
-    ])
+    @Test(
+        "Bad registration bodies and paths are 4xx with a JSON reason, never 5xx",
+        arguments: [
+            (#"{"pushToken": 12}"#, "bad-body"), ("not json", "bad-body"), (#"{"pushToken": "xyz!"}"#, "bad-push-token"),
+            (#"{"pushToken": ""}"#, "bad-push-token"), (String(repeating: " ", count: 5_000), "body-too-large"),
+        ])
     func badRegistrationBodies(body: String, code: String) async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -195,7 +197,8 @@ struct AppleProtocolTests {
     func changedOrders() async throws {
         let service = try ServiceUnderTest()
         for id in ["nw-1", "nw-2", "nw-3"] {
-            _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: id))
+            _ = try await service.store.intake().save(
+                signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: id))
         }
         try await service.run { client in
             let type = ServiceUnderTest.order.orderTypeIdentifier
@@ -230,7 +233,9 @@ struct AppleProtocolTests {
         }
     }
 
-    @Test("Tags from elsewhere (the store before a store copy, another server's epoch or decimal, ahead of the store) get 200 and the full list, never 204; an absurdly long one is a 400")
+    @Test(
+        "Tags from elsewhere (the store before a store copy, another server's epoch or decimal, ahead of the store) get 200 and the full list, never 204; an absurdly long one is a 400"
+    )
     func tagsFromElsewhere() async throws {
         let service = try ServiceUnderTest()
         let type = ServiceUnderTest.order.orderTypeIdentifier

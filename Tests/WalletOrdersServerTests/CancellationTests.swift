@@ -14,7 +14,8 @@ import WalletOrdersTestSupport
 @Suite("Cancelling the service while connections wait to be served closes them; the process lives on (live HTTP, raw sockets)", .dedicatedThreads)
 struct CancellationTests {
     enum Server: String, CaseIterable, CustomStringConvertible {
-        case orderService = "the order service", preview = "preview --serve"
+        case orderService = "the order service"
+        case preview = "preview --serve"
         var description: String { rawValue }
     }
 

@@ -2,13 +2,15 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-@testable import WalletOrdersServer
 import WalletOrdersTestSupport
+
+@testable import WalletOrdersServer
 
 @Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)", .dedicatedThreads)
 struct DeviceLogLimitTests {
     /// A 39 KB body of 100 entries, each of 195 U+0085 (2 bytes in UTF-8, 6 escaped): 3x on escaping.
-    static let escapeHeavy = #"{"logs": ["# + Array(repeating: "\"" + String(repeating: "\u{85}", count: 195) + "\"", count: 100).joined(separator: ", ") + "]}"
+    static let escapeHeavy =
+        #"{"logs": ["# + Array(repeating: "\"" + String(repeating: "\u{85}", count: 195) + "\"", count: 100).joined(separator: ", ") + "]}"
 
     static func post(_ body: String, port: Int, from source: String = "127.0.0.1", headers: String = "") throws -> String {
         let request = "POST /v1/log HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"

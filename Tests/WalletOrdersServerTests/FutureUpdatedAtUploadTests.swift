@@ -3,15 +3,16 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
-import WalletOrdersTestSupport
 import WalletOrders
 import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 @Suite("The merchant API refuses an order dated far ahead of the service's clock (live HTTP, SQLite store)", .dedicatedThreads)
 struct FutureUpdatedAtUploadTests {
-    @Test("Uploading an archive dated 9999-12-31 is a 422 naming order.updated-at-in-future; nothing is stored, and the next genuine version is added")
+    @Test(
+        "Uploading an archive dated 9999-12-31 is a 422 naming order.updated-at-in-future; nothing is stored, and the next genuine version is added")
     func pinnedUploadIsRefused() async throws {
         let service = try ServiceUnderTest()
         let pinned = try SampleVersions.archive(updatedAt: "9999-12-31T23:59:59Z")

@@ -4,9 +4,9 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPreview
 import WalletOrdersServer
-import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport

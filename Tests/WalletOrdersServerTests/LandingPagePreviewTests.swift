@@ -4,16 +4,18 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-import WalletOrdersTestSupport
 import WalletOrders
-import WalletOrdersServer
 import WalletOrdersIntake
+import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 @Suite("The Add to Apple Wallet page shows the order's preview (live HTTP)", .dedicatedThreads)
 struct LandingPagePreviewTests {
-    @Test("The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words")
+    @Test(
+        "The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words"
+    )
     func preview() async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))

@@ -5,8 +5,8 @@ import NIOCore
 import Synchronization
 import Testing
 import WalletOrders
-import WalletOrdersServer
 import WalletOrdersIntake
+import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -255,15 +255,18 @@ struct MerchantBuildTests {
             #expect(fromZip.json["updatedAt"] as? String == "2025-11-26T00:00:00Z")
 
             headers[.contentType] = "text/plain"
-            let wrongType = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: newer))
+            let wrongType = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: newer))
             #expect(wrongType.status == .unsupportedMediaType)
             headers[.contentType] = "application/json"
             let otherType = newer.replacingOccurrences(of: ServiceUnderTest.order.orderTypeIdentifier, with: "order.com.other.shop")
-            let noIdentity = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: otherType))
+            let noIdentity = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: otherType))
             #expect(noIdentity.status == .unprocessableContent)
             #expect(noIdentity.errorCode == "no-signing-identity")
             let invalid = newer.replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#)
-            let refused = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))
+            let refused = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))
             #expect(refused.status == .unprocessableContent)
         }
         let stored = try #require(try await service.store.archive(for: ServiceUnderTest.order))

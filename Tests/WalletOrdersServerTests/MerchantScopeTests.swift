@@ -5,9 +5,9 @@ import Logging
 import NIOCore
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersServer
-import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -66,7 +66,9 @@ struct TwoMerchants {
         var identities: [String: SigningIdentities.Entry] = [:]
         for type in [typeA, typeB] {
             let template = OrderBatchTemplate(
-                files: try source(FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: "template"), updatedAt: "2025-11-21T00:00:00Z").files)
+                files: try source(
+                    FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: "template"), updatedAt: "2025-11-21T00:00:00Z"
+                ).files)
             identities[type] = .init(identity: TestPKI.identity(for: type), template: template)
         }
         configuration.signing = SigningIdentities(identities)
@@ -119,7 +121,9 @@ struct MerchantScopeTests {
         }
     }
 
-    @Test("List and history show key A only A's orders; naming B's type is 403; B's key sees only B's; a * key sees both", arguments: TwoMerchants.Store.allCases)
+    @Test(
+        "List and history show key A only A's orders; naming B's type is 403; B's key sees only B's; a * key sees both",
+        arguments: TwoMerchants.Store.allCases)
     func listAndHistory(store: TwoMerchants.Store) async throws {
         try await M.run(on: store) { orders, client in
             func listed(_ key: MerchantAPIKey, _ query: String = "") async throws -> [String] {
@@ -158,7 +162,8 @@ struct MerchantScopeTests {
         let phishing = String(
             decoding: try #require(try M.source(M.orderB, updatedAt: "2025-11-23T00:00:00Z").orderJSON), as: UTF8.self
         ).replacingOccurrences(of: "Northwind Outfitters", with: "Pay here: evil.example")
-        let missingPhishing = phishing.replacingOccurrences(of: #""orderIdentifier": "b-1""#, with: #""orderIdentifier": "\#(M.missingB.orderIdentifier)""#)
+        let missingPhishing = phishing.replacingOccurrences(
+            of: #""orderIdentifier": "b-1""#, with: #""orderIdentifier": "\#(M.missingB.orderIdentifier)""#)
         try await M.run(on: store) { orders, client in
             let before = try await orders.archive(for: M.orderB)
             let token = try await orders.history(since: nil, limit: nil).newToken

@@ -19,7 +19,9 @@ struct OutboxMetricsTests {
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }
     }
 
-    @Test("A push waiting without an APNs sender shows as pending 1 with a growing oldest age; an empty outbox as 0 and 0", arguments: ServiceStore.allCases)
+    @Test(
+        "A push waiting without an APNs sender shows as pending 1 with a growing oldest age; an empty outbox as 0 and 0",
+        arguments: ServiceStore.allCases)
     func outboxGauges(store kind: ServiceStore) async throws {
         try await kind.withStore { store in
             let metrics = ServiceMetrics(registry: PrometheusCollectorRegistry())

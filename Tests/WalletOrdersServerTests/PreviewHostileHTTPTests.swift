@@ -5,9 +5,9 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPreview
 import WalletOrdersServer
-import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -48,11 +48,13 @@ enum HostileOrder {
         var files = try OrderSource(directory: Repository.sample(SampleVersions.sampleName)).files
         let json = try #require(files[OrderArchive.orderPath])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
-        files[OrderArchive.orderPath] = Array(try JSONSerialization.data(withJSONObject: poison(object, key: nil, urls: urls), options: [.sortedKeys]))
+        files[OrderArchive.orderPath] = Array(
+            try JSONSerialization.data(withJSONObject: poison(object, key: nil, urls: urls), options: [.sortedKeys]))
         let source = OrderSource(files: files)
         let orderJSON = try #require(source.orderJSON)
         let order = try Order.decode(from: Data(orderJSON))
-        return try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier)).build(source, signingTime: TestPKI.signingTime).bytes
+        return try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier)).build(source, signingTime: TestPKI.signingTime)
+            .bytes
     }
 
     /// Checks that the escaped payload is on the page and nothing of it is markup.
@@ -61,7 +63,10 @@ enum HostileOrder {
         #expect(html.components(separatedBy: "<style").count == 2, sourceLocation: sourceLocation)
         #expect(!html.contains("<img src=x"), sourceLocation: sourceLocation)
         #expect(!html.contains("href=\"javascript:"), sourceLocation: sourceLocation)
-        #expect(html.matches(of: /href="([^"]*)"/).allSatisfy { ["/orders/", "https://", "http://", "mailto:", "tel:"].contains(where: $0.output.1.hasPrefix) }, sourceLocation: sourceLocation)
+        #expect(
+            html.matches(of: /href="([^"]*)"/).allSatisfy {
+                ["/orders/", "https://", "http://", "mailto:", "tel:"].contains(where: $0.output.1.hasPrefix)
+            }, sourceLocation: sourceLocation)
         #expect(!html.contains("\u{202E}"), sourceLocation: sourceLocation)
         #expect(html.contains("&lt;/style&gt;&lt;script&gt;"), "the payload is not shown", sourceLocation: sourceLocation)
     }
@@ -108,7 +113,9 @@ struct LandingPageHostileTests {
         }
     }
 
-    @Test("A request path with doubled or dotted slashes never makes the Add to Apple Wallet link protocol-relative", arguments: ["/", "//", "/./", "/%2F"])
+    @Test(
+        "A request path with doubled or dotted slashes never makes the Add to Apple Wallet link protocol-relative",
+        arguments: ["/", "//", "/./", "/%2F"])
     func pathShapes(_ prefix: String) async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))

@@ -76,7 +76,9 @@ struct PushDeliveryTests {
         }
     }
 
-    @Test("The service group owns the APNs client: when the service stops, the worker stops and then the client's connections close (a later push fails without reaching APNs)")
+    @Test(
+        "The service group owns the APNs client: when the service stops, the worker stops and then the client's connections close (a later push fails without reaching APNs)"
+    )
     func serviceGroupClosesTheClient() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)

@@ -56,7 +56,9 @@ struct PushResilienceTests {
         return standIn
     }
 
-    @Test("An APNs outage far longer than 20 attempts (503 ServiceUnavailable 40 times): the push is kept and delivered when APNs is back", arguments: PushStoreKind.available)
+    @Test(
+        "An APNs outage far longer than 20 attempts (503 ServiceUnavailable 40 times): the push is kept and delivered when APNs is back",
+        arguments: PushStoreKind.available)
     func longOutageLosesNothing(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
@@ -84,7 +86,9 @@ struct PushResilienceTests {
         try await standIn.shutdown()
     }
 
-    @Test("Refused credentials (403 InvalidProviderToken) park the pushes with a metric and an error log line; they are delivered when the credentials work again", arguments: PushStoreKind.available)
+    @Test(
+        "Refused credentials (403 InvalidProviderToken) park the pushes with a metric and an error log line; they are delivered when the credentials work again",
+        arguments: PushStoreKind.available)
     func refusedCredentialsPark(kind: PushStoreKind) async throws {
         let topic = "order.com.example.credentials.\(kind.rawValue)"
         // APNs knows the key under another ID: every push is refused with InvalidProviderToken.
@@ -135,7 +139,9 @@ struct PushResilienceTests {
         }
     }
 
-    @Test("Fairness: while one order's fan-out to 800 devices drains, another order type's single push leaves within a second of its save", arguments: PushStoreKind.available)
+    @Test(
+        "Fairness: while one order's fan-out to 800 devices drains, another order type's single push leaves within a second of its save",
+        arguments: PushStoreKind.available)
     func fairAcrossOrderTypes(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)

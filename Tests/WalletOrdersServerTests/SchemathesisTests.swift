@@ -84,7 +84,8 @@ struct SchemathesisTests {
         let server = try BackgroundProgram(
             URL(fileURLWithPath: "/usr/bin/nice"),
             [
-                "-n", "10", try WalletOrdersBinary.url().path, "serve", "--store", store.path, "--listen", "127.0.0.1:0", "--api-key-file", keyFile.path,
+                "-n", "10", try WalletOrdersBinary.url().path, "serve", "--store", store.path, "--listen", "127.0.0.1:0", "--api-key-file",
+                keyFile.path,
                 "--trust-root", rootCA.path, "--log-level", "warning",
             ],
             environment: environment)
@@ -209,7 +210,9 @@ struct SchemathesisTests {
     /// requests name the stored orders, the registered device and the link key most of the time
     /// (`DELETE` only the deletable copy, so the other operations keep finding the sample).
     static func configuration(linkKey: String) throws -> String {
-        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
         return """
             [auth.openapi.AppleOrder]
             api_key = \(quoted("AppleOrder " + (try authenticationToken())))

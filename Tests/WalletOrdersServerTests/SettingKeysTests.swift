@@ -12,9 +12,12 @@ struct SettingKeysTests {
         var read: Set<String> = []
         for path in folders {
             let url = Repository.root.appendingPathComponent(path)
-            let files = path.hasSuffix(".swift")
+            let files =
+                path.hasSuffix(".swift")
                 ? [url]
-                : (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? [])
+                : (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter {
+                    $0.pathExtension == "swift"
+                } ?? [])
             for file in files {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 for match in text.matches(of: /forKey: "([A-Za-z0-9.]+)"/) { read.insert(String(match.1)) }

@@ -31,12 +31,24 @@ struct ContainsCase: Sendable, CustomTestStringConvertible {
 struct OrderStoreContractTests {
     static let saveCases: [SaveCase] = [
         SaveCase(name: "no stored order → added, inserted", stored: nil, incoming: "2025-11-21T00:00:00Z", result: .added, incomingKept: true),
-        SaveCase(name: "stored older → added, replaced", stored: "2025-11-20T08:31:44Z", incoming: "2025-11-21T00:00:00Z", result: .added, incomingKept: true),
-        SaveCase(name: "stored newer → newerExisting, kept", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: .newerExisting, incomingKept: false),
-        SaveCase(name: "stored older by a fraction of a second → added", stored: "2025-11-21T00:00:00.5Z", incoming: "2025-11-21T00:00:00.75Z", result: .added, incomingKept: true),
-        SaveCase(name: "stored newer by a fraction of a second → newerExisting", stored: "2025-11-21T00:00:00.000000002Z", incoming: "2025-11-21T00:00:00.000000001Z", result: .newerExisting, incomingKept: false),
-        SaveCase(name: "offsets normalized: +02:00 text sorts later but is the earlier instant → added", stored: "2025-11-21T02:00:00+02:00", incoming: "2025-11-21T01:00:00Z", result: .added, incomingKept: true),
-        SaveCase(name: "offsets normalized: incoming in +02:00 is the earlier instant → newerExisting", stored: "2025-11-21T00:00:00Z", incoming: "2025-11-21T01:00:00+02:00", result: .newerExisting, incomingKept: false),
+        SaveCase(
+            name: "stored older → added, replaced", stored: "2025-11-20T08:31:44Z", incoming: "2025-11-21T00:00:00Z", result: .added,
+            incomingKept: true),
+        SaveCase(
+            name: "stored newer → newerExisting, kept", stored: "2025-11-22T00:00:00Z", incoming: "2025-11-21T00:00:00Z", result: .newerExisting,
+            incomingKept: false),
+        SaveCase(
+            name: "stored older by a fraction of a second → added", stored: "2025-11-21T00:00:00.5Z", incoming: "2025-11-21T00:00:00.75Z",
+            result: .added, incomingKept: true),
+        SaveCase(
+            name: "stored newer by a fraction of a second → newerExisting", stored: "2025-11-21T00:00:00.000000002Z",
+            incoming: "2025-11-21T00:00:00.000000001Z", result: .newerExisting, incomingKept: false),
+        SaveCase(
+            name: "offsets normalized: +02:00 text sorts later but is the earlier instant → added", stored: "2025-11-21T02:00:00+02:00",
+            incoming: "2025-11-21T01:00:00Z", result: .added, incomingKept: true),
+        SaveCase(
+            name: "offsets normalized: incoming in +02:00 is the earlier instant → newerExisting", stored: "2025-11-21T00:00:00Z",
+            incoming: "2025-11-21T01:00:00+02:00", result: .newerExisting, incomingKept: false),
     ]
 
     @Test("Every row of the save table gives its result and store effect", arguments: StoreKind.allCases, saveCases)
@@ -155,15 +167,39 @@ struct OrderStoreContractTests {
             let newer = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
             let recorder = ProposalRecorder()
 
-            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .cancelled)
+            #expect(
+                try await store.intake().save(
+                    signedArchive: older,
+                    confirm: {
+                        await recorder.record($0)
+                        return false
+                    }) == .cancelled)
             #expect(try await store.contains(matching: id) == .notFound)
 
-            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return true }) == .added)
-            #expect(try await store.intake().save(signedArchive: newer, confirm: { await recorder.record($0); return false }) == .cancelled)
+            #expect(
+                try await store.intake().save(
+                    signedArchive: older,
+                    confirm: {
+                        await recorder.record($0)
+                        return true
+                    }) == .added)
+            #expect(
+                try await store.intake().save(
+                    signedArchive: newer,
+                    confirm: {
+                        await recorder.record($0)
+                        return false
+                    }) == .cancelled)
             #expect(try await store.archive(for: id) == older)
 
             // Nothing to change, nothing to ask.
-            #expect(try await store.intake().save(signedArchive: older, confirm: { await recorder.record($0); return false }) == .added)
+            #expect(
+                try await store.intake().save(
+                    signedArchive: older,
+                    confirm: {
+                        await recorder.record($0)
+                        return false
+                    }) == .added)
 
             let proposals = await recorder.proposals
             #expect(proposals.count == 3)
@@ -214,10 +250,14 @@ struct OrderStoreContractTests {
         ContainsCase(name: "nothing stored, with a date → notFound", stored: nil, updatedDate: "2025-11-21T00:00:00Z", result: .notFound),
         ContainsCase(name: "no date → exists", stored: "2025-11-21T00:00:00Z", updatedDate: nil, result: .exists),
         ContainsCase(name: "same instant → exists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T00:00:00Z", result: .exists),
-        ContainsCase(name: "same instant in another offset → exists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T05:30:00+05:30", result: .exists),
+        ContainsCase(
+            name: "same instant in another offset → exists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T05:30:00+05:30", result: .exists
+        ),
         ContainsCase(name: "stored later → newerExists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-20T23:59:59Z", result: .newerExists),
         ContainsCase(name: "stored earlier → olderExists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T00:00:01Z", result: .olderExists),
-        ContainsCase(name: "stored earlier by a nanosecond → olderExists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T00:00:00.000000001Z", result: .olderExists),
+        ContainsCase(
+            name: "stored earlier by a nanosecond → olderExists", stored: "2025-11-21T00:00:00Z", updatedDate: "2025-11-21T00:00:00.000000001Z",
+            result: .olderExists),
     ]
 
     @Test("Every row of the contains table gives its result", arguments: StoreKind.allCases, containsCases)

@@ -26,7 +26,9 @@ struct OrderStoreCopyTests {
                 #expect(try await destination.intake().save(signedArchive: newer) == .added)
 
                 let cursors = CursorLog()
-                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2) { await cursors.add($0) }
+                let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2) {
+                    await cursors.add($0)
+                }
                 #expect(report.read == 5)
                 #expect(report.written == 4)
                 #expect(report.unchanged == 1, "C-4 is newer in the destination")
@@ -46,7 +48,8 @@ struct OrderStoreCopyTests {
                 #expect(try await destination.archive(for: SampleVersions.identifier("C-0")) == archives[0])
 
                 // Resuming after the first page reads only the rest; nothing is written twice.
-                let resumed = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2, after: progress[0].cursor)
+                let resumed = try await OrderStoreCopy.copy(
+                    from: source, to: destination, validator: TestPKI.validator, batchSize: 2, after: progress[0].cursor)
                 #expect(resumed.read == 3)
                 #expect(resumed.written == 0)
                 #expect(resumed.unchanged == 3)
@@ -64,7 +67,8 @@ struct OrderStoreCopyTests {
         try await sourceKind.withWebServiceStore { source in
             try await destinationKind.withWebServiceStore { destination in
                 _ = try await source.intake().save(signedArchives: archives)
-                let first = SampleVersions.identifier("R-0"), second = SampleVersions.identifier("R-2")
+                let first = SampleVersions.identifier("R-0")
+                let second = SampleVersions.identifier("R-2")
                 _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: first)
                 _ = try await source.register(deviceIdentifier: "device-b", pushToken: "token-b", for: first)
                 _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: second)
@@ -74,17 +78,19 @@ struct OrderStoreCopyTests {
                 let report = try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator, batchSize: 2)
                 #expect(report.written == 3)
                 #expect(report.registrations == 3)
-                #expect(try await destination.registrations(for: first) == [
-                    DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a"),
-                    DeviceRegistration(deviceIdentifier: "device-b", pushToken: "token-b"),
-                ])
+                #expect(
+                    try await destination.registrations(for: first) == [
+                        DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a"),
+                        DeviceRegistration(deviceIdentifier: "device-b", pushToken: "token-b"),
+                    ])
                 #expect(try await destination.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a")])
                 #expect(try await destination.registrations(for: SampleVersions.identifier("R-1")).isEmpty)
                 // The links customers already have are HMACs under the source's secret: they keep working.
                 #expect(try await destination.customerLinkSecret() == secret)
                 // The device asks the new store what changed: every order it registered for.
-                let changed = try #require(try await destination.changedOrders(
-                    deviceIdentifier: "device-a", orderTypeIdentifier: first.orderTypeIdentifier, since: nil))
+                let changed = try #require(
+                    try await destination.changedOrders(
+                        deviceIdentifier: "device-a", orderTypeIdentifier: first.orderTypeIdentifier, since: nil))
                 #expect(changed.orderIdentifiers.sorted() == ["R-0", "R-2"])
 
                 // Copying again changes nothing and registers nothing twice.
@@ -102,7 +108,8 @@ struct OrderStoreCopyTests {
     func missing(kind: StoreKind) async throws {
         try await kind.withStore { (source: any OrderStoring) async throws -> Void in
             try await kind.withStore { (destination: any OrderStoring) async throws -> Void in
-                _ = try await source.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "M-1"))
+                _ = try await source.intake().save(
+                    signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "M-1"))
                 let verification = try await OrderStoreCopy.verify(source: source, destination: destination)
                 #expect(!verification.isComplete)
                 #expect(verification.mismatched == [SampleVersions.identifier("M-1")])

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersIntake
-import WalletOrdersStore
 import WalletOrdersPostgres
+import WalletOrdersStore
 import WalletOrdersTestFixtures
 
 /// Five orders of the sample with different identifiers, statuses and `updatedAt`s (two at the
@@ -53,20 +53,42 @@ struct OrderStoreQueryTests {
 
     static let listCases: [ListCase] = [
         ListCase(name: "default: newest first, ties by identifier descending", query: OrderQuery(), pages: [["B-2", "D-4", "C-3", "A-1", "E-5"]]),
-        ListCase(name: "oldest first, pages of 2", query: OrderQuery(sort: .updatedAtAscending, limit: 2), pages: [["E-5", "A-1"], ["C-3", "D-4"], ["B-2"]]),
+        ListCase(
+            name: "oldest first, pages of 2", query: OrderQuery(sort: .updatedAtAscending, limit: 2),
+            pages: [["E-5", "A-1"], ["C-3", "D-4"], ["B-2"]]),
         ListCase(name: "newest first, pages of 2", query: OrderQuery(limit: 2), pages: [["B-2", "D-4"], ["C-3", "A-1"], ["E-5"]]),
-        ListCase(name: "by identifier, pages of 3", query: OrderQuery(sort: .identifier, limit: 3), pages: [["A-1", "B-2", "C-3"], ["D-4", "E-5"]]),
+        ListCase(
+            name: "by identifier, pages of 3", query: OrderQuery(sort: .identifier, limit: 3), pages: [["A-1", "B-2", "C-3"], ["D-4", "E-5"]]),
         ListCase(name: "status open", query: OrderQuery(status: "open", sort: .identifier), pages: [["A-1", "C-3", "D-4"]]),
         ListCase(name: "status completed, newest first", query: OrderQuery(status: "completed"), pages: [["B-2", "E-5"]]),
-        ListCase(name: "updated since an instant is inclusive", query: OrderQuery(updatedSince: "2025-11-22T00:00:00.5Z", sort: .updatedAtAscending), pages: [["C-3", "D-4", "B-2"]]),
-        ListCase(name: "updated since, in another offset", query: OrderQuery(updatedSince: "2025-11-22T01:00:00.6+01:00", sort: .updatedAtAscending), pages: [["B-2"]]),
-        ListCase(name: "order type that matches", query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, status: "completed", sort: .identifier), pages: [["B-2", "E-5"]]),
-        ListCase(name: "order type that doesn't match (case-sensitive)", query: OrderQuery(orderTypeIdentifier: "ORDER.com.northwindoutfitters.shop"), pages: [[]]),
-        ListCase(name: "one of several order types", query: OrderQuery(orderTypeIdentifiers: [SampleVersions.identifier.orderTypeIdentifier, "order.com.other"], sort: .identifier, limit: 3), pages: [["A-1", "B-2", "C-3"], ["D-4", "E-5"]]),
-        ListCase(name: "none of the order types (case-sensitive)", query: OrderQuery(orderTypeIdentifiers: ["ORDER.com.northwindoutfitters.shop", "order.com.other"]), pages: [[]]),
+        ListCase(
+            name: "updated since an instant is inclusive", query: OrderQuery(updatedSince: "2025-11-22T00:00:00.5Z", sort: .updatedAtAscending),
+            pages: [["C-3", "D-4", "B-2"]]),
+        ListCase(
+            name: "updated since, in another offset", query: OrderQuery(updatedSince: "2025-11-22T01:00:00.6+01:00", sort: .updatedAtAscending),
+            pages: [["B-2"]]),
+        ListCase(
+            name: "order type that matches",
+            query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, status: "completed", sort: .identifier),
+            pages: [["B-2", "E-5"]]),
+        ListCase(
+            name: "order type that doesn't match (case-sensitive)", query: OrderQuery(orderTypeIdentifier: "ORDER.com.northwindoutfitters.shop"),
+            pages: [[]]),
+        ListCase(
+            name: "one of several order types",
+            query: OrderQuery(orderTypeIdentifiers: [SampleVersions.identifier.orderTypeIdentifier, "order.com.other"], sort: .identifier, limit: 3),
+            pages: [["A-1", "B-2", "C-3"], ["D-4", "E-5"]]),
+        ListCase(
+            name: "none of the order types (case-sensitive)",
+            query: OrderQuery(orderTypeIdentifiers: ["ORDER.com.northwindoutfitters.shop", "order.com.other"]), pages: [[]]),
         ListCase(name: "an empty set of order types matches nothing", query: OrderQuery(orderTypeIdentifiers: []), pages: [[]]),
-        ListCase(name: "order type and order types combine", query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, orderTypeIdentifiers: ["order.com.other"]), pages: [[]]),
-        ListCase(name: "filters and pages combine", query: OrderQuery(status: "open", updatedSince: "2025-11-21T00:00:00Z", limit: 1), pages: [["D-4"], ["C-3"], ["A-1"]]),
+        ListCase(
+            name: "order type and order types combine",
+            query: OrderQuery(orderTypeIdentifier: SampleVersions.identifier.orderTypeIdentifier, orderTypeIdentifiers: ["order.com.other"]),
+            pages: [[]]),
+        ListCase(
+            name: "filters and pages combine", query: OrderQuery(status: "open", updatedSince: "2025-11-21T00:00:00Z", limit: 1),
+            pages: [["D-4"], ["C-3"], ["A-1"]]),
     ]
 
     @Test("list filters, sorts and pages the same way on every store", arguments: StoreKind.allCases, listCases)
@@ -281,7 +303,9 @@ struct OrderStoreHistoryTests {
             case let sqlite as SQLiteOrderStore: removed = try await sqlite.compactHistory(keepingLast: 3)
             case let memory as InMemoryOrderStore: removed = await memory.compactHistory(keepingLast: 3)
             case let postgres as PostgresOrderStore: removed = try await postgres.compactHistory(keepingLast: 3)
-            default: Issue.record("unknown store"); return
+            default:
+                Issue.record("unknown store")
+                return
             }
             #expect(removed == 2)
 

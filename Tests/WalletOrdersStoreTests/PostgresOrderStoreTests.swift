@@ -4,8 +4,8 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 import WalletOrders
-import WalletOrdersPostgres
 import WalletOrdersIntake
+import WalletOrdersPostgres
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -43,7 +43,8 @@ struct PostgresOrderStoreTests {
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice
         try holder.run()
-        try await waitFor(cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND query LIKE '%pg_sleep%' AND state = 'active'")
+        try await waitFor(
+            cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND query LIKE '%pg_sleep%' AND state = 'active'")
         return holder
     }
 
@@ -392,7 +393,9 @@ struct PostgresOrderStoreTests {
         await store.close()
     }
 
-    @Test("The server ends a save's connection while the save waits inside its transaction: the save fails at once with store-unavailable, and the next one goes through")
+    @Test(
+        "The server ends a save's connection while the save waits inside its transaction: the save fails at once with store-unavailable, and the next one goes through"
+    )
     func connectionEndedMidSave() async throws {
         try await Self.withDatabase { cluster, database in
             let name = "ended-\(UUID().uuidString.prefix(8).lowercased())"

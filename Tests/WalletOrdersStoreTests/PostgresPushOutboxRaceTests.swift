@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WalletOrders
-import WalletOrdersPostgres
 import WalletOrdersIntake
+import WalletOrdersPostgres
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -15,7 +15,8 @@ import WalletOrdersTestSupport
 /// row of (token, topic), and another server's worker claims rows with `FOR UPDATE SKIP LOCKED`.
 /// Here the save is held between that insert and its commit (a trigger on the change counter's
 /// update waits for an advisory lock the test holds) while another store claims pushes.
-@Suite("PostgresOrderStore push outbox: a save's push is never claimed before the save commits", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+@Suite(
+    "PostgresOrderStore push outbox: a save's push is never claimed before the save commits", .enabled(if: PostgresTestCluster.serverBinaries != nil))
 struct PostgresPushOutboxRaceTests {
     static let lockKey = 4242_0012
 

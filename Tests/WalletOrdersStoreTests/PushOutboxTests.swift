@@ -17,7 +17,9 @@ struct PushOutboxTests {
         try await body(try SQLiteOrderStore(url: folder.file("orders.sqlite")), folder)
     }
 
-    @Test("A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none", arguments: StoreKind.webServiceCases)
+    @Test(
+        "A save of a new version queues one push per registered device in its transaction; an idempotent save and newerExisting queue none",
+        arguments: StoreKind.webServiceCases)
     func savesQueuePushes(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
@@ -39,7 +41,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)",
+        arguments: StoreKind.webServiceCases)
     func leases(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -58,7 +62,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Completion: delivered removes; retry waits until notBefore (and folds into a newer waiting push); a gone token forgets the device",
+        arguments: StoreKind.webServiceCases)
     func completions(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -96,7 +102,9 @@ struct PushOutboxTests {
         }
     }
 
-    @Test("The access record carries the order's authenticationToken and version; unregistering removes the registration with its token", arguments: StoreKind.webServiceCases)
+    @Test(
+        "The access record carries the order's authenticationToken and version; unregistering removes the registration with its token",
+        arguments: StoreKind.webServiceCases)
     func accessAndUnregister(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             #expect(try await store.accessRecord(for: Self.order) == nil)
@@ -140,7 +148,9 @@ struct PushOutboxTests {
             let store = try SQLiteOrderStore(url: url)
             #expect(try await store.accessRecord(for: Self.order)?.authenticationToken == Self.token)
             _ = try await store.register(deviceIdentifier: "d1", pushToken: "aaaa1111", for: Self.order)
-            #expect(try await store.changedOrders(deviceIdentifier: "d1", orderTypeIdentifier: Self.order.orderTypeIdentifier, since: nil)?.orderIdentifiers == [Self.order.orderIdentifier])
+            #expect(
+                try await store.changedOrders(deviceIdentifier: "d1", orderTypeIdentifier: Self.order.orderTypeIdentifier, since: nil)?
+                    .orderIdentifiers == [Self.order.orderIdentifier])
         }
     }
 }

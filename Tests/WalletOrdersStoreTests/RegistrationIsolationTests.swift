@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WalletOrders
-import WalletOrdersPostgres
 import WalletOrdersIntake
+import WalletOrdersPostgres
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
@@ -29,7 +29,9 @@ struct RegistrationIsolationTests {
         #expect(try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderY) == .created)
     }
 
-    @Test("Hijack: order X's holder registers device D with another token; D's pushes for order Y still go to D's own token", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Hijack: order X's holder registers device D with another token; D's pushes for order Y still go to D's own token",
+        arguments: StoreKind.webServiceCases)
     func hijackLeavesOtherRegistrations(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             try await Self.prepare(store)
@@ -64,7 +66,9 @@ struct RegistrationIsolationTests {
         }
     }
 
-    @Test("The same token registered for orders of two types: APNs refusing it for one topic leaves the other type's registrations", arguments: StoreKind.webServiceCases)
+    @Test(
+        "The same token registered for orders of two types: APNs refusing it for one topic leaves the other type's registrations",
+        arguments: StoreKind.webServiceCases)
     func refusedForOneTopicOnly(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             try await Self.prepare(store)
@@ -108,7 +112,9 @@ struct RegistrationIsolationTests {
         #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
     }
 
-    @Test("PostgreSQL: a database whose push tokens were the devices' (migration 1) is migrated, each registration keeping its device's token", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+    @Test(
+        "PostgreSQL: a database whose push tokens were the devices' (migration 1) is migrated, each registration keeping its device's token",
+        .enabled(if: PostgresTestCluster.serverBinaries != nil))
     func postgresMigrationKeepsRegistrations() async throws {
         let cluster = try PostgresDatabase.cluster()
         let database = try cluster.makeDatabase()
@@ -133,7 +139,9 @@ struct RegistrationIsolationTests {
         await store.close()
     }
 
-    @Test("Caps: a new registration past the order's or the device's cap is refused with its code and nothing stored; registering again still works", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Caps: a new registration past the order's or the device's cap is refused with its code and nothing stored; registering again still works",
+        arguments: StoreKind.webServiceCases)
     func caps(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             try await Self.prepare(store)
@@ -169,7 +177,8 @@ struct RegistrationIsolationTests {
             let created = await withTaskGroup(of: Bool.self) { group -> Int in
                 for device in 0..<20 {
                     group.addTask {
-                        (try? await store.register(deviceIdentifier: "d\(device)", pushToken: "abcd1234", for: Self.orderX, limits: limits)) == .created
+                        (try? await store.register(deviceIdentifier: "d\(device)", pushToken: "abcd1234", for: Self.orderX, limits: limits))
+                            == .created
                     }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }

@@ -118,7 +118,8 @@ struct SQLiteOrderStoreTests {
         let updatedAt: Timestamp = "2025-11-21T00:00:00Z"
         #expect(
             lines.last
-                == "\(id.orderTypeIdentifier)|\(id.orderIdentifier)|\(updatedAt.secondsSince1970)|0|2025-11-21T00:00:00Z|open|\(SHA256Oracle.hex(bytes))|\(bytes.count)")
+                == "\(id.orderTypeIdentifier)|\(id.orderIdentifier)|\(updatedAt.secondsSince1970)|0|2025-11-21T00:00:00Z|open|\(SHA256Oracle.hex(bytes))|\(bytes.count)"
+        )
     }
 
     @Test("A file that is not SQLite gives storeCorrupt and is not changed")
@@ -160,7 +161,8 @@ struct SQLiteOrderStoreTests {
         let after = try ExternalProgram.python(script, [url.path, "list"])
         #expect(
             after.output.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "v1-orders,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v6-registration-push-tokens,v7-parked-pushes,v999-from-the-future")
+                == "v1-orders,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v6-registration-push-tokens,v7-parked-pushes,v999-from-the-future"
+        )
     }
 
     @Test("A store made before content digests gets them on opening, so a rebuild of a stored order is accepted")
@@ -198,7 +200,9 @@ struct SQLiteOrderStoreTests {
         #expect(digest.output.trimmingCharacters(in: .whitespacesAndNewlines) == manifest.contentDigest)
     }
 
-    @Test("Another process holding the write lock: a save waits for it, and past the busy timeout fails with storeUnavailable, never 'database is locked'")
+    @Test(
+        "Another process holding the write lock: a save waits for it, and past the busy timeout fails with storeUnavailable, never 'database is locked'"
+    )
     func busy() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -240,7 +244,9 @@ struct SQLiteOrderStoreTests {
 
         let error = try await #require(throws: WalletOrdersError.self) { try await impatient.intake().save(signedArchive: second) }
         #expect(error.code == .storeUnavailable)
-        #expect(error.message.contains("another process kept it locked for longer than the 0.3 s this one waits; nothing was written"), "\(error.message)")
+        #expect(
+            error.message.contains("another process kept it locked for longer than the 0.3 s this one waits; nothing was written"), "\(error.message)"
+        )
         #expect(!error.message.contains("database is locked"))
         // Reads don't wait for the writer.
         #expect(try await impatient.contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)

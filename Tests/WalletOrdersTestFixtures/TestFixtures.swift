@@ -111,4 +111,3 @@ public enum SampleVersions {
         return built.bytes
     }
 }
-

@@ -63,7 +63,8 @@ public final class BackgroundProgram: @unchecked Sendable {
                 throw BackgroundProgramError(description: "'\(command.joined(separator: " "))' ended before printing '\(text)':\n\(self)")
             }
             guard Date() < deadline else {
-                throw BackgroundProgramError(description: "'\(command.joined(separator: " "))' did not print '\(text)' in \(timeout) seconds:\n\(self)")
+                throw BackgroundProgramError(
+                    description: "'\(command.joined(separator: " "))' did not print '\(text)' in \(timeout) seconds:\n\(self)")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

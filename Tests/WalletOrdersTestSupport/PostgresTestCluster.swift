@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throwaway PostgreSQL cluster for the tests: made with `initdb` in a temporary folder the
@@ -42,7 +42,9 @@ public final class PostgresTestCluster: Sendable {
         let found = findBinaries()
         if found == nil {
             FileHandle.standardError.write(
-                Data("\n*** WARNING: PostgreSQL's server binaries (initdb, pg_ctl, postgres) were not found in WALLET_ORDERS_PG_BINDIR, /usr/lib/postgresql/*/bin or PATH: every PostgreSQL store test is SKIPPED. Install the 'postgresql' package (.ci/setup does). ***\n\n".utf8))
+                Data(
+                    "\n*** WARNING: PostgreSQL's server binaries (initdb, pg_ctl, postgres) were not found in WALLET_ORDERS_PG_BINDIR, /usr/lib/postgresql/*/bin or PATH: every PostgreSQL store test is SKIPPED. Install the 'postgresql' package (.ci/setup does). ***\n\n"
+                        .utf8))
         }
         return found
     }()
@@ -211,7 +213,10 @@ public final class PostgresTestCluster: Sendable {
     public func restart() throws {
         let result = try Self.run(
             binaries.appendingPathComponent("pg_ctl"),
-            ["-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w", "restart"],
+            [
+                "-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w",
+                "restart",
+            ],
             asPostgres: runsAsPostgres, timeout: 90)
         guard result.status == 0 else { throw StartFailed(description: "pg_ctl restart failed: \(result)") }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Reports stay small whatever the input (issue 10, finding 9): a 50 MB line or a 1 MB value

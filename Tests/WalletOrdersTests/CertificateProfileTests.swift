@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
-@testable import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
+
+@testable import WalletOrders
 
 /// Wallet binds an order to the certificate of its order type, and only Order Type ID
 /// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1
@@ -51,14 +52,18 @@ import WalletOrdersTestSupport
         let signature = folder.url.appendingPathComponent("signature")
         let signed = try ExternalProgram.run(
             tool: "openssl",
-            ["cms", "-sign", "-binary", "-md", "sha256", "-signer", cert.path, "-inkey", key.path, "-certfile", chain.path,
-             "-in", manifest.path, "-outform", "DER", "-out", signature.path])
+            [
+                "cms", "-sign", "-binary", "-md", "sha256", "-signer", cert.path, "-inkey", key.path, "-certfile", chain.path,
+                "-in", manifest.path, "-outform", "DER", "-out", signature.path,
+            ])
         #expect(signed.status == 0, "\(signed)")
         // openssl itself finds the forged signature cryptographically sound: only the binding is wrong.
         let verified = try ExternalProgram.run(
             tool: "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
-             "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null"])
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
+                "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null",
+            ])
         #expect(verified.status == 0, "\(verified)")
         let signatureBytes = Array(try Data(contentsOf: signature))
         return try ArchiveSurgery.rewrite(carrier.bytes) { files in
@@ -116,7 +121,9 @@ import WalletOrdersTestSupport
         if let uid { subject.append(("UID", uid)) }
         subject += [("CN", "Profile test"), ("OU", "TESTTEAM01"), ("O", organization), ("C", "US")]
         var extensions: [(oid: String, critical: Bool, derValue: [UInt8])] = [(OrderTypeCertificateProfile.pushExtension, false, [0x05, 0x00])]
-        if let marker { extensions.insert((OrderTypeCertificateProfile.orderTypeMarker, false, OrderTypeCertificateProfile.markerValue(marker)), at: 0) }
+        if let marker {
+            extensions.insert((OrderTypeCertificateProfile.orderTypeMarker, false, OrderTypeCertificateProfile.markerValue(marker)), at: 0)
+        }
         if let customExtensions { extensions = customExtensions }
         let certificate = try CertificateIssuer.issue(
             .init(
@@ -203,7 +210,8 @@ import WalletOrdersTestSupport
     func profileViolationRefusedWhenLoading(_ profileCase: ProfileCase) throws {
         let (certificate, key) = try profileCase.make()
         do {
-            _ = try SigningIdentity(certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
+            _ = try SigningIdentity(
+                certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
             Issue.record("loaded a certificate outside the profile")
         } catch let error as WalletOrdersError {
             #expect(error.code == .certificateProfile)
@@ -262,7 +270,9 @@ import WalletOrdersTestSupport
 
     @Test("A pass certificate is named as one; one made by an older dev-certs says to make new ones")
     func passCertificatesAreNamed() throws {
-        for (organization, expected) in [("Example Shop Inc.", "Order Type ID Certificate"), (DevelopmentCertificateAuthority.organization, "wallet-orders dev-certs")] {
+        for (organization, expected) in [
+            ("Example Shop Inc.", "Order Type ID Certificate"), (DevelopmentCertificateAuthority.organization, "wallet-orders dev-certs"),
+        ] {
             let (certificate, key) = try Self.passShapedLeaf(organization: organization)
             let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "pass")
             // One finding for the one mistake, not also the missing order EKU and marker.

@@ -1,6 +1,6 @@
 import Foundation
-import WalletOrdersJSON
 import Testing
+import WalletOrdersJSON
 import WalletOrdersTestSupport
 
 @testable import WalletOrders

@@ -1,7 +1,7 @@
 import Foundation
-import WalletOrdersJSON
 import Testing
 import WalletOrders
+import WalletOrdersJSON
 import WalletOrdersTestSupport
 
 // MARK: - Helpers
@@ -526,7 +526,8 @@ struct LineEnding: Sendable, CustomTestStringConvertible {
 
     @Test("The shipped-ecommerce sample parses without problems")
     func shippedSample() throws {
-        let data = try #require(FileManager.default.contents(atPath: Repository.sample("shipped-ecommerce").appendingPathComponent("order.json").path))
+        let data = try #require(
+            FileManager.default.contents(atPath: Repository.sample("shipped-ecommerce").appendingPathComponent("order.json").path))
         let result = JSONParser.parse([UInt8](data))
         #expect(result.problems.isEmpty)
         let root = try #require(result.root)
@@ -543,10 +544,12 @@ struct LineEnding: Sendable, CustomTestStringConvertible {
         let problem = JSONProblem(kind: .duplicateKey, message: "Duplicate", position: at(2, 3, 10), pointer: "/a")
         #expect(problem.description == #"2:3: duplicateKey: Duplicate (at "/a")"#)
         #expect(JSONProblem(kind: .syntax, message: "Bad", position: at(1, 1, 0)).description == "1:1: syntax: Bad")
-        let fatal = Dictionary(uniqueKeysWithValues: [JSONProblem.Kind.syntax, .tooDeep, .duplicateKey, .byteOrderMark, .invalidUTF8, .invalidUnicodeEscape].map {
-            ($0, JSONProblem(kind: $0, message: "", position: at(1, 1, 0)).isFatal)
-        })
-        #expect(fatal == [.syntax: true, .tooDeep: true, .duplicateKey: false, .byteOrderMark: false, .invalidUTF8: false, .invalidUnicodeEscape: false])
+        let fatal = Dictionary(
+            uniqueKeysWithValues: [JSONProblem.Kind.syntax, .tooDeep, .duplicateKey, .byteOrderMark, .invalidUTF8, .invalidUnicodeEscape].map {
+                ($0, JSONProblem(kind: $0, message: "", position: at(1, 1, 0)).isFatal)
+            })
+        #expect(
+            fatal == [.syntax: true, .tooDeep: true, .duplicateKey: false, .byteOrderMark: false, .invalidUTF8: false, .invalidUnicodeEscape: false])
         let encoded = try JSONEncoder().encode([JSONProblem.Kind.invalidUTF8, .tooDeep])
         #expect(String(decoding: encoded, as: UTF8.self) == #"["invalidUTF8","tooDeep"]"#)
     }

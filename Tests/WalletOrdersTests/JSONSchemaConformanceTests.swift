@@ -1,7 +1,7 @@
 import Foundation
-import WalletOrdersJSON
 import Testing
 import WalletOrders
+import WalletOrdersJSON
 import WalletOrdersTestSupport
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) against ``JSONSchema``.
@@ -99,7 +99,8 @@ import WalletOrdersTestSupport
         "refRemote.json / remote HTTP ref with nested absolute ref / string is valid": remote,
         "refRemote.json / $ref to $ref finds detached $anchor / number is valid": remote,
         "refRemote.json / $ref to $ref finds detached $anchor / non-number is invalid": remote,
-        "vocabulary.json / schema that uses custom metaschema with with no validation vocabulary / no validation: invalid number, but it still validates": ignoredMetaSchema,
+        "vocabulary.json / schema that uses custom metaschema with with no validation vocabulary / no validation: invalid number, but it still validates":
+            ignoredMetaSchema,
     ]
 
     /// One case's outcome.

@@ -1,7 +1,7 @@
 import Foundation
-import WalletOrdersJSON
 import Testing
 import WalletOrders
+import WalletOrdersJSON
 
 /// Parses JSON text with ``JSONParser``, so positions are real.
 private func json(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONNode {

@@ -8,7 +8,8 @@ import WalletOrdersTestSupport
     func goldenManifest() throws {
         let source = try SampleBuilds.source("shipped-ecommerce")
         let manifest = Manifest(hashing: source.files)
-        let golden = try #require(FileManager.default.contents(atPath: Repository.golden.appendingPathComponent("shipped-ecommerce.manifest.json").path))
+        let golden = try #require(
+            FileManager.default.contents(atPath: Repository.golden.appendingPathComponent("shipped-ecommerce.manifest.json").path))
         let actual = String(decoding: manifest.jsonBytes, as: UTF8.self)
         #expect(actual == String(decoding: golden, as: UTF8.self), "regenerate with: swift run wallet-orders build … && unzip -p … manifest.json")
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Numbers JSON allows but Wallet's decoder can't hold are errors (issue 10, finding 9), each
@@ -22,15 +22,31 @@ import WalletOrdersTestSupport
 
     static let hundredDigits = "1" + String(repeating: "0", count: 99)
     static let cases: [Case] = [
-        .init(name: "quantity 1e400 overflows Double", replace: "\"quantity\": 1,", with: "\"quantity\": 1e400,", pointer: "/lineItems/0/quantity", messagePart: "64-bit float"),
-        .init(name: "quantity 1e-400 underflows to 0", replace: "\"quantity\": 1,", with: "\"quantity\": 1e-400,", pointer: "/lineItems/0/quantity", messagePart: "decode as 0"),
-        .init(name: "a 100-digit integer quantity", replace: "\"quantity\": 1,", with: "\"quantity\": \(hundredDigits),", pointer: "/lineItems/0/quantity", messagePart: "64-bit integer"),
-        .init(name: "a 400-digit string amount", replace: "\"amount\": \"89.00\"", with: "\"amount\": \"\(String(repeating: "9", count: 400)).00\"", pointer: "/lineItems/0/price/amount", messagePart: "400 significant digits"),
-        .init(name: "a 39-digit number amount", replace: "\"amount\": \"89.00\"", with: "\"amount\": \(String(repeating: "1", count: 39))", pointer: "/lineItems/0/price/amount", messagePart: "39 significant digits"),
-        .init(name: "an amount of 1e200 (a number)", replace: "\"amount\": \"89.00\"", with: "\"amount\": 1e200", pointer: "/lineItems/0/price/amount", messagePart: "Decimal's range"),
+        .init(
+            name: "quantity 1e400 overflows Double", replace: "\"quantity\": 1,", with: "\"quantity\": 1e400,", pointer: "/lineItems/0/quantity",
+            messagePart: "64-bit float"),
+        .init(
+            name: "quantity 1e-400 underflows to 0", replace: "\"quantity\": 1,", with: "\"quantity\": 1e-400,", pointer: "/lineItems/0/quantity",
+            messagePart: "decode as 0"),
+        .init(
+            name: "a 100-digit integer quantity", replace: "\"quantity\": 1,", with: "\"quantity\": \(hundredDigits),",
+            pointer: "/lineItems/0/quantity", messagePart: "64-bit integer"),
+        .init(
+            name: "a 400-digit string amount", replace: "\"amount\": \"89.00\"", with: "\"amount\": \"\(String(repeating: "9", count: 400)).00\"",
+            pointer: "/lineItems/0/price/amount", messagePart: "400 significant digits"),
+        .init(
+            name: "a 39-digit number amount", replace: "\"amount\": \"89.00\"", with: "\"amount\": \(String(repeating: "1", count: 39))",
+            pointer: "/lineItems/0/price/amount", messagePart: "39 significant digits"),
+        .init(
+            name: "an amount of 1e200 (a number)", replace: "\"amount\": \"89.00\"", with: "\"amount\": 1e200", pointer: "/lineItems/0/price/amount",
+            messagePart: "Decimal's range"),
         .init(name: "the largest 64-bit integer fits", replace: "\"quantity\": 1,", with: "\"quantity\": 9223372036854775807,", pointer: nil),
-        .init(name: "a 38-digit amount fits Decimal", replace: "\"amount\": \"89.00\"", with: "\"amount\": \"\(String(repeating: "1", count: 36)).25\"", pointer: nil),
-        .init(name: "an amount with many trailing zeros fits", replace: "\"amount\": \"89.00\"", with: "\"amount\": \"89.\(String(repeating: "0", count: 60))\"", pointer: nil),
+        .init(
+            name: "a 38-digit amount fits Decimal", replace: "\"amount\": \"89.00\"", with: "\"amount\": \"\(String(repeating: "1", count: 36)).25\"",
+            pointer: nil),
+        .init(
+            name: "an amount with many trailing zeros fits", replace: "\"amount\": \"89.00\"",
+            with: "\"amount\": \"89.\(String(repeating: "0", count: 60))\"", pointer: nil),
     ]
 
     @Test("Numbers Wallet can't decode are errors at their place; those it can pass", arguments: cases)

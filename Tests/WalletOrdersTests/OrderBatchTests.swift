@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
 import WalletOrdersIntake
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The batch API: ``OrderBatchBuilder``, its inputs, file names and ``OrderValidator/validateBatch(_:maximumConcurrency:now:)-(AsyncSequence,_,_)``.
@@ -114,7 +114,9 @@ import WalletOrdersTestSupport
         }
     }
 
-    @Test("Each order goes through the intake as a single build does: one naming another order type is refused by the signer check before any signature, and a good one is what intake.prepare builds")
+    @Test(
+        "Each order goes through the intake as a single build does: one naming another order type is refused by the signer check before any signature, and a good one is what intake.prepare builds"
+    )
     func throughTheIntake() async throws {
         let batch = try Self.batchBuilder()
         let intake = try #require(batch.intake)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// What goes into an archive from a source folder or from memory, and what never does.
@@ -61,7 +61,10 @@ import WalletOrdersTestSupport
         _ = try folder.write(Array("\"A\" = \"B\";\n".utf8), to: "en.lproj/order.strings")
         let source = try OrderSource(directory: folder.url)
         #expect(source.files.keys.sorted() == ["en.lproj/order.strings", "order.json"])
-        #expect(source.skippedFiles.map(\.path) == [".DS_Store", ".git/", "__MACOSX/", "en.lproj/.DS_Store", "en.lproj/.gitkeep", "manifest.json", "signature"])
+        #expect(
+            source.skippedFiles.map(\.path) == [
+                ".DS_Store", ".git/", "__MACOSX/", "en.lproj/.DS_Store", "en.lproj/.gitkeep", "manifest.json", "signature",
+            ])
         let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: Self.typeIdentifier)).build(source, signingTime: TestPKI.signingTime)
         #expect(built.diagnostics.filter { $0.ruleID == "build.skipped-file" }.count == 7)
         #expect(try OrderArchive(bytes: built.bytes).filePaths == ["en.lproj/order.strings", "manifest.json", "order.json", "signature"])
@@ -105,10 +108,14 @@ import WalletOrdersTestSupport
         ("not JSON", #"{"orderTypeIdentifier": "#, "order.json is not valid JSON"),
         ("an array", #"[1, 2]"#, "order.json is not a JSON object."),
         ("no orderIdentifier", #"{"orderTypeIdentifier": "order.com.example"}"#, "order.json has no orderIdentifier."),
-        ("a numeric orderIdentifier", #"{"orderTypeIdentifier": "order.com.example", "orderIdentifier": 7}"#,
-         "order.json's orderIdentifier at 1:65 is not a non-empty string."),
-        ("a duplicate key", #"{"orderTypeIdentifier": "a", "orderTypeIdentifier": "b", "orderIdentifier": "1"}"#,
-         "order.json is not valid JSON: "),
+        (
+            "a numeric orderIdentifier", #"{"orderTypeIdentifier": "order.com.example", "orderIdentifier": 7}"#,
+            "order.json's orderIdentifier at 1:65 is not a non-empty string."
+        ),
+        (
+            "a duplicate key", #"{"orderTypeIdentifier": "a", "orderTypeIdentifier": "b", "orderIdentifier": "1"}"#,
+            "order.json is not valid JSON: "
+        ),
     ]
 
     @Test("The builder refuses order.json it can't package, with invalidOrder and the place", arguments: unpackageable.indices)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import WalletOrders
 import WalletOrdersInterop
 import WalletOrdersTestSupport
+
+@testable import WalletOrders
 
 /// The Order Type ID profile judged against Apple's own artifacts: the signing certificate of a
 /// production order archive (`Tests/Fixtures/Apple/`) and Apple's WWDR G4 intermediate and root

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
@@ -94,8 +94,9 @@ import WalletOrdersTestSupport
     static let compressionCases: [(sample: String, compression: ArchiveCompression)] =
         Repository.sampleNames.flatMap { sample in ArchiveCompression.allCases.map { (sample, $0) } }
 
-    @Test("--compression: deflate shrinks text and stores images and the signature; store stores all; both verify",
-          arguments: compressionCases.indices)
+    @Test(
+        "--compression: deflate shrinks text and stores images and the signature; store stores all; both verify",
+        arguments: compressionCases.indices)
     func compressionMethods(index: Int) throws {
         let (sample, compression) = Self.compressionCases[index]
         let built = try SampleBuilds.build(sample, compression: compression)

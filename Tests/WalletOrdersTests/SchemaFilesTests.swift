@@ -125,15 +125,17 @@ import WalletOrdersTestSupport
         #expect(others == ["order-web-service.openapi.json"], "Schemas/ holds JSON Schemas and the OpenAPI document only")
     }
 
-    @Test("Every schema is valid against the draft 2020-12 metaschema (Python jsonschema check_schema)",
-          arguments: SchemaFilesTests.schemaNames)
+    @Test(
+        "Every schema is valid against the draft 2020-12 metaschema (Python jsonschema check_schema)",
+        arguments: SchemaFilesTests.schemaNames)
     func schemaIsValid(name: String) throws {
         let result = try Self.runPython(["check-schema", Self.schemasFolder.appendingPathComponent(name).path])
         #expect(result.status == 0, "\(result)")
     }
 
-    @Test("Every schema is draft 2020-12 with a urn:wallet-orders:schema: $id, a title and a description",
-          arguments: SchemaFilesTests.schemaNames)
+    @Test(
+        "Every schema is draft 2020-12 with a urn:wallet-orders:schema: $id, a title and a description",
+        arguments: SchemaFilesTests.schemaNames)
     func schemaHeader(name: String) throws {
         let data = try Data(contentsOf: Self.schemasFolder.appendingPathComponent(name))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -156,8 +158,9 @@ import WalletOrdersTestSupport
 
     // MARK: - Samples and negative fixtures
 
-    @Test("Every sample's order.json is valid under order.schema.json (Python jsonschema, format checker on)",
-          arguments: Repository.sampleNames)
+    @Test(
+        "Every sample's order.json is valid under order.schema.json (Python jsonschema, format checker on)",
+        arguments: Repository.sampleNames)
     func sampleIsValid(sample: String) throws {
         let order = Repository.sample(sample).appendingPathComponent("order.json")
         let result = try Self.runPython(["validate", Self.orderSchema.path, order.path])
@@ -180,8 +183,9 @@ import WalletOrdersTestSupport
         #expect(withoutFixture.isEmpty, "expectations without a fixture: \(withoutFixture)")
     }
 
-    @Test("Every negative fixture is invalid, and best_match names the expected keyword and location",
-          arguments: SchemaFilesTests.fixtureNames)
+    @Test(
+        "Every negative fixture is invalid, and best_match names the expected keyword and location",
+        arguments: SchemaFilesTests.fixtureNames)
     func fixtureIsInvalid(name: String) throws {
         let expected = try #require(try Self.expectations()[name], "no expectation for \(name)")
         let fixture = Self.fixturesFolder.appendingPathComponent(name)

@@ -29,7 +29,8 @@ import WalletOrdersTestSupport
             #expect(readme.contains("`\(product)`") && article.contains("`\(product)`"), "\(product)")
         }
         for call in [
-            "VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)", "OrderIntake(validator: validator, store: store).save(signedArchive:",
+            "VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)",
+            "OrderIntake(validator: validator, store: store).save(signedArchive:",
             "SQLiteOrderStore(url: storeURL)",
         ] {
             #expect(readme.contains(call) && article.contains(call), "\(call)")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
-@testable import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
+
+@testable import WalletOrders
 
 /// The verifier reads a signature of the usual shape with its own strict DER reader (the fast
 /// path) and anything else with OpenSSL's CMS parser (the general path). Here both run on the
@@ -23,33 +24,36 @@ import WalletOrdersTestSupport
             archives.append(("\(sample): CMS_sign", try VerificationCacheTests.resigned(built, at: TestPKI.signingTime)))
             archives.append(("\(sample): expired", try VerificationCacheTests.resigned(built, at: signer.notAfter.addingTimeInterval(1))))
             archives.append(("\(sample): not yet valid", try VerificationCacheTests.resigned(built, at: signer.notBefore.addingTimeInterval(-1))))
-            archives.append((
-                "\(sample): manifest changed",
-                try ArchiveSurgery.rewrite(built.bytes) { files in
-                    let index = try #require(files.firstIndex { $0.path == "manifest.json" })
-                    files[index].bytes += Array(" ".utf8)
-                }
-            ))
-            archives.append((
-                "\(sample): signature byte flipped",
-                try ArchiveSurgery.rewrite(built.bytes) { files in
-                    let index = try #require(files.firstIndex { $0.path == "signature" })
-                    files[index].bytes[files[index].bytes.count - 20] ^= 0x01
-                }
-            ))
+            archives.append(
+                (
+                    "\(sample): manifest changed",
+                    try ArchiveSurgery.rewrite(built.bytes) { files in
+                        let index = try #require(files.firstIndex { $0.path == "manifest.json" })
+                        files[index].bytes += Array(" ".utf8)
+                    }
+                ))
+            archives.append(
+                (
+                    "\(sample): signature byte flipped",
+                    try ArchiveSurgery.rewrite(built.bytes) { files in
+                        let index = try #require(files.firstIndex { $0.path == "signature" })
+                        files[index].bytes[files[index].bytes.count - 20] ^= 0x01
+                    }
+                ))
             let other = TestPKI.certificate(for: "order.com.example.other-\(sample)")
             let foreign = try CMSSigner.signDetached(
                 built.manifestBytes, certificate: try X509Certificate.parsePEM(Array(other.certificatePEM.utf8))[0],
                 privateKey: try PrivateKey(bytes: Array(try other.privateKeyPEM().utf8), passphrase: nil),
                 additionalCertificates: [try X509Certificate.parsePEM(Array(TestPKI.authority.intermediateCertificatePEM.utf8))[0]],
                 signingTime: TestPKI.signingTime)
-            archives.append((
-                "\(sample): another merchant's certificate",
-                try ArchiveSurgery.rewrite(built.bytes) { files in
-                    let index = try #require(files.firstIndex { $0.path == "signature" })
-                    files[index].bytes = foreign
-                }
-            ))
+            archives.append(
+                (
+                    "\(sample): another merchant's certificate",
+                    try ArchiveSurgery.rewrite(built.bytes) { files in
+                        let index = try #require(files.firstIndex { $0.path == "signature" })
+                        files[index].bytes = foreign
+                    }
+                ))
         }
         return archives
     }

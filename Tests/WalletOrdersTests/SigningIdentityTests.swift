@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Loading a signing identity: every way it can go wrong has its own code and message.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WalletOrders
 import WalletOrdersTestSupport
+
+@testable import WalletOrders
 
 /// A source folder is walked entry by entry, then each file is opened: what is opened must still be
 /// the regular file the walk saw, in the folder the walk opened. These are the swaps an attacker

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
@@ -160,7 +160,9 @@ import WalletOrdersTestSupport
         let signature = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
         let report = verify(try Self.withSignature(signature + [UInt8](repeating: 0x00, count: count)))
         let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
-        #expect(finding.message.contains("\(count) byte(s) after the end") && finding.message.contains("at byte \(signature.count)"), "\(finding.message)")
+        #expect(
+            finding.message.contains("\(count) byte(s) after the end") && finding.message.contains("at byte \(signature.count)"), "\(finding.message)"
+        )
         #expect(!report.isValid)
     }
 

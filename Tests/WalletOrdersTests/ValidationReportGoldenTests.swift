@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
 import WalletOrders
 import WalletOrdersTestSupport
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The four report formats of one archive with many findings, compared with committed golden
 /// files. Set WALLET_ORDERS_UPDATE_GOLDEN=1 to rewrite them after an intended change.
@@ -20,7 +21,8 @@ import WalletOrdersTestSupport
         var files = try! SampleBuilds.source("shipped-ecommerce").files
         var text = String(decoding: files["order.json"]!, as: UTF8.self)
         text = text.replacingOccurrences(of: "\"status\": \"onTheWay\"", with: "\"status\": \"OnTheWay\"")
-        text = text.replacingOccurrences(of: "\"merchantIdentifier\"", with: "\"merchantIdentifer\": \"merchant.com.typo\",\n    \"merchantIdentifier\"")
+        text = text.replacingOccurrences(
+            of: "\"merchantIdentifier\"", with: "\"merchantIdentifer\": \"merchant.com.typo\",\n    \"merchantIdentifier\"")
         text = text.replacingOccurrences(of: "\"socks.png\"", with: "\"sock.png\"")
         if let range = text.range(of: "\"currency\": \"USD\"", options: .backwards) {
             text.replaceSubrange(range, with: "\"currency\": \"USB\"")

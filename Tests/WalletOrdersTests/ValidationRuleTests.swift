@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// One negative case per content rule: start from a valid sample, break exactly one thing, and
@@ -36,13 +36,14 @@ import WalletOrdersTestSupport
             get { (try? JSONSerialization.jsonObject(with: Data(all["order.json"]!))) as? [String: Any] ?? [:] }
             set {
                 all["order.json"] = Array(
-                    (try? JSONSerialization.data(withJSONObject: newValue, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data())
+                    (try? JSONSerialization.data(withJSONObject: newValue, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+                )
             }
         }
 
         /// The value at a JSON Pointer in order.json.
         func get(_ pointer: String) -> Any? {
-            Self.tokens(pointer).reduce(Optional<Any>(order)) { node, token in
+            Self.tokens(pointer).reduce(Any?(order)) { node, token in
                 if let object = node as? [String: Any] { return object[token] }
                 if let array = node as? [Any], let index = Int(token), array.indices.contains(index) { return array[index] }
                 return nil
@@ -65,7 +66,9 @@ import WalletOrdersTestSupport
         static func setting(_ node: Any, _ tokens: ArraySlice<String>, _ value: Any?) -> Any {
             guard let token = tokens.first else { return value as Any }
             if var object = node as? [String: Any] {
-                if tokens.count == 1, value == nil { object[token] = nil } else {
+                if tokens.count == 1, value == nil {
+                    object[token] = nil
+                } else {
                     object[token] = setting(object[token] as Any, tokens.dropFirst(), value)
                 }
                 return object
@@ -96,151 +99,250 @@ import WalletOrdersTestSupport
     }
 
     static let cases: [Case] = [
-        Case(name: "updated-before-created", sample: "shipped-ecommerce", change: { files in
-            files.set("/updatedAt", "2020-01-01T00:00:00Z")
-        }, expected: [.init(rule: "order.updated-before-created", severity: .error, file: "order.json", pointer: "/updatedAt")]),
-        Case(name: "updated-at-in-future", sample: "shipped-ecommerce", change: { files in
-            files.set("/updatedAt", "9999-12-31T23:59:59Z")
-        }, expected: [.init(rule: "order.updated-at-in-future", severity: .warning, file: "order.json", pointer: "/updatedAt")]),
-        Case(name: "shipped-before-order-created", sample: "shipped-ecommerce", change: { files in
-            files.set("/fulfillments/0/shippedAt", "2020-01-01T00:00:00Z")
-        }, expected: [.init(rule: "dates.before-order-created", severity: .warning, file: "order.json", pointer: "/fulfillments/0/shippedAt")]),
-        Case(name: "delivered-before-shipped", sample: "returns-and-transactions", change: { files in
-            let delivered = try Timestamp(rfc3339: try #require(files.get("/fulfillments/0/deliveredAt") as? String))
-            files.set("/fulfillments/0/shippedAt", Timestamp(delivered.date.addingTimeInterval(3_600)).text)
-        }, expected: [.init(rule: "dates.out-of-order", severity: .error, file: "order.json", pointer: "/fulfillments/0/deliveredAt")]),
-        Case(name: "delivered-without-delivery-date", sample: "returns-and-transactions", change: { files in
-            files.set("/fulfillments/0/deliveredAt", nil)
-        }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
-        Case(name: "picked-up-without-pickup-date", sample: "store-pickup", change: { files in
-            files.set("/fulfillments/0/status", "pickedUp")
-        }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
-        Case(name: "currency-usb-typo", sample: "shipped-ecommerce", change: { files in
-            files.set("/lineItems/0/price/currency", "USB")
-        }, expected: [.init(rule: "money.unknown-currency", severity: .error, file: "order.json", pointer: "/lineItems/0/price/currency")]),
-        Case(name: "yen-with-decimals", sample: "store-pickup", change: { files in
-            files.set("/lineItems/0/price/amount", "8800.50")
-        }, expected: [.init(rule: "money.minor-units", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
-        Case(name: "amount-as-json-number", sample: "shipped-ecommerce", change: { files in
-            files.set("/lineItems/0/price/amount", 89.5)
-        }, expected: [.init(rule: "money.amount-number", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
-        Case(name: "summary-item-in-other-currency", sample: "shipped-ecommerce", change: { files in
-            files.set("/payment/summaryItems/0/value/currency", "EUR")
-        }, expected: [.init(rule: "money.currency-mismatch", severity: .warning, file: "order.json", pointer: "/payment/summaryItems/0/value/currency")]),
-        Case(name: "country-uk-not-iso", sample: "shipped-ecommerce", change: { files in
-            files.set("/fulfillments/0/recipient/address/countryCode", "UK")
-        }, expected: [.init(rule: "address.unknown-country", severity: .error, file: "order.json", pointer: "/fulfillments/0/recipient/address/countryCode")]),
-        Case(name: "image-reference-missing", sample: "shipped-ecommerce", change: { files in
-            files.set("/lineItems/0/image", "nope.png")  // backpack.png stays: the fulfillment's line item names it
-        }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/lineItems/0/image")]),
-        Case(name: "image-is-not-png", sample: "shipped-ecommerce", change: { files in
-            files.all["backpack.png"] = Array("<html>not found</html>".utf8)
-        }, expected: [.init(rule: "files.wrong-type", severity: .error, file: "backpack.png", pointer: nil)]),
-        Case(name: "logo-64-pixels", sample: "shipped-ecommerce", change: { files in
-            files.all["logo.png"] = pngHeader(width: 64, height: 64)
-        }, expected: [.init(rule: "files.image-size", severity: .warning, file: "logo.png", pointer: nil)]),
-        Case(name: "logo-with-alpha", sample: "shipped-ecommerce", change: { files in
-            files.all["logo.png"] = pngHeader(width: 300, height: 300, colorType: 6)
-        }, expected: [.init(rule: "files.image-transparency", severity: .warning, file: "logo.png", pointer: nil)]),
-        Case(name: "unreferenced-file", sample: "shipped-ecommerce", change: { files in
-            files.all["coupon.png"] = pngHeader(width: 300, height: 300)
-        }, expected: [.init(rule: "files.unreferenced", severity: .info, file: "coupon.png", pointer: nil)]),
-        Case(name: "localized-logo-missing-in-fr", sample: "localized", change: { files in
-            files.all["fr.lproj/logo.png"] = nil
-        }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/merchant/logo")]),
-        Case(name: "zh-hans-lacks-3x-logo", sample: "localized", change: { files in
-            files.all["zh-Hans.lproj/logo@3x.png"] = nil
-        }, expected: [.init(rule: "files.variants-inconsistent", severity: .warning, file: "order.json", pointer: "/merchant/logo")]),
-        Case(name: "lproj-with-underscore", sample: "localized", change: { files in
-            for (path, bytes) in files.all where path.hasPrefix("fr.lproj/") {
-                files.all[path] = nil
-                files.all["fr_FR.lproj/" + path.dropFirst("fr.lproj/".count)] = bytes
-            }
-        }, expected: [.init(rule: "localization.invalid-folder-name", severity: .error, file: "fr_FR.lproj/", pointer: nil)]),
-        Case(name: "lproj-without-order-strings", sample: "localized", change: { files in
-            files.all["fr.lproj/order.strings"] = nil
-        }, expected: [.init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil)]),
-        Case(name: "top-level-logo-replaces-the-localized-ones", sample: "localized", change: { files in
-            files.all["logo.png"] = files.all["en.lproj/logo.png"]
-        }, expected: [.init(rule: "localization.top-level-file-overrides", severity: .warning, file: "logo.png", pointer: nil)]),
-        Case(name: "localization-key-off-by-case", sample: "localized", change: { files in
-            files.set("/merchant/displayName", "Merchant_Name")
-        }, expected: [.init(rule: "localization.key-near-miss", severity: .warning, file: "order.json", pointer: "/merchant/displayName")]),
-        Case(name: "localization-key-off-by-one-edit", sample: "localized", change: { files in
-            files.set("/lineItems/0/title", "ITEM_1_TITEL")
-        }, expected: [.init(rule: "localization.key-near-miss", severity: .warning, file: "order.json", pointer: "/lineItems/0/title")]),
-        Case(name: "fulfillment-without-type-keeps-its-unknown-keys", sample: "shipped-ecommerce", change: { files in
-            files.set("/fulfillments/0/fulfillmentType", nil)
-            files.set("/fulfillments/0/estimatedDeliveryDate", files.get("/fulfillments/0/estimatedDeliveryAt"))
-            files.set("/fulfillments/0/estimatedDeliveryAt", nil)
-        }, expected: [
-            .init(rule: "schema.required", severity: .error, file: "order.json", pointer: "/fulfillments/0"),
-            .init(rule: "schema.unknown-key", severity: .warning, file: "order.json", pointer: "/fulfillments/0/estimatedDeliveryDate"),
-        ]),
-        Case(name: "status-of-the-wrong-type-is-one-finding", sample: "shipped-ecommerce", change: { files in
-            files.set("/status", 5)
-        }, expected: [.init(rule: "schema.type", severity: .error, file: "order.json", pointer: "/status")]),
-        Case(name: "missing-top-level-key", sample: "shipped-ecommerce", change: { files in
-            files.set("/orderManagementURL", nil)
-        }, expected: [.init(rule: "schema.required", severity: .error, file: "order.json", pointer: "")]),
-        Case(name: "pass-strings-instead-of-order-strings", sample: "localized", change: { files in
-            files.all["fr.lproj/pass.strings"] = files.all.removeValue(forKey: "fr.lproj/order.strings")
-        }, expected: [
-            .init(rule: "localization.pass-strings", severity: .error, file: "fr.lproj/pass.strings", pointer: nil),
-            .init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil),
-        ]),
-        Case(name: "strings-missing-semicolon", sample: "localized", change: { files in
-            files.all["en.lproj/order.strings"] = Array(files.strings("en.lproj").replacingOccurrences(of: "\";\n", with: "\"\n").utf8)
-        }, expected: [.init(rule: "localization.strings-syntax", severity: .error, file: "en.lproj/order.strings", pointer: nil)]),
-        Case(name: "key-used-by-order-json-missing-in-zh-hans", sample: "localized", change: { files in
-            let lines = files.strings("zh-Hans.lproj").split(separator: "\n", omittingEmptySubsequences: false)
-            files.all["zh-Hans.lproj/order.strings"] = Array(lines.filter { !$0.hasPrefix("\"MERCHANT_NAME\"") }.joined(separator: "\n").utf8)
-        }, expected: [
-            .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
-            .init(rule: "localization.undefined-key", severity: .error, file: "order.json", pointer: "/merchant/displayName"),
-        ]),
-        Case(name: "strings-latin1-bytes", sample: "localized", change: { files in
-            files.all["fr.lproj/order.strings"] = Array("\"MERCHANT_NAME\" = \"Maison Lumi".utf8) + [0xE8, 0x72, 0x65] + Array("\";\n".utf8)
-        }, expected: [.init(rule: "localization.strings-encoding", severity: .error, file: "fr.lproj/order.strings", pointer: nil)]),
-        Case(name: "strings-keys-differ", sample: "localized", change: { files in
-            files.all["en.lproj/order.strings"] = Array((files.strings("en.lproj") + "\"EXTRA_KEY\" = \"Extra\";\n").utf8)
-        }, expected: [
-            .init(rule: "localization.keys-differ", severity: .error, file: "fr.lproj/order.strings", pointer: nil),
-            .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
-        ]),
-        Case(name: "strings-duplicate-key", sample: "localized", change: { files in
-            let text = files.strings("en.lproj")
-            let firstLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("\"") })
-            files.all["en.lproj/order.strings"] = Array((text + firstLine + "\n").utf8)
-        }, expected: [.init(rule: "localization.duplicate-key", severity: .warning, file: "en.lproj/order.strings", pointer: nil)]),
-        Case(name: "strings-non-ascii-in-utf8", sample: "localized", change: { files in
-            files.all["fr.lproj/order.strings"] = Array(files.strings("fr.lproj").utf8)
-        }, expected: [
-            .init(rule: "localization.non-ascii-utf8", severity: .info, file: "fr.lproj/order.strings", pointer: nil),
-            .init(rule: "localization.non-ascii-utf8", severity: .info, file: "en.lproj/order.strings", pointer: nil),  // the sample's en is UTF-8
-        ]),
-        Case(name: "duplicate-fulfillment-identifier", sample: "shipped-ecommerce", change: { files in
-            files.duplicateFirst("/fulfillments")
-        }, expected: [.init(rule: "uniqueness.fulfillment-identifier", severity: .error, file: "order.json", pointer: "/fulfillments/1/fulfillmentIdentifier")]),
-        Case(name: "duplicate-return-identifier", sample: "returns-and-transactions", change: { files in
-            files.duplicateFirst("/returns")
-        }, expected: [.init(rule: "uniqueness.return-identifier", severity: .error, file: "order.json", pointer: "/returns/1/returnIdentifier")]),
-        Case(name: "trailing-comma", sample: "store-pickup", change: { files in
-            files.all["order.json"] = Array(String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "\n}", with: ",\n}").utf8)
-        }, expected: [.init(rule: "json.syntax", severity: .error, file: "order.json", pointer: nil)]),
-        Case(name: "duplicate-json-key", sample: "store-pickup", change: { files in
-            files.all["order.json"] = Array(String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "{\n", with: "{\n  \"status\": \"open\",\n", options: [], range: String(decoding: files.all["order.json"]!, as: UTF8.self).range(of: "{\n")).utf8)
-        }, expected: [.init(rule: "json.duplicate-key", severity: .error, file: "order.json", pointer: "/status")]),
-        Case(name: "byte-order-mark", sample: "store-pickup", change: { files in
-            files.all["order.json"] = [0xEF, 0xBB, 0xBF] + files.all["order.json"]!
-        }, expected: [.init(rule: "json.byte-order-mark", severity: .warning, file: "order.json", pointer: nil)]),
-        Case(name: "latin1-byte-in-string", sample: "store-pickup", change: { files in
-            let text = String(decoding: files.all["order.json"]!, as: UTF8.self)
-            let range = try #require(text.range(of: "\"orderNumber\": \""))
-            var bytes = Array(text.utf8)
-            bytes.insert(0xE9, at: text.utf8.distance(from: text.startIndex, to: range.upperBound))
-            files.all["order.json"] = bytes
-        }, expected: [.init(rule: "json.invalid-utf8", severity: .error, file: "order.json", pointer: nil)]),
+        Case(
+            name: "updated-before-created", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/updatedAt", "2020-01-01T00:00:00Z")
+            }, expected: [.init(rule: "order.updated-before-created", severity: .error, file: "order.json", pointer: "/updatedAt")]),
+        Case(
+            name: "updated-at-in-future", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/updatedAt", "9999-12-31T23:59:59Z")
+            }, expected: [.init(rule: "order.updated-at-in-future", severity: .warning, file: "order.json", pointer: "/updatedAt")]),
+        Case(
+            name: "shipped-before-order-created", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/fulfillments/0/shippedAt", "2020-01-01T00:00:00Z")
+            }, expected: [.init(rule: "dates.before-order-created", severity: .warning, file: "order.json", pointer: "/fulfillments/0/shippedAt")]),
+        Case(
+            name: "delivered-before-shipped", sample: "returns-and-transactions",
+            change: { files in
+                let delivered = try Timestamp(rfc3339: try #require(files.get("/fulfillments/0/deliveredAt") as? String))
+                files.set("/fulfillments/0/shippedAt", Timestamp(delivered.date.addingTimeInterval(3_600)).text)
+            }, expected: [.init(rule: "dates.out-of-order", severity: .error, file: "order.json", pointer: "/fulfillments/0/deliveredAt")]),
+        Case(
+            name: "delivered-without-delivery-date", sample: "returns-and-transactions",
+            change: { files in
+                files.set("/fulfillments/0/deliveredAt", nil)
+            }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
+        Case(
+            name: "picked-up-without-pickup-date", sample: "store-pickup",
+            change: { files in
+                files.set("/fulfillments/0/status", "pickedUp")
+            }, expected: [.init(rule: "dates.status-mismatch", severity: .warning, file: "order.json", pointer: "/fulfillments/0/status")]),
+        Case(
+            name: "currency-usb-typo", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/lineItems/0/price/currency", "USB")
+            }, expected: [.init(rule: "money.unknown-currency", severity: .error, file: "order.json", pointer: "/lineItems/0/price/currency")]),
+        Case(
+            name: "yen-with-decimals", sample: "store-pickup",
+            change: { files in
+                files.set("/lineItems/0/price/amount", "8800.50")
+            }, expected: [.init(rule: "money.minor-units", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
+        Case(
+            name: "amount-as-json-number", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/lineItems/0/price/amount", 89.5)
+            }, expected: [.init(rule: "money.amount-number", severity: .warning, file: "order.json", pointer: "/lineItems/0/price/amount")]),
+        Case(
+            name: "summary-item-in-other-currency", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/payment/summaryItems/0/value/currency", "EUR")
+            },
+            expected: [
+                .init(rule: "money.currency-mismatch", severity: .warning, file: "order.json", pointer: "/payment/summaryItems/0/value/currency")
+            ]),
+        Case(
+            name: "country-uk-not-iso", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/fulfillments/0/recipient/address/countryCode", "UK")
+            },
+            expected: [
+                .init(rule: "address.unknown-country", severity: .error, file: "order.json", pointer: "/fulfillments/0/recipient/address/countryCode")
+            ]),
+        Case(
+            name: "image-reference-missing", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/lineItems/0/image", "nope.png")  // backpack.png stays: the fulfillment's line item names it
+            }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/lineItems/0/image")]),
+        Case(
+            name: "image-is-not-png", sample: "shipped-ecommerce",
+            change: { files in
+                files.all["backpack.png"] = Array("<html>not found</html>".utf8)
+            }, expected: [.init(rule: "files.wrong-type", severity: .error, file: "backpack.png", pointer: nil)]),
+        Case(
+            name: "logo-64-pixels", sample: "shipped-ecommerce",
+            change: { files in
+                files.all["logo.png"] = pngHeader(width: 64, height: 64)
+            }, expected: [.init(rule: "files.image-size", severity: .warning, file: "logo.png", pointer: nil)]),
+        Case(
+            name: "logo-with-alpha", sample: "shipped-ecommerce",
+            change: { files in
+                files.all["logo.png"] = pngHeader(width: 300, height: 300, colorType: 6)
+            }, expected: [.init(rule: "files.image-transparency", severity: .warning, file: "logo.png", pointer: nil)]),
+        Case(
+            name: "unreferenced-file", sample: "shipped-ecommerce",
+            change: { files in
+                files.all["coupon.png"] = pngHeader(width: 300, height: 300)
+            }, expected: [.init(rule: "files.unreferenced", severity: .info, file: "coupon.png", pointer: nil)]),
+        Case(
+            name: "localized-logo-missing-in-fr", sample: "localized",
+            change: { files in
+                files.all["fr.lproj/logo.png"] = nil
+            }, expected: [.init(rule: "files.missing-reference", severity: .error, file: "order.json", pointer: "/merchant/logo")]),
+        Case(
+            name: "zh-hans-lacks-3x-logo", sample: "localized",
+            change: { files in
+                files.all["zh-Hans.lproj/logo@3x.png"] = nil
+            }, expected: [.init(rule: "files.variants-inconsistent", severity: .warning, file: "order.json", pointer: "/merchant/logo")]),
+        Case(
+            name: "lproj-with-underscore", sample: "localized",
+            change: { files in
+                for (path, bytes) in files.all where path.hasPrefix("fr.lproj/") {
+                    files.all[path] = nil
+                    files.all["fr_FR.lproj/" + path.dropFirst("fr.lproj/".count)] = bytes
+                }
+            }, expected: [.init(rule: "localization.invalid-folder-name", severity: .error, file: "fr_FR.lproj/", pointer: nil)]),
+        Case(
+            name: "lproj-without-order-strings", sample: "localized",
+            change: { files in
+                files.all["fr.lproj/order.strings"] = nil
+            }, expected: [.init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil)]),
+        Case(
+            name: "top-level-logo-replaces-the-localized-ones", sample: "localized",
+            change: { files in
+                files.all["logo.png"] = files.all["en.lproj/logo.png"]
+            }, expected: [.init(rule: "localization.top-level-file-overrides", severity: .warning, file: "logo.png", pointer: nil)]),
+        Case(
+            name: "localization-key-off-by-case", sample: "localized",
+            change: { files in
+                files.set("/merchant/displayName", "Merchant_Name")
+            }, expected: [.init(rule: "localization.key-near-miss", severity: .warning, file: "order.json", pointer: "/merchant/displayName")]),
+        Case(
+            name: "localization-key-off-by-one-edit", sample: "localized",
+            change: { files in
+                files.set("/lineItems/0/title", "ITEM_1_TITEL")
+            }, expected: [.init(rule: "localization.key-near-miss", severity: .warning, file: "order.json", pointer: "/lineItems/0/title")]),
+        Case(
+            name: "fulfillment-without-type-keeps-its-unknown-keys", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/fulfillments/0/fulfillmentType", nil)
+                files.set("/fulfillments/0/estimatedDeliveryDate", files.get("/fulfillments/0/estimatedDeliveryAt"))
+                files.set("/fulfillments/0/estimatedDeliveryAt", nil)
+            },
+            expected: [
+                .init(rule: "schema.required", severity: .error, file: "order.json", pointer: "/fulfillments/0"),
+                .init(rule: "schema.unknown-key", severity: .warning, file: "order.json", pointer: "/fulfillments/0/estimatedDeliveryDate"),
+            ]),
+        Case(
+            name: "status-of-the-wrong-type-is-one-finding", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/status", 5)
+            }, expected: [.init(rule: "schema.type", severity: .error, file: "order.json", pointer: "/status")]),
+        Case(
+            name: "missing-top-level-key", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/orderManagementURL", nil)
+            }, expected: [.init(rule: "schema.required", severity: .error, file: "order.json", pointer: "")]),
+        Case(
+            name: "pass-strings-instead-of-order-strings", sample: "localized",
+            change: { files in
+                files.all["fr.lproj/pass.strings"] = files.all.removeValue(forKey: "fr.lproj/order.strings")
+            },
+            expected: [
+                .init(rule: "localization.pass-strings", severity: .error, file: "fr.lproj/pass.strings", pointer: nil),
+                .init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil),
+            ]),
+        Case(
+            name: "strings-missing-semicolon", sample: "localized",
+            change: { files in
+                files.all["en.lproj/order.strings"] = Array(files.strings("en.lproj").replacingOccurrences(of: "\";\n", with: "\"\n").utf8)
+            }, expected: [.init(rule: "localization.strings-syntax", severity: .error, file: "en.lproj/order.strings", pointer: nil)]),
+        Case(
+            name: "key-used-by-order-json-missing-in-zh-hans", sample: "localized",
+            change: { files in
+                let lines = files.strings("zh-Hans.lproj").split(separator: "\n", omittingEmptySubsequences: false)
+                files.all["zh-Hans.lproj/order.strings"] = Array(lines.filter { !$0.hasPrefix("\"MERCHANT_NAME\"") }.joined(separator: "\n").utf8)
+            },
+            expected: [
+                .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
+                .init(rule: "localization.undefined-key", severity: .error, file: "order.json", pointer: "/merchant/displayName"),
+            ]),
+        Case(
+            name: "strings-latin1-bytes", sample: "localized",
+            change: { files in
+                files.all["fr.lproj/order.strings"] = Array("\"MERCHANT_NAME\" = \"Maison Lumi".utf8) + [0xE8, 0x72, 0x65] + Array("\";\n".utf8)
+            }, expected: [.init(rule: "localization.strings-encoding", severity: .error, file: "fr.lproj/order.strings", pointer: nil)]),
+        Case(
+            name: "strings-keys-differ", sample: "localized",
+            change: { files in
+                files.all["en.lproj/order.strings"] = Array((files.strings("en.lproj") + "\"EXTRA_KEY\" = \"Extra\";\n").utf8)
+            },
+            expected: [
+                .init(rule: "localization.keys-differ", severity: .error, file: "fr.lproj/order.strings", pointer: nil),
+                .init(rule: "localization.keys-differ", severity: .error, file: "zh-Hans.lproj/order.strings", pointer: nil),
+            ]),
+        Case(
+            name: "strings-duplicate-key", sample: "localized",
+            change: { files in
+                let text = files.strings("en.lproj")
+                let firstLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("\"") })
+                files.all["en.lproj/order.strings"] = Array((text + firstLine + "\n").utf8)
+            }, expected: [.init(rule: "localization.duplicate-key", severity: .warning, file: "en.lproj/order.strings", pointer: nil)]),
+        Case(
+            name: "strings-non-ascii-in-utf8", sample: "localized",
+            change: { files in
+                files.all["fr.lproj/order.strings"] = Array(files.strings("fr.lproj").utf8)
+            },
+            expected: [
+                .init(rule: "localization.non-ascii-utf8", severity: .info, file: "fr.lproj/order.strings", pointer: nil),
+                // the sample's en is UTF-8
+                .init(rule: "localization.non-ascii-utf8", severity: .info, file: "en.lproj/order.strings", pointer: nil),
+            ]),
+        Case(
+            name: "duplicate-fulfillment-identifier", sample: "shipped-ecommerce",
+            change: { files in
+                files.duplicateFirst("/fulfillments")
+            },
+            expected: [
+                .init(
+                    rule: "uniqueness.fulfillment-identifier", severity: .error, file: "order.json", pointer: "/fulfillments/1/fulfillmentIdentifier")
+            ]),
+        Case(
+            name: "duplicate-return-identifier", sample: "returns-and-transactions",
+            change: { files in
+                files.duplicateFirst("/returns")
+            }, expected: [.init(rule: "uniqueness.return-identifier", severity: .error, file: "order.json", pointer: "/returns/1/returnIdentifier")]),
+        Case(
+            name: "trailing-comma", sample: "store-pickup",
+            change: { files in
+                files.all["order.json"] = Array(
+                    String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "\n}", with: ",\n}").utf8)
+            }, expected: [.init(rule: "json.syntax", severity: .error, file: "order.json", pointer: nil)]),
+        Case(
+            name: "duplicate-json-key", sample: "store-pickup",
+            change: { files in
+                files.all["order.json"] = Array(
+                    String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(
+                        of: "{\n", with: "{\n  \"status\": \"open\",\n", options: [],
+                        range: String(decoding: files.all["order.json"]!, as: UTF8.self).range(of: "{\n")
+                    ).utf8)
+            }, expected: [.init(rule: "json.duplicate-key", severity: .error, file: "order.json", pointer: "/status")]),
+        Case(
+            name: "byte-order-mark", sample: "store-pickup",
+            change: { files in
+                files.all["order.json"] = [0xEF, 0xBB, 0xBF] + files.all["order.json"]!
+            }, expected: [.init(rule: "json.byte-order-mark", severity: .warning, file: "order.json", pointer: nil)]),
+        Case(
+            name: "latin1-byte-in-string", sample: "store-pickup",
+            change: { files in
+                let text = String(decoding: files.all["order.json"]!, as: UTF8.self)
+                let range = try #require(text.range(of: "\"orderNumber\": \""))
+                var bytes = Array(text.utf8)
+                bytes.insert(0xE9, at: text.utf8.distance(from: text.startIndex, to: range.upperBound))
+                files.all["order.json"] = bytes
+            }, expected: [.init(rule: "json.invalid-utf8", severity: .error, file: "order.json", pointer: nil)]),
     ]
 
     /// Changes after which every file is still referenced: no `files.unreferenced`, nothing else.
@@ -248,19 +350,24 @@ import WalletOrdersTestSupport
         // Referenced names are matched as whole paths, whatever their characters: a name starting
         // with a combining mark (so "/" and the mark form one Character) in every .lproj folder,
         // and a name starting with a prepended mark at the top level, each with its variants.
-        Case(name: "odd-names-are-referenced", sample: "localized", change: { files in
-            files.set("/merchant/logo", "\u{301}logo.png")
-            for folder in ["en.lproj", "fr.lproj", "zh-Hans.lproj"] {
-                for (old, new) in [("logo.png", "\u{301}logo.png"), ("logo@2x.png", "\u{301}logo@2x.png"), ("logo@3x.png", "\u{301}logo@3x.png")] {
-                    files.all["\(folder)/\(new)"] = files.all.removeValue(forKey: "\(folder)/\(old)")
+        Case(
+            name: "odd-names-are-referenced", sample: "localized",
+            change: { files in
+                files.set("/merchant/logo", "\u{301}logo.png")
+                for folder in ["en.lproj", "fr.lproj", "zh-Hans.lproj"] {
+                    for (old, new) in [("logo.png", "\u{301}logo.png"), ("logo@2x.png", "\u{301}logo@2x.png"), ("logo@3x.png", "\u{301}logo@3x.png")]
+                    {
+                        files.all["\(folder)/\(new)"] = files.all.removeValue(forKey: "\(folder)/\(old)")
+                    }
                 }
-            }
-        }, expected: []),
-        Case(name: "prepended-mark-names-are-referenced", sample: "shipped-ecommerce", change: { files in
-            files.set("/merchant/logo", "\u{600}x.png")
-            files.all["\u{600}x.png"] = files.all.removeValue(forKey: "logo.png")
-            files.all["\u{600}x@2x.png"] = pngHeader(width: 600, height: 600)
-        }, expected: []),
+            }, expected: []),
+        Case(
+            name: "prepended-mark-names-are-referenced", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/merchant/logo", "\u{600}x.png")
+                files.all["\u{600}x.png"] = files.all.removeValue(forKey: "logo.png")
+                files.all["\u{600}x@2x.png"] = pngHeader(width: 600, height: 600)
+            }, expected: []),
     ]
 
     @Test("Files named with unusual characters still count as referenced, with their variants", arguments: stillReferenced)
@@ -329,7 +436,9 @@ import WalletOrdersTestSupport
         // The root object's 24 keys don't fit a hint: the first ones (sorted) that do, then "…".
         let unknownAtRoot = try findings("shipped-ecommerce") { $0.set("/ordreNumber", "1") }.first { $0.ruleID == "schema.unknown-key" }
         let rootHint = try #require(unknownAtRoot?.hint)
-        #expect(rootHint.hasPrefix("Did you mean 'orderNumber'? Allowed here (24): associatedApplicationIdentifiers, associatedApplications, "), "\(rootHint)")
+        #expect(
+            rootHint.hasPrefix("Did you mean 'orderNumber'? Allowed here (24): associatedApplicationIdentifiers, associatedApplications, "),
+            "\(rootHint)")
         #expect(rootHint.hasSuffix(", …") && rootHint.count <= 240, "\(rootHint)")
         #expect(OrderValidator.allowedKeysSentence(["b", "a"], within: 240) == "Allowed here: a, b.")
         #expect(OrderValidator.allowedKeysSentence((1...20).map { "k\($0 + 10)" }, within: 240)?.hasSuffix("k24, k25, …") == true)
@@ -346,7 +455,9 @@ import WalletOrdersTestSupport
     @Test("Every content rule in the catalogue has a negative case here (or its own test below)")
     func everyRuleIsExercised() {
         let here = Set(Self.cases.flatMap { $0.expected.map(\.rule) })
-        let containerAreas = ["file.", "zip.", "archive.", "bundle.", "manifest.", "signature.", "certificate.", "schema.", "build.", "order.invalid"]
+        let containerAreas = [
+            "file.", "zip.", "archive.", "bundle.", "manifest.", "signature.", "certificate.", "schema.", "build.", "order.invalid",
+        ]
         let contentRules = ValidationRule.all.filter { rule in !containerAreas.contains { rule.id.hasPrefix($0) } }
         let ownTests: Set<String> = [
             "compatibility.newer-field", "json.too-deep", "json.invalid-unicode-escape",
@@ -361,7 +472,11 @@ import WalletOrdersTestSupport
     func newerFields() throws {
         let report = Self.validator.validate(try SampleBuilds.source("returns-and-transactions"), subject: "returns")
         let infos = report.diagnostics(ruleID: "compatibility.newer-field")
-        #expect(Set(infos.compactMap(\.location.jsonPointer)) == ["/returns", "/returnInfo", "/orderProvider", "/associatedApplicationIdentifiers", "/payment/transactions", "/fulfillments/0/shippingType"])
+        #expect(
+            Set(infos.compactMap(\.location.jsonPointer)) == [
+                "/returns", "/returnInfo", "/orderProvider", "/associatedApplicationIdentifiers", "/payment/transactions",
+                "/fulfillments/0/shippingType",
+            ])
         #expect(infos.first { $0.location.jsonPointer == "/returns" }?.message.contains("iOS 17.2") == true)
         #expect(infos.allSatisfy { $0.severity == .info })
     }

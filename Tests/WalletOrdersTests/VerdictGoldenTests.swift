@@ -36,7 +36,9 @@ import WalletOrdersTestSupport
     static func render(_ report: ValidationReport) -> String {
         report.diagnostics.map { finding in
             let location = finding.location
-            let place = [location.file ?? "", location.jsonPointer.map { "#" + $0 } ?? "", location.line.map { ":\($0):\(location.column ?? 0)" } ?? ""].joined()
+            let place = [
+                location.file ?? "", location.jsonPointer.map { "#" + $0 } ?? "", location.line.map { ":\($0):\(location.column ?? 0)" } ?? "",
+            ].joined()
             return "  \(finding.severity)[\(finding.ruleID)] \(place): \(finding.message)" + (finding.hint.map { "\n    hint: \($0)" } ?? "")
         }.joined(separator: "\n")
     }

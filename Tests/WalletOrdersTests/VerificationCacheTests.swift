@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
 import WalletOrdersInterop
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The verifier caches parsed certificates, issuer checks and chain verdicts, and reads
@@ -60,7 +60,9 @@ import WalletOrdersTestSupport
         #expect(expired.errors.map(\.ruleID) == ["certificate.expired-at-signing"], "\(expired.diagnostics)")
         let notYet = warm.verify(archiveBytes: archives[6].1, subject: "before", now: TestPKI.signingTime)
         #expect(notYet.errors.map(\.ruleID) == ["certificate.not-yet-valid-at-signing"], "\(notYet.diagnostics)")
-        #expect(warm.verify(archiveBytes: archives[2].1, subject: "at", now: TestPKI.signingTime) == (try Self.freshVerifier()).verify(archiveBytes: archives[2].1, subject: "at", now: TestPKI.signingTime))
+        #expect(
+            warm.verify(archiveBytes: archives[2].1, subject: "at", now: TestPKI.signingTime)
+                == (try Self.freshVerifier()).verify(archiveBytes: archives[2].1, subject: "at", now: TestPKI.signingTime))
     }
 
     @Test("A verifier without the test root says untrusted, warm or cold, and the trusting one still trusts")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WalletOrdersTestFixtures
 import WalletOrders
+import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Hostile or broken zip containers are reported, never followed, and never exhaust memory.
@@ -282,36 +282,38 @@ import WalletOrdersTestSupport
             archives.append(("\(name) deflate", try SampleBuilds.build(name).bytes))
             archives.append(("\(name) store", try SampleBuilds.build(name, compression: .store).bytes))
         }
-        archives.append((
-            "python rewrite with a comment and directory entries",
-            try Self.patched(
-                """
-                source = zipfile.ZipFile(io.BytesIO(bytes(data)))
-                out = io.BytesIO()
-                with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-                    z.writestr(zipfile.ZipInfo("fr.lproj/"), b"")
-                    for info in source.infolist(): z.writestr(info.filename, source.read(info))
-                    z.comment = b"made by hand"
-                data = bytearray(out.getvalue())
-                """)
-        ))
-        archives.append((
-            "python streaming write (data descriptors)",
-            try Self.patched(
-                """
-                class Unseekable(io.RawIOBase):
-                    def __init__(self): self.buffer = bytearray()
-                    def writable(self): return True
-                    def write(self, b): self.buffer += b; return len(b)
-                source = zipfile.ZipFile(io.BytesIO(bytes(data)))
-                sink = Unseekable()
-                with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as z:
-                    for info in source.infolist():
-                        with z.open(info.filename, "w") as f: f.write(source.read(info))
-                assert any(i.flag_bits & 8 for i in zipfile.ZipFile(io.BytesIO(bytes(sink.buffer))).infolist())
-                data = bytearray(sink.buffer)
-                """)
-        ))
+        archives.append(
+            (
+                "python rewrite with a comment and directory entries",
+                try Self.patched(
+                    """
+                    source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+                    out = io.BytesIO()
+                    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                        z.writestr(zipfile.ZipInfo("fr.lproj/"), b"")
+                        for info in source.infolist(): z.writestr(info.filename, source.read(info))
+                        z.comment = b"made by hand"
+                    data = bytearray(out.getvalue())
+                    """)
+            ))
+        archives.append(
+            (
+                "python streaming write (data descriptors)",
+                try Self.patched(
+                    """
+                    class Unseekable(io.RawIOBase):
+                        def __init__(self): self.buffer = bytearray()
+                        def writable(self): return True
+                        def write(self, b): self.buffer += b; return len(b)
+                    source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+                    sink = Unseekable()
+                    with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as z:
+                        for info in source.infolist():
+                            with z.open(info.filename, "w") as f: f.write(source.read(info))
+                    assert any(i.flag_bits & 8 for i in zipfile.ZipFile(io.BytesIO(bytes(sink.buffer))).infolist())
+                    data = bytearray(sink.buffer)
+                    """)
+            ))
         return archives
     }
 

@@ -249,12 +249,14 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
     let setup: @Sendable () async throws -> Void = { _ = try await shared.store() }
 
     // One new order per sample, validated and committed (WAL fsync) on its own.
-    Benchmark("store \(on)save one durable \(storeSize)", closure: { benchmark in
-        let store = try await shared.store()
-        let archive = try shared.newArchives(1)[0]
-        benchmark.startMeasurement()
-        blackHole(try await OrderIntake(validator: shared.fixtures.validator, store: store).save(signedArchive: archive))
-    }, setup: setup)
+    Benchmark(
+        "store \(on)save one durable \(storeSize)",
+        closure: { benchmark in
+            let store = try await shared.store()
+            let archive = try shared.newArchives(1)[0]
+            benchmark.startMeasurement()
+            blackHole(try await OrderIntake(validator: shared.fixtures.validator, store: store).save(signedArchive: archive))
+        }, setup: setup)
 
     // The large order (4.8 MB, 50 line items, localized), validated and committed on its own. At
     // most 100 samples: each adds 4.8 MB to the store. SQLite only.
@@ -277,12 +279,14 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
     }
 
     // The same without validation (VerifiedOrderArchive made outside the measurement): the store's own cost.
-    Benchmark("store \(on)write one durable \(storeSize)", closure: { benchmark in
-        let store = try await shared.store()
-        let verified = try VerifiedOrderArchive(bytes: try shared.newArchives(1)[0], validator: shared.fixtures.validator)
-        benchmark.startMeasurement()
-        blackHole(try await store.save(verifiedArchives: [verified]))
-    }, setup: setup)
+    Benchmark(
+        "store \(on)write one durable \(storeSize)",
+        closure: { benchmark in
+            let store = try await shared.store()
+            let verified = try VerifiedOrderArchive(bytes: try shared.newArchives(1)[0], validator: shared.fixtures.validator)
+            benchmark.startMeasurement()
+            blackHole(try await store.save(verifiedArchives: [verified]))
+        }, setup: setup)
 
     // (Preparation before `startMeasurement()` is not measured; calling `stopMeasurement()` first
     // would record a sample of its own.)

@@ -52,4 +52,3 @@ public struct Fixtures: Sendable {
         return Fixtures(verifier: verifier, validator: validator, signingTime: signingTime, all: fixtures)
     }
 }
-

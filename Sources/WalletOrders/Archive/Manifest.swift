@@ -1,6 +1,6 @@
 import Foundation
-import WalletOrdersJSON
 import WalletOrdersInterop
+import WalletOrdersJSON
 
 /// The `manifest.json` of an order: the SHA-256 of every file in the archive except
 /// `manifest.json` and `signature`, keyed by its path relative to the archive root.

@@ -139,14 +139,16 @@ public struct OrderArchive: Sendable {
             if storedName.contains(0) {
                 diagnostics.append(
                     Diagnostic(
-                        .zipNameContainsNUL, "The entry name '\(ZipLayout.display(storedName))' contains a NUL byte; readers cut the name there, so they disagree about it.",
+                        .zipNameContainsNUL,
+                        "The entry name '\(ZipLayout.display(storedName))' contains a NUL byte; readers cut the name there, so they disagree about it.",
                         at: .init(file: ZipLayout.display(storedName)), hint: "Entry names are plain paths; rebuild the archive."))
                 continue
             }
             guard info.hasValidUTF8Name else {
                 diagnostics.append(
                     Diagnostic(
-                        .zipInvalidNameEncoding, "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
+                        .zipInvalidNameEncoding,
+                        "The entry name '\(ZipLayout.display(info.rawName))' is not valid UTF-8 (bytes that aren't UTF-8 shown as \\xNN).",
                         at: .init(file: ZipLayout.display(info.rawName)), hint: "Use UTF-8 file names."))
                 continue
             }
@@ -155,7 +157,8 @@ public struct OrderArchive: Sendable {
             if let other = foldedNames[folded] {
                 diagnostics.append(
                     Diagnostic(
-                        .zipCaseCollision, "'\(info.name)' and '\(other)' differ only in case or Unicode normalization; on a case-insensitive file system (APFS) one replaces the other.",
+                        .zipCaseCollision,
+                        "'\(info.name)' and '\(other)' differ only in case or Unicode normalization; on a case-insensitive file system (APFS) one replaces the other.",
                         at: location, hint: "Give every file a name that differs from the others by more than case."))
                 continue
             }
@@ -180,10 +183,13 @@ public struct OrderArchive: Sendable {
             }
             if info.isDirectory { continue }
             if info.compressionMethod != 0 && info.compressionMethod != 8 {
-                let known: [UInt16: String] = [1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 99: "AES encryption"]
+                let known: [UInt16: String] = [
+                    1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 99: "AES encryption",
+                ]
                 diagnostics.append(
                     Diagnostic(
-                        .zipUnsupportedCompression, "'\(info.name)' uses compression method \(info.compressionMethod)\(known[info.compressionMethod].map { " (\($0))" } ?? ""); Wallet reads stored (0) and deflated (8) entries only.",
+                        .zipUnsupportedCompression,
+                        "'\(info.name)' uses compression method \(info.compressionMethod)\(known[info.compressionMethod].map { " (\($0))" } ?? ""); Wallet reads stored (0) and deflated (8) entries only.",
                         at: location, hint: "Zip the order with deflate or store (zip -Z deflate; wallet-orders build does)."))
                 continue
             }
@@ -198,7 +204,8 @@ public struct OrderArchive: Sendable {
             {
                 diagnostics.append(
                     Diagnostic(
-                        .zipCompressionRatio, "'\(info.name)' expands from \(info.compressedSize) to \(info.uncompressedSize) bytes, more than \(limits.maxCompressionRatio):1; it was not read.",
+                        .zipCompressionRatio,
+                        "'\(info.name)' expands from \(info.compressedSize) to \(info.uncompressedSize) bytes, more than \(limits.maxCompressionRatio):1; it was not read.",
                         at: location, hint: "This looks like a zip bomb; real order files don't compress that well."))
                 continue
             }
@@ -207,7 +214,8 @@ public struct OrderArchive: Sendable {
                 if !stoppedForSize {
                     diagnostics.append(
                         Diagnostic(
-                            .zipTooLarge, "The archive's files expand to more than \(limits.maxTotalUncompressedBytes) bytes; reading stopped at '\(info.name)'.",
+                            .zipTooLarge,
+                            "The archive's files expand to more than \(limits.maxTotalUncompressedBytes) bytes; reading stopped at '\(info.name)'.",
                             at: location, hint: "Orders must stay below 5 MB."))
                     stoppedForSize = true
                 }
@@ -220,7 +228,8 @@ public struct OrderArchive: Sendable {
             } catch {
                 diagnostics.append(
                     Diagnostic(
-                        error.isChecksumMismatch ? ValidationRule.zipChecksumMismatch : .zipEntryUnreadable, "'\(info.name)' could not be read: \(error.message).", at: location,
+                        error.isChecksumMismatch ? ValidationRule.zipChecksumMismatch : .zipEntryUnreadable,
+                        "'\(info.name)' could not be read: \(error.message).", at: location,
                         hint: "The archive is damaged; rebuild it."))
             }
         }
@@ -295,7 +304,9 @@ public struct OrderArchive: Sendable {
         // Read as UTF-8 bytes: '/', '\\', ':' and '.' are ASCII and never part of a multi-byte
         // sequence, so byte checks are exact and cost no allocation per entry.
         let bytes = path.utf8
-        let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\"), dot = UInt8(ascii: ".")
+        let slash = UInt8(ascii: "/")
+        let backslash = UInt8(ascii: "\\")
+        let dot = UInt8(ascii: ".")
         let first = bytes.first
         let second = bytes.dropFirst().first
         if first == slash || first == backslash || (second == UInt8(ascii: ":")) {
@@ -355,7 +366,8 @@ extension OrderArchive {
         if differs && layout.problems.isEmpty {
             diagnostics.append(
                 Diagnostic(
-                    .zipParserDifferential, "libzip reads \(libzipEntries.count) entries where the central directory holds \(layout.records.count) records, or reads them differently.",
+                    .zipParserDifferential,
+                    "libzip reads \(libzipEntries.count) entries where the central directory holds \(layout.records.count) records, or reads them differently.",
                     hint: hint))
         }
         return diagnostics

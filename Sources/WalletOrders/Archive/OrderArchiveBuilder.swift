@@ -1,6 +1,6 @@
 public import Foundation
-import WalletOrdersJSON
 import WalletOrdersInterop
+import WalletOrdersJSON
 
 /// Packages an ``OrderSource`` into a signed `.order` archive: `manifest.json` (SHA-256 of every
 /// file), a detached CMS signature of it, and a zip.

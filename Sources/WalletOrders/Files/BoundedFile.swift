@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a file is read as, and the most bytes it may hold: every file wallet-orders reads goes
@@ -91,7 +91,8 @@ public enum BoundedFile {
             let reason = errno
             throw WalletOrdersError(
                 .fileAccess,
-                reason == ENOENT ? "The \(kind) '\(path)' does not exist." : "Cannot read the \(kind) '\(path)': \(String(cString: strerror(reason))).",
+                reason == ENOENT
+                    ? "The \(kind) '\(path)' does not exist." : "Cannot read the \(kind) '\(path)': \(String(cString: strerror(reason))).",
                 hint: reason == ENOENT ? "Check the path." : "Check the file's permissions.")
         }
         defer { close(descriptor) }
@@ -135,7 +136,8 @@ public enum BoundedFile {
     /// The error for a path that was a regular file when listed and is something else when opened.
     static func changedUnderneath(_ path: String, _ kind: FileKind) -> WalletOrdersError {
         WalletOrdersError(
-            .invalidSource, "The \(kind) '\(path)' was a regular file when listed and is not one now (a link, pipe or device swapped in); it was not read.",
+            .invalidSource,
+            "The \(kind) '\(path)' was a regular file when listed and is not one now (a link, pipe or device swapped in); it was not read.",
             hint: "Make sure nothing changes the folder while it is read, and that it holds regular files only.")
     }
 

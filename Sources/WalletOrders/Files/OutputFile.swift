@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writing a file to a path someone named, without destroying what is there: the one place that
@@ -117,11 +117,11 @@ package enum OutputFile {
             var written = 0
             while written < buffer.count {
                 #if canImport(Glibc)
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 #elseif canImport(Musl)
-                let count = Musl.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    let count = Musl.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 #else
-                let count = Darwin.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    let count = Darwin.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 #endif
                 if count < 0 {
                     if errno == EINTR { continue }

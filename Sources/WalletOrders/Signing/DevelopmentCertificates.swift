@@ -17,15 +17,16 @@ public struct DevelopmentCertificateAuthority: Sendable {
     /// The organization every development certificate names.
     public static let organization = "wallet-orders TEST ONLY"
 
-
     /// Makes a new root and intermediate with fresh RSA-2048 keys.
     ///
     /// - Parameters:
     ///   - validFrom: Start of validity (default: one day ago, so clocks that lag still accept it).
     ///   - validFor: Length of validity (default: 5 years).
     ///   - generation: The intermediate's `OU`, like Apple's `G4`.
-    public init(validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 5 * 365 * 86_400,
-                generation: String = "G4") throws {
+    public init(
+        validFrom: Date = Date().addingTimeInterval(-86_400), validFor: TimeInterval = 5 * 365 * 86_400,
+        generation: String = "G4"
+    ) throws {
         do {
             rootKey = try PrivateKey.generateRSA(bits: 2048)
             root = try CertificateIssuer.issue(

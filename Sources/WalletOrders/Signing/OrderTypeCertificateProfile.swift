@@ -68,7 +68,9 @@ enum OrderTypeCertificateProfile {
         }
 
         init(_ facts: X509Certificate.ProfileFacts, subject: DistinguishedName) {
-            self.init(uid: subject["UID"], orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText))
+            self.init(
+                uid: subject["UID"],
+                orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText))
         }
 
         /// The order type the certificate was issued for, as people name it.
@@ -123,15 +125,19 @@ enum OrderTypeCertificateProfile {
                         : "The signing certificate \(name) is a Pass Type ID certificate: it signs Wallet passes, and orders need an Order Type ID certificate.",
                     hint: madeByOlderDevCerts
                         ? "Make new development certificates (`wallet-orders dev-certs`) and sign again; they carry Apple's Order Type ID profile."
-                        : "Create an Order Type ID certificate for the order type in Certificates, Identifiers & Profiles (Certificates → + → Order Type ID Certificate) and sign with it."))
+                        : "Create an Order Type ID certificate for the order type in Certificates, Identifiers & Profiles (Certificates → + → Order Type ID Certificate) and sign with it."
+                ))
         } else {
             if !facts.extendedKeyUsages.contains(orderTypeExtendedKeyUsage) {
                 let present = facts.extendedKeyUsages.isEmpty ? "none" : facts.extendedKeyUsages.joined(separator: ", ")
                 problems.append(
                     Problem(
                         rule: .certificateLeafExtendedKeyUsage,
-                        message: "The signing certificate \(name) lacks the Order Type ID extended key usage \(orderTypeExtendedKeyUsage) (it has: \(present)).",
-                        hint: "Sign with an Order Type ID certificate (Certificates, Identifiers & Profiles); TLS, code-signing and Apple Pay certificates can't sign orders."))
+                        message:
+                            "The signing certificate \(name) lacks the Order Type ID extended key usage \(orderTypeExtendedKeyUsage) (it has: \(present)).",
+                        hint:
+                            "Sign with an Order Type ID certificate (Certificates, Identifiers & Profiles); TLS, code-signing and Apple Pay certificates can't sign orders."
+                    ))
             }
             if let marker = facts.extensionValue(orderTypeMarker), markerText(marker) == nil {
                 problems.append(
@@ -143,8 +149,11 @@ enum OrderTypeCertificateProfile {
                 problems.append(
                     Problem(
                         rule: .certificateLeafOrderTypeMarker,
-                        message: "The signing certificate \(name) lacks Apple's order-type marker (extension \(orderTypeMarker) naming the order type).",
-                        hint: "Sign with the Order Type ID certificate Apple issued for the order type; for development, make certificates with `wallet-orders dev-certs`."))
+                        message:
+                            "The signing certificate \(name) lacks Apple's order-type marker (extension \(orderTypeMarker) naming the order type).",
+                        hint:
+                            "Sign with the Order Type ID certificate Apple issued for the order type; for development, make certificates with `wallet-orders dev-certs`."
+                    ))
             }
         }
         if facts.isCertificateAuthority {
@@ -196,19 +205,22 @@ enum OrderTypeCertificateProfile {
     /// said the same).
     static func bindingProblems(of signer: SignerNames, orderTypeIdentifier: String) -> [Problem] {
         var problems: [Problem] = []
-        let hint = "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'."
+        let hint =
+            "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'."
         if let marker = signer.orderTypeMarker, marker != orderTypeIdentifier {
             problems.append(
                 Problem(
                     rule: .signatureSignerOrderTypeMismatch,
-                    message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose order-type marker names '\(marker)'.",
+                    message:
+                        "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose order-type marker names '\(marker)'.",
                     hint: hint))
         }
         if let uid = signer.uid, uid != orderTypeIdentifier, uid != signer.orderTypeMarker || problems.isEmpty {
             problems.append(
                 Problem(
                     rule: .signatureSignerUIDMismatch,
-                    message: "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose subject UID names '\(uid)'.",
+                    message:
+                        "orderTypeIdentifier '\(orderTypeIdentifier)' is not the order type of the signing certificate, whose subject UID names '\(uid)'.",
                     hint: hint))
         }
         return problems

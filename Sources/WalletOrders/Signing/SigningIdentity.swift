@@ -232,7 +232,8 @@ public struct SigningIdentity: Sendable {
         let wanted = certificateIssuer["OU"].map { " (generation \($0))" } ?? ""
         let have = given["OU"].map { " (generation \($0))" } ?? ""
         if certificateIssuer["CN"] == given["CN"], wanted != have {
-            return "The WWDR generations differ: the certificate needs\(wanted), you gave\(have). Download the right one from https://www.apple.com/certificateauthority/."
+            return
+                "The WWDR generations differ: the certificate needs\(wanted), you gave\(have). Download the right one from https://www.apple.com/certificateauthority/."
         }
         return "Pass the intermediate whose subject is '\(certificateIssuer)'."
     }

@@ -272,10 +272,14 @@ public struct OrderValidator: Sendable {
             let value = context.root?.resolve(pointer: pointer)?.stringValue
             let allowed = (violation.allowedValues ?? []).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             let suggestion = value.flatMap { NearestName.suggestion(for: $0, among: allowed) }
-            let rule = pointer.hasSuffix("/fulfillmentType") ? ValidationRule.schemaFulfillment : violation.keyword == "enum" ? ValidationRule.schemaEnum : ValidationRule.schemaConst
+            let rule =
+                pointer.hasSuffix("/fulfillmentType")
+                ? ValidationRule.schemaFulfillment : violation.keyword == "enum" ? ValidationRule.schemaEnum : ValidationRule.schemaConst
             return context.diagnostic(
                 rule, violation.message, pointer: pointer, position: violation.instancePosition,
-                hint: suggestion.map { violation.message.contains("did you mean") ? "Values are case-sensitive." : "Did you mean '\($0)'? Values are case-sensitive." }
+                hint: suggestion.map {
+                    violation.message.contains("did you mean") ? "Values are case-sensitive." : "Did you mean '\($0)'? Values are case-sensitive."
+                }
                     ?? "Allowed: \(allowed.joined(separator: ", ")).")
         default:
             let rule: ValidationRule

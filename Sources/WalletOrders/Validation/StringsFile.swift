@@ -42,7 +42,8 @@ package struct StringsFile: Sendable {
             units.reserveCapacity(body.count / 2)
             var index = body.startIndex
             while index < body.endIndex {
-                let first = UInt16(body[index]), second = UInt16(body[index + 1])
+                let first = UInt16(body[index])
+                let second = UInt16(body[index + 1])
                 units.append(little ? first | second << 8 : first << 8 | second)
                 index += 2
             }
@@ -96,9 +97,12 @@ package struct StringsFile: Sendable {
         mutating func skipTrivia() throws(Failure) {
             while index < scalars.count {
                 let scalar = scalars[index]
-                if scalar == "\n" { line += 1; index += 1 }
-                else if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\u{FEFF}" { index += 1 }
-                else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" {
+                if scalar == "\n" {
+                    line += 1
+                    index += 1
+                } else if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\u{FEFF}" {
+                    index += 1
+                } else if scalar == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" {
                     let start = line
                     index += 2
                     while index + 1 < scalars.count && !(scalars[index] == "*" && scalars[index + 1] == "/") {

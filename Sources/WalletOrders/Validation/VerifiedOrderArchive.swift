@@ -108,7 +108,8 @@ public struct VerifiedOrderArchive: Sendable {
                             index,
                             .failure(
                                 (error as? WalletOrdersError)
-                                    ?? WalletOrdersError(.archiveRejected, "\(error)", underlying: error)))
+                                    ?? WalletOrdersError(.archiveRejected, "\(error)", underlying: error))
+                        )
                     }
                 }
             }

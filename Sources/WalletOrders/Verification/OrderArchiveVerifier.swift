@@ -1,6 +1,6 @@
 public import Foundation
-import WalletOrdersJSON
 import WalletOrdersInterop
+import WalletOrdersJSON
 
 /// Checks everything about an archive that makes Wallet accept or refuse it at the container
 /// level: zip safety, the required files, the manifest, the CMS signature and the certificate
@@ -135,7 +135,8 @@ public struct OrderArchiveVerifier: Sendable {
         let largest = archive.filePaths.sorted { (archive.contents(of: $0)?.count ?? 0) > (archive.contents(of: $1)?.count ?? 0) }
             .prefix(3).map { "\($0) (\(ByteCountText.format(archive.contents(of: $0)?.count ?? 0)))" }
         report.add(
-            .bundleTooLarge, "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
+            .bundleTooLarge,
+            "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
             hint: "Shrink or drop the largest files.")
     }
 
@@ -206,7 +207,8 @@ public struct OrderArchiveVerifier: Sendable {
             report.add(
                 .manifestHashMismatch, "'\(path)' does not match its manifest hash (manifest \(expected.prefix(12))…, file \(actual.prefix(12))…).",
                 at: .init(file: path),
-                hint: "The file changed after the manifest was written (a common cause: re-serializing order.json after hashing). Rebuild the archive.")
+                hint:
+                    "The file changed after the manifest was written (a common cause: re-serializing order.json after hashing). Rebuild the archive.")
         }
     }
 
@@ -249,7 +251,8 @@ public struct OrderArchiveVerifier: Sendable {
         } catch {
             let isPEM = PEMText.looksLikePEM(bytes) || String(decoding: bytes.prefix(200), as: UTF8.self).contains("MIME-Version")
             report.add(
-                .signatureInvalidEncoding, isPEM ? "The signature is PEM or S/MIME text; Wallet needs DER." : "The signature is not a DER-encoded CMS structure.",
+                .signatureInvalidEncoding,
+                isPEM ? "The signature is PEM or S/MIME text; Wallet needs DER." : "The signature is not a DER-encoded CMS structure.",
                 at: file,
                 hint: isPEM
                     ? "Sign with `-outform DER` (openssl) or convert: openssl cms -in sig.pem -inform PEM -outform DER -out signature."
@@ -385,7 +388,8 @@ public struct OrderArchiveVerifier: Sendable {
         if let issuer = issuers.first {
             let subject = issuer.subject
             report.add(
-                .certificateWWDRGeneration, "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
+                .certificateWWDRGeneration,
+                "Signed through '\(subject["CN"] ?? subject.description)'\(subject["OU"].map { " (generation \($0))" } ?? ""), valid until \(issuer.notAfter.formatted(.iso8601)).",
                 at: file)
             if let problem = issuer.intermediateProblem {
                 report.add(problem.rule, problem.message, at: file, hint: problem.hint)
@@ -394,16 +398,20 @@ public struct OrderArchiveVerifier: Sendable {
         var helpers = others
         if issuers.isEmpty, let root = anchors.first(where: { cache.isIssued(signer, by: $0) }) {
             report.add(
-                .certificateLeafIssuedByRoot, "The signing certificate '\(signer.subject)' is issued directly by the root '\(root.subject)', not by a WWDR intermediate.",
+                .certificateLeafIssuedByRoot,
+                "The signing certificate '\(signer.subject)' is issued directly by the root '\(root.subject)', not by a WWDR intermediate.",
                 at: file,
-                hint: "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development, a test CA with an intermediate).")
+                hint:
+                    "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development, a test CA with an intermediate)."
+            )
         } else if issuers.isEmpty {
             // Name what is there: a WWDR intermediate of another generation (G3 carried, the
             // signer issued by G4) is the usual mistake, and the fix is to swap it.
             let carried = others.filter { $0.subject != $0.issuer }.map { Self.name(of: $0.subject) }
             let needed = Self.name(of: signer.issuer)
             report.add(
-                .signatureIntermediateMissing, carried.isEmpty
+                .signatureIntermediateMissing,
+                carried.isEmpty
                     ? "The signature does not carry the intermediate that issued the signing certificate (\(needed))."
                     : "The signature carries \(carried.joined(separator: ", ")), but the signing certificate was issued by \(needed).",
                 at: file, hint: "Include \(needed) when signing, in place of any other intermediate.")
@@ -416,13 +424,16 @@ public struct OrderArchiveVerifier: Sendable {
             if chain.isValidityError {
                 let expired = chain.errorCode == 10  // X509_V_ERR_CERT_HAS_EXPIRED
                 report.add(
-                    expired ? ValidationRule.certificateExpiredAtSigning : .certificateNotYetValidAtSigning, "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
+                    expired ? ValidationRule.certificateExpiredAtSigning : .certificateNotYetValidAtSigning,
+                    "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
                     at: file, hint: "Sign with a certificate that is valid when signing.")
             } else if chain.isUntrustedError {
                 report.add(
                     .certificateUntrusted, "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).",
                     at: file,
-                    hint: "Genuine orders chain to Apple Root CA through a WWDR intermediate; development certificates chain to their own test root, which must be trusted explicitly.")
+                    hint:
+                        "Genuine orders chain to Apple Root CA through a WWDR intermediate; development certificates chain to their own test root, which must be trusted explicitly."
+                )
             } else {
                 report.add(
                     .certificateChainInvalid, "The certificate chain is invalid at '\(subject)': \(chain.errorText).", at: file)
@@ -430,7 +441,8 @@ public struct OrderArchiveVerifier: Sendable {
         }
         for certificate in [signer] + issuers where now > certificate.notAfter {
             report.add(
-                .certificateExpiredNow, "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new orders need a valid certificate.",
+                .certificateExpiredNow,
+                "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new orders need a valid certificate.",
                 at: file, hint: "Renew the certificate before signing more orders.")
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import CWalletOrdersOpenSSL
+import Foundation
 
 /// Conversions between OpenSSL's ASN.1 values and Swift values.
 enum ASN1 {

@@ -1,5 +1,5 @@
-import Foundation
 import CWalletOrdersOpenSSL
+import Foundation
 
 /// Scoped access to OpenSSL memory BIOs. BIOs are mutable handles: they never escape these functions.
 enum MemoryBIO {

@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// Producing detached CMS (PKCS #7) signatures.
 package enum CMSSigner {

@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// Issues X.509 certificates: for local development chains and for tests. Never for production.
 package enum CertificateIssuer {

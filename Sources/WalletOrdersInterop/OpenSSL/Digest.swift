@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// SHA-256 through libcrypto, with the algorithm fetched once per process.
 package enum SHA256 {

@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// Detached CMS signatures for one RSA signer, with everything that doesn't change between
 /// signatures (certificates, signer identifier, algorithm identifiers) encoded once.

@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// A distinguished name as an ordered list of attributes.
 package struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-package import Foundation
 import CWalletOrdersOpenSSL
+package import Foundation
 
 /// A set of trust anchors that verifies certificate chains (an owned `X509_STORE *`).
 ///

@@ -31,8 +31,10 @@ final class PrecompressedSource {
         return source
     }
 
-    private static let supported: zip_int64_t = [ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE]
-        .reduce(0) { $0 | (zip_int64_t(1) << zip_int64_t($1.rawValue)) }
+    private static let supported: zip_int64_t = [
+        ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
+    ]
+    .reduce(0) { $0 | (zip_int64_t(1) << zip_int64_t($1.rawValue)) }
 
     private static let callback: zip_source_callback = { userdata, data, length, command in
         let context = Unmanaged<PrecompressedSource>.fromOpaque(userdata!)

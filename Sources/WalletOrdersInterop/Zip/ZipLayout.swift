@@ -116,9 +116,12 @@ package struct ZipLayout: Sendable {
                 "\(count - declaredEnd) byte(s) follow the end-of-central-directory record (which ends at byte \(declaredEnd)); readers disagree about such data (a second archive appended, say).",
                 at: declaredEnd)
         } else if declaredEnd > count {
-            problem(.centralDirectoryInvalid, "The end record's comment runs \(declaredEnd - count) byte(s) past the end of the data.", at: endOffset + 20)
+            problem(
+                .centralDirectoryInvalid, "The end record's comment runs \(declaredEnd - count) byte(s) past the end of the data.", at: endOffset + 20
+            )
         }
-        let disk = data.u16(endOffset + 4), cdDisk = data.u16(endOffset + 6)
+        let disk = data.u16(endOffset + 4)
+        let cdDisk = data.u16(endOffset + 6)
         var totalRecords = UInt64(data.u16(endOffset + 10))
         let diskRecords = data.u16(endOffset + 8)
         var cdSize = UInt64(data.u32(endOffset + 12))
@@ -163,7 +166,9 @@ package struct ZipLayout: Sendable {
         var cursor = Int(cdOffset)
         let cdEnd = Int(cdOffset + cdSize)
         guard totalRecords <= UInt64(cdSize / 46) else {
-            problem(.centralDirectoryInvalid, "The end record declares \(totalRecords) entries, more than its \(cdSize)-byte central directory can hold.", at: endOffset + 10)
+            problem(
+                .centralDirectoryInvalid, "The end record declares \(totalRecords) entries, more than its \(cdSize)-byte central directory can hold.",
+                at: endOffset + 10)
             return
         }
         records.reserveCapacity(Int(totalRecords))
@@ -189,8 +194,14 @@ package struct ZipLayout: Sendable {
                 record.hasZip64Extra = true
                 var field = zip64.lowerBound
                 // The ZIP64 field holds, in this order, exactly the values whose 32-bit field is all ones.
-                if record.uncompressedSize == 0xFFFF_FFFF, field + 8 <= zip64.upperBound { record.uncompressedSize = data.u64(field); field += 8 }
-                if record.compressedSize == 0xFFFF_FFFF, field + 8 <= zip64.upperBound { record.compressedSize = data.u64(field); field += 8 }
+                if record.uncompressedSize == 0xFFFF_FFFF, field + 8 <= zip64.upperBound {
+                    record.uncompressedSize = data.u64(field)
+                    field += 8
+                }
+                if record.compressedSize == 0xFFFF_FFFF, field + 8 <= zip64.upperBound {
+                    record.compressedSize = data.u64(field)
+                    field += 8
+                }
                 if record.localHeaderOffset == 0xFFFF_FFFF, field + 8 <= zip64.upperBound { record.localHeaderOffset = data.u64(field) }
             }
             usesZip64 = usesZip64 || record.hasZip64Extra
@@ -221,7 +232,8 @@ package struct ZipLayout: Sendable {
                     at: expected, record: extent.index)
             } else if extent.start < expected {
                 problem(
-                    .overlap, "'\(Self.display(records[extent.index].rawName))' starts at byte \(extent.start), inside the previous entry (which ends at byte \(expected)).",
+                    .overlap,
+                    "'\(Self.display(records[extent.index].rawName))' starts at byte \(extent.start), inside the previous entry (which ends at byte \(expected)).",
                     at: extent.start, record: extent.index)
                 untrustedRecords.insert(extent.index)
             }
@@ -240,13 +252,18 @@ package struct ZipLayout: Sendable {
         let name = Self.display(record.rawName)
         let start = Int(clamping: record.localHeaderOffset)
         guard start <= limit - 30, data.u32(start) == Self.localSignature else {
-            problem(.localHeaderMismatch, "'\(name)': no local header at byte \(record.localHeaderOffset), where the central directory places it.", at: start, record: index)
+            problem(
+                .localHeaderMismatch, "'\(name)': no local header at byte \(record.localHeaderOffset), where the central directory places it.",
+                at: start, record: index)
             return nil
         }
-        let flags = data.u16(start + 6), method = data.u16(start + 8)
+        let flags = data.u16(start + 6)
+        let method = data.u16(start + 8)
         var crc = data.u32(start + 14)
-        var compressed = UInt64(data.u32(start + 18)), uncompressed = UInt64(data.u32(start + 22))
-        let nameLength = Int(data.u16(start + 26)), extraLength = Int(data.u16(start + 28))
+        var compressed = UInt64(data.u32(start + 18))
+        var uncompressed = UInt64(data.u32(start + 22))
+        let nameLength = Int(data.u16(start + 26))
+        let extraLength = Int(data.u16(start + 28))
         let dataStart = start + 30 + nameLength + extraLength
         guard dataStart <= limit else {
             problem(.localHeaderMismatch, "'\(name)': its local header runs into the central directory.", at: start, record: index)
@@ -263,7 +280,9 @@ package struct ZipLayout: Sendable {
             if compressed == 0xFFFF_FFFF, zip64.count >= 16 { compressed = data.u64(zip64.lowerBound + 8) }
         }
         guard record.compressedSize <= UInt64(limit - dataStart) else {
-            problem(.localHeaderMismatch, "'\(name)': its \(record.compressedSize) bytes of data run into the central directory.", at: dataStart, record: index)
+            problem(
+                .localHeaderMismatch, "'\(name)': its \(record.compressedSize) bytes of data run into the central directory.", at: dataStart,
+                record: index)
             return nil
         }
         var end = dataStart + Int(record.compressedSize)
@@ -300,7 +319,8 @@ package struct ZipLayout: Sendable {
         var cursor = start
         let end = start + length
         while cursor + 4 <= end {
-            let id = data.u16(cursor), size = Int(data.u16(cursor + 2))
+            let id = data.u16(cursor)
+            let size = Int(data.u16(cursor + 2))
             guard cursor + 4 + size <= end else { return nil }
             if id == 0x0001 { return (cursor + 4)..<(cursor + 4 + size) }
             cursor += 4 + size

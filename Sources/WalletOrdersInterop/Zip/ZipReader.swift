@@ -1,5 +1,5 @@
-import Foundation
 import CWalletOrdersZip
+import Foundation
 
 /// Reads zip archives from memory with libzip.
 ///
@@ -73,9 +73,10 @@ package final class ZipReader {
             var stat = zip_stat_t()
             zip_stat_init(&stat)
             guard zip_stat_index(archive, position, zip_flags_t(ZIP_FL_ENC_RAW), &stat) == 0 else { continue }
-            let rawName = zip_get_name(archive, position, zip_flags_t(ZIP_FL_ENC_RAW)).map {
-                Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
-            } ?? []
+            let rawName =
+                zip_get_name(archive, position, zip_flags_t(ZIP_FL_ENC_RAW)).map {
+                    Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+                } ?? []
             var hostSystem: zip_uint8_t = 0
             var attributes: zip_uint32_t = 0
             _ = zip_file_get_external_attributes(archive, position, 0, &hostSystem, &attributes)

@@ -1,5 +1,5 @@
-import Foundation
 import CWalletOrdersZip
+import Foundation
 
 /// Writes zip archives into memory with libzip: no temporary files.
 package enum ZipWriter {

@@ -271,7 +271,8 @@ private struct ByteParser: ~Copyable {
             problems.append(
                 JSONProblem(
                     kind: .byteOrderMark,
-                    message: "The text starts with a UTF-8 byte-order mark, which JSON does not allow; expected the first value right away (the mark was skipped)",
+                    message:
+                        "The text starts with a UTF-8 byte-order mark, which JSON does not allow; expected the first value right away (the mark was skipped)",
                     position: position(at: 0)))
             index = 3
             lineStart = 3  // the mark takes no column, as in editors
@@ -286,12 +287,20 @@ private struct ByteParser: ~Copyable {
         var remaining: Int
         switch bytes[offset] {
         case 0xC2...0xDF: remaining = 1
-        case 0xE0: remaining = 2; low = 0xA0
+        case 0xE0:
+            remaining = 2
+            low = 0xA0
         case 0xE1...0xEC, 0xEE, 0xEF: remaining = 2
-        case 0xED: remaining = 2; high = 0x9F
-        case 0xF0: remaining = 3; low = 0x90
+        case 0xED:
+            remaining = 2
+            high = 0x9F
+        case 0xF0:
+            remaining = 3
+            low = 0x90
         case 0xF1...0xF3: remaining = 3
-        case 0xF4: remaining = 3; high = 0x8F
+        case 0xF4:
+            remaining = 3
+            high = 0x8F
         default: return (1, false)
         }
         var next = offset + 1
@@ -625,10 +634,12 @@ private struct ByteParser: ~Copyable {
             if byte < 0x20 {
                 if byte == 0x0A || byte == 0x0D {
                     throw syntax(
-                        "Unterminated string: expected '\"' to close the string that starts at \(opening) before the end of the line, found \(describe(index)) (write a line break in a string as \\n)")
+                        "Unterminated string: expected '\"' to close the string that starts at \(opening) before the end of the line, found \(describe(index)) (write a line break in a string as \\n)"
+                    )
                 }
                 throw syntax(
-                    "Expected '\"' or a character that may appear unescaped in a string, found \(describe(index)) (escape it as \(byte == 0x09 ? "\\t" : "\\u" + hexDigits(UInt32(byte), width: 4)))")
+                    "Expected '\"' or a character that may appear unescaped in a string, found \(describe(index)) (escape it as \(byte == 0x09 ? "\\t" : "\\u" + hexDigits(UInt32(byte), width: 4)))"
+                )
             }
             index += 1
         }

@@ -183,8 +183,9 @@ enum FormatGrammar {
         var index = 1
         while index < bytes.count && bytes[index] != UInt8(ascii: ":") {
             let byte = bytes[index]
-            guard isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: ".")
+            guard
+                isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             else { return false }
             index += 1
         }

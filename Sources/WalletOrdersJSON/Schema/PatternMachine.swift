@@ -441,11 +441,13 @@ struct PatternMachine: Sendable {
                     var scalar = lead
                     var length = 1
                     if lead >= 0xF0 {
-                        scalar = (lead & 0x07) << 18 | (UInt32(bytes[position + 1]) & 0x3F) << 12
+                        scalar =
+                            (lead & 0x07) << 18 | (UInt32(bytes[position + 1]) & 0x3F) << 12
                             | (UInt32(bytes[position + 2]) & 0x3F) << 6 | (UInt32(bytes[position + 3]) & 0x3F)
                         length = 4
                     } else if lead >= 0xE0 {
-                        scalar = (lead & 0x0F) << 12 | (UInt32(bytes[position + 1]) & 0x3F) << 6
+                        scalar =
+                            (lead & 0x0F) << 12 | (UInt32(bytes[position + 1]) & 0x3F) << 6
                             | (UInt32(bytes[position + 2]) & 0x3F)
                         length = 3
                     } else if lead >= 0xC0 {

@@ -453,7 +453,8 @@ struct SchemaEvaluator {
         let prefixCount = min(box.value.prefixItems.count, elements.count)
         for position in 0..<prefixCount {
             if tracking { annotations.items.insert(position) }
-            if !evaluateItem(box.value.prefixItems[position], elements[position], at: position, keyword: "prefixItems", node, describing: describing) {
+            if !evaluateItem(box.value.prefixItems[position], elements[position], at: position, keyword: "prefixItems", node, describing: describing)
+            {
                 guard collecting else { return false }
                 valid = false
             }
@@ -712,7 +713,8 @@ struct SchemaEvaluator {
             for name in target.typeNames where !expected.contains(name) { expected.append(name) }
         }
         if allTyped && !anyTypeMatches {
-            return "expected \(list(expected.map(Self.typePhrase), "or")), found \(Self.found(instance, integerExpected: expected.contains("integer")))"
+            return
+                "expected \(list(expected.map(Self.typePhrase), "or")), found \(Self.found(instance, integerExpected: expected.contains("integer")))"
         }
 
         let here = currentPointer()

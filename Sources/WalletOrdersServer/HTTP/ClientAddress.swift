@@ -2,11 +2,11 @@ import Foundation
 import HTTPTypes
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A range of IP addresses in CIDR notation: `10.0.0.0/8`, `fd00::/8`, or one address

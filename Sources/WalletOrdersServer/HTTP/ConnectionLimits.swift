@@ -2,11 +2,11 @@ import Configuration
 import WalletOrders
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How long a connection may take and how many there may be: what keeps connections that send
@@ -74,7 +74,7 @@ public struct ConnectionLimits: Sendable, Equatable {
         guard getrlimit(Self.noFile, &limit) == 0 else { return nil }
         var target = limit.rlim_max
         #if canImport(Darwin)
-        target = min(target, rlim_t(OPEN_MAX))
+            target = min(target, rlim_t(OPEN_MAX))
         #endif
         if limit.rlim_cur < target {
             limit.rlim_cur = target
@@ -84,9 +84,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     }
 
     #if canImport(Glibc)
-    private static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        private static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
-    private static let noFile = RLIMIT_NOFILE
+        private static let noFile = RLIMIT_NOFILE
     #endif
 }
 
@@ -119,7 +119,9 @@ extension OrderServer.Configuration {
             requestBytes: try count("log.requestBytes", log.requestBytes), budgetBytes: try count("log.budgetBytes", log.budgetBytes),
             budgetWindow: try seconds("log.budgetSeconds", log.budgetWindow))
         trustedProxies = try config.stringArray(forKey: "trustedProxies", default: []).map { text in
-            guard let range = IPAddressRange(text) else { throw Self.invalidLimit("trustedProxies", text, "an address or a CIDR range, e.g. 10.0.0.0/8") }
+            guard let range = IPAddressRange(text) else {
+                throw Self.invalidLimit("trustedProxies", text, "an address or a CIDR range, e.g. 10.0.0.0/8")
+            }
             return range
         }
     }

@@ -14,7 +14,8 @@ public enum HTTPDate {
         let (year, month, day) = Timestamp.civilDate(daysSince1970: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[Int(month) - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+        return
+            "\(weekday), \(two(day)) \(months[Int(month) - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
 
     /// The IMF-fixdate of a timestamp's whole second.

@@ -1,7 +1,6 @@
 import Foundation
 import WalletOrders
 
-
 /// The media type and file name of an order archive.
 enum OrderMediaType {
     /// Apple's media type for order archives.

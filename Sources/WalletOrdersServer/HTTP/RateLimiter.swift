@@ -120,7 +120,8 @@ enum LogText {
             switch scalar {
             case "\\": piece = "\\\\"
             case "\"": piece = "\\\""
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
                 || scalar.value == 0x2028 || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
                 || (0x2066...0x2069).contains(scalar.value):
                 piece = "\\u{\(String(scalar.value, radix: 16))}"

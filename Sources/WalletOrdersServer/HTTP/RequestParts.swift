@@ -25,7 +25,8 @@ extension OrderRequestContext {
     func deviceIdentifier() throws -> String {
         let device = try pathSegment("device")
         guard device.utf8.count <= OrderServiceLimits.maximumDeviceIdentifierBytes else {
-            throw ServiceError.badRequest("bad-path", "The device identifier is longer than \(OrderServiceLimits.maximumDeviceIdentifierBytes) bytes.")
+            throw ServiceError.badRequest(
+                "bad-path", "The device identifier is longer than \(OrderServiceLimits.maximumDeviceIdentifierBytes) bytes.")
         }
         return device
     }

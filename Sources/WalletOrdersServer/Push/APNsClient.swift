@@ -286,7 +286,8 @@ public final class APNsClient: PushSender, Service {
         }
         if text.contains("ALERT_HANDSHAKE_FAILURE") {
             // What a TLS 1.2 service answers when a required client certificate is missing.
-            return .credentialsRefused(reason: "BadCertificate (TLS: the service refused the handshake, ALERT_HANDSHAKE_FAILURE; no client certificate?)")
+            return .credentialsRefused(
+                reason: "BadCertificate (TLS: the service refused the handshake, ALERT_HANDSHAKE_FAILURE; no client certificate?)")
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate") {
             return .credentialsRefused(reason: "the push service's certificate is not trusted (TLS)")
@@ -342,4 +343,3 @@ public final class APNsClient: PushSender, Service {
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
-

@@ -42,7 +42,8 @@ public final class APNsSenders: PushSender, Service {
 
     /// The APNs endpoints the clients push to, as `host:port`, each once.
     public var endpoints: [String] {
-        Set((Array(byTopic.values) + [shared].compactMap { $0 }).map { "\($0.configuration.endpoint.host):\($0.configuration.endpoint.port)" }).sorted()
+        Set((Array(byTopic.values) + [shared].compactMap { $0 }).map { "\($0.configuration.endpoint.host):\($0.configuration.endpoint.port)" })
+            .sorted()
     }
 
     public func send(_ notification: PushNotification) async -> PushOutcome {
@@ -136,7 +137,8 @@ public final class APNsSenders: PushSender, Service {
         }
         guard let signingDirectory else {
             throw WalletOrdersError(
-                .invalidConfiguration, "apns.environment is set but no credentials are: give apns.tokenKey, apns.certificate and apns.key, apns.p12, or signing.directory.")
+                .invalidConfiguration,
+                "apns.environment is set but no credentials are: give apns.tokenKey, apns.certificate and apns.key, apns.p12, or signing.directory.")
         }
         var clients: [String: APNsClient] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: signingDirectory.path)) ?? []

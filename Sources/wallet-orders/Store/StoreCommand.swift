@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
-import WalletOrdersStore
 import WalletOrdersPostgres
+import WalletOrdersStore
 
 /// `wallet-orders store …`: keep signed archives and answer FinanceKit's questions about them.
 struct StoreCommand: AsyncParsableCommand {
@@ -64,7 +64,11 @@ enum StoreExitCode {
 /// `--store`, shared by every store command (`--trust-root` is `save`'s alone: nothing else
 /// verifies an archive).
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).", valueName: "path-or-url"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "The store: a SQLite file (a path or sqlite:PATH) or postgres://USER@HOST/DATABASE (default: $WALLET_ORDERS_STORE, else $XDG_DATA_HOME/wallet-orders/orders.sqlite).",
+            valueName: "path-or-url"))
     var path: String?
 
     /// For read-only questions: the store, opened as ``open(_:trustRoots:updatedAtLimit:)``

@@ -37,7 +37,9 @@ struct StoreCopyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The store to copy into (a SQLite file is created when missing).", valueName: "to"))
     var destination: String
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Also trust this root certificate (PEM) when TO verifies the archives; repeatable.", valueName: "pem"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp("Also trust this root certificate (PEM) when TO verifies the archives; repeatable.", valueName: "pem"))
     var trustRoots: [String] = []
 
     @Option(help: ArgumentHelp("Orders per page and per transaction (default 100).", valueName: "n"))
@@ -82,7 +84,9 @@ struct StoreCopyCommand: AsyncParsableCommand {
         let cursorFile = resumeFile
         let start = try reportingFailures { () throws -> OrderListCursor? in
             guard let cursorFile, FileManager.default.fileExists(atPath: cursorFile) else { return nil }
-            let text = String(decoding: try BoundedFile.read(cursorFile, as: FileKind(name: "resume file", maximumBytes: 64 * 1024, reason: "It holds one cursor.")), as: UTF8.self)
+            let text = String(
+                decoding: try BoundedFile.read(
+                    cursorFile, as: FileKind(name: "resume file", maximumBytes: 64 * 1024, reason: "It holds one cursor.")), as: UTF8.self)
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : try OrderListCursor(encoded: trimmed)
         }
@@ -108,9 +112,11 @@ struct StoreCopyCommand: AsyncParsableCommand {
                 Terminal.reportError("\(failure.identifier): [\(failure.code)] \(failure.message)", hint: nil)
             }
             Terminal.write(
-                "copied \(report.read) orders: \(report.written) written, \(report.unchanged) already there, \(report.failures.count) failed; \(report.registrations) device registrations")
+                "copied \(report.read) orders: \(report.written) written, \(report.unchanged) already there, \(report.failures.count) failed; \(report.registrations) device registrations"
+            )
             Terminal.write(
-                "verified: \(verification.sourceCount) in FROM, \(verification.destinationCount) in TO; \(verification.identical) identical, \(verification.newerInDestination) newer in TO, \(verification.mismatched.count) missing or different")
+                "verified: \(verification.sourceCount) in FROM, \(verification.destinationCount) in TO; \(verification.identical) identical, \(verification.newerInDestination) newer in TO, \(verification.mismatched.count) missing or different"
+            )
             Terminal.write("digest FROM \(verification.sourceDigest)")
             Terminal.write("digest TO   \(verification.destinationDigest)")
         }

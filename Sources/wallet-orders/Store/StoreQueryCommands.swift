@@ -26,7 +26,9 @@ struct StoreContainsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
 
-    @Option(name: .customLong("updated-date"), help: ArgumentHelp("The updatedAt to compare with (RFC 3339, e.g. 2025-11-21T00:00:00Z).", valueName: "date"))
+    @Option(
+        name: .customLong("updated-date"),
+        help: ArgumentHelp("The updatedAt to compare with (RFC 3339, e.g. 2025-11-21T00:00:00Z).", valueName: "date"))
     var updatedDate: TimestampArgument?
 
     @Flag(help: "Print the answer as JSON.")
@@ -160,7 +162,8 @@ struct StoreListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only orders with this status: open, completed or cancelled.", valueName: "status"))
     var status: String?
 
-    @Option(name: .customLong("updated-since"), help: ArgumentHelp("Only orders whose updatedAt is at or after this date (RFC 3339).", valueName: "date"))
+    @Option(
+        name: .customLong("updated-since"), help: ArgumentHelp("Only orders whose updatedAt is at or after this date (RFC 3339).", valueName: "date"))
     var updatedSince: TimestampArgument?
 
     @Option(help: ArgumentHelp("Sort order: -updatedAt, updatedAt or identifier.", valueName: "order"))
@@ -241,7 +244,8 @@ struct StoreDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Remove an order from the store.",
-        discussion: "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop/ORDER-1"
+        discussion:
+            "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop/ORDER-1"
     )
 
     @OptionGroup var store: StoreOptions
@@ -301,7 +305,9 @@ struct StoreHistoryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read at most this many log entries (needs a token); run again with the new token for more.", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the token from FILE (when it exists and --since isn't given) and write the new one there.", valueName: "file"))
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("Read the token from FILE (when it exists and --since isn't given) and write the new one there.", valueName: "file"))
     var tokenFile: String?
 
     @Flag(help: "Print JSON: {\"inserted\": [...], \"updated\": [...], \"deleted\": [...], \"newToken\": ..., \"hasMore\": ...}.")

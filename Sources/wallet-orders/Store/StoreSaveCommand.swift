@@ -30,7 +30,11 @@ struct StoreSaveCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Another trusted root certificate (PEM or DER) for the archives being saved; repeatable. Apple Root CA is always trusted.", valueName: "file"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp(
+            "Another trusted root certificate (PEM or DER) for the archives being saved; repeatable. Apple Root CA is always trusted.",
+            valueName: "file"))
     var trustRoots: [String] = []
 
     @Argument(help: ArgumentHelp("The archives to save.", valueName: "file.order"))
@@ -45,7 +49,10 @@ struct StoreSaveCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per archive (JSON Lines).")
     var json = false
 
-    @Option(name: .customLong("updated-at-margin"), help: ArgumentHelp("Refuse an archive whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
+    @Option(
+        name: .customLong("updated-at-margin"),
+        help: ArgumentHelp(
+            "Refuse an archive whose updatedAt is more than this many seconds ahead of the clock (default 86400, a day).", valueName: "seconds"))
     var updatedAtMargin: TimeInterval = UpdatedAtLimit.defaultMargin
 
     func validate() throws {
@@ -118,15 +125,18 @@ struct StoreSaveCommand: AsyncParsableCommand {
 
     private func saveConfirming(_ bytes: [UInt8], through intake: OrderIntake) async -> Result<OrderSaveReceipt, WalletOrdersError> {
         do {
-            let result = try await intake.submit(signedArchive: bytes, confirm: { proposal in
-                let question: String
-                if let stored = proposal.storedUpdatedAt {
-                    question = "Replace \(proposal.identifier) (stored updatedAt \(stored)) with the version of \(proposal.incomingUpdatedAt)? [y/N] "
-                } else {
-                    question = "Add \(proposal.identifier) (updatedAt \(proposal.incomingUpdatedAt)), not stored yet? [y/N] "
-                }
-                return Terminal.askYesNo(question)
-            })
+            let result = try await intake.submit(
+                signedArchive: bytes,
+                confirm: { proposal in
+                    let question: String
+                    if let stored = proposal.storedUpdatedAt {
+                        question =
+                            "Replace \(proposal.identifier) (stored updatedAt \(stored)) with the version of \(proposal.incomingUpdatedAt)? [y/N] "
+                    } else {
+                        question = "Add \(proposal.identifier) (updatedAt \(proposal.incomingUpdatedAt)), not stored yet? [y/N] "
+                    }
+                    return Terminal.askYesNo(question)
+                })
             if let refusal = result.refusal { return .failure(refusal) }
             guard let receipt = result.receipt else { return .failure(WalletOrdersError(.storeUnavailable, "The store gave no answer.")) }
             return .success(receipt)

@@ -2,7 +2,7 @@ import Foundation
 import WalletOrdersFuzzTargets
 
 #if FUZZING
-import CWalletOrdersFuzzer
+    import CWalletOrdersFuzzer
 #endif
 
 /// `wallet-orders-fuzz --target=NAME [ARGS...]`, or `wallet-orders-fuzz --make-seeds=FOLDER`
@@ -40,11 +40,11 @@ enum FuzzDriver {
         selected = target
         target.prepare()
         #if FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
         #else
-        exit(replay(target, paths: arguments.dropFirst().filter { !$0.hasPrefix("--") }))
+            exit(replay(target, paths: arguments.dropFirst().filter { !$0.hasPrefix("--") }))
         #endif
     }
 
@@ -93,10 +93,10 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 #if FUZZING
-/// Referenced by the libFuzzer runtime's own `main`, which the build links but SwiftPM replaces
-/// with this executable's entry point (that calls `LLVMFuzzerRunDriver`).
-@_cdecl("LLVMFuzzerTestOneInput")
-func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    fuzzOneInput(data, size)
-}
+    /// Referenced by the libFuzzer runtime's own `main`, which the build links but SwiftPM replaces
+    /// with this executable's entry point (that calls `LLVMFuzzerRunDriver`).
+    @_cdecl("LLVMFuzzerTestOneInput")
+    func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        fuzzOneInput(data, size)
+    }
 #endif

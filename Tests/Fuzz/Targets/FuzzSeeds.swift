@@ -1,6 +1,6 @@
 public import Foundation
-import WalletOrdersJSON
 import WalletOrders
+import WalletOrdersJSON
 
 /// The seed corpus of every target, written into a folder per target (`make fuzz-seeds`):
 /// files from `Samples/`, the test fixtures and `../shared/conformance/`, plus what only the

@@ -1,6 +1,6 @@
 import Foundation
-import WalletOrdersJSON
 import WalletOrders
+import WalletOrdersJSON
 
 /// `JSONParser.parse` and the promises its result type makes.
 enum JSONFuzzing {

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersIntake
-import WalletOrdersStore
 import WalletOrdersPostgres
-import WalletOrdersTestSupport
+import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 /// The stores every contract test runs against, through ``OrderStoring``: in memory, SQLite and
 /// PostgreSQL (a database of its own in the test process's throwaway cluster,

@@ -88,7 +88,8 @@ public struct ReportRenderer: Sendable {
                 }
                 if let hint = diagnostic.hint { out += "    \(style("hint:", "36")) \(hint)\n" }
             }
-            let errors = report.errors.count, warnings = report.warnings.count
+            let errors = report.errors.count
+            let warnings = report.warnings.count
             let verdict = fails(report) ? style("FAILED", "31") : style("OK", "32")
             out += "\(report.subject): \(verdict) (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))\n"
         }
@@ -120,8 +121,17 @@ public struct ReportRenderer: Sendable {
         var valid: Bool
         var summary: Summary
         var reports: [Entry]
-        struct Tool: Encodable { var name = "wallet-orders"; var version: String }
-        struct Summary: Encodable { var checked: Int; var failed: Int; var errors: Int; var warnings: Int; var infos: Int }
+        struct Tool: Encodable {
+            var name = "wallet-orders"
+            var version: String
+        }
+        struct Summary: Encodable {
+            var checked: Int
+            var failed: Int
+            var errors: Int
+            var warnings: Int
+            var infos: Int
+        }
         struct Entry: Encodable {
             var subject: String
             var valid: Bool

@@ -16,7 +16,8 @@ enum CompatibilityRules {
         for (pointer, name, version) in found {
             findings.append(
                 context.diagnostic(
-                    .compatibilityNewerField, "\(name) is shown from iOS \(version) / macOS \(version == "17.0" ? "14.0" : version == "17.2" ? "14.2" : "14.4") on; older systems ignore it.",
+                    .compatibilityNewerField,
+                    "\(name) is shown from iOS \(version) / macOS \(version == "17.0" ? "14.0" : version == "17.2" ? "14.2" : "14.4") on; older systems ignore it.",
                     pointer: pointer))
         }
     }

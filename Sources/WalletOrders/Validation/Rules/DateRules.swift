@@ -1,4 +1,5 @@
 import WalletOrdersJSON
+
 /// Dates that contradict each other or their statuses.
 enum DateRules {
     static func check(_ context: ValidationContext, into findings: inout [Diagnostic]) {
@@ -27,7 +28,8 @@ enum DateRules {
         for (index, fulfillment) in (root["fulfillments"]?.elements ?? []).enumerated() {
             let base = "/fulfillments/\(index)"
             let status = fulfillment["status"]?.stringValue
-            let shipped = time(fulfillment["shippedAt"]), delivered = time(fulfillment["deliveredAt"])
+            let shipped = time(fulfillment["shippedAt"])
+            let delivered = time(fulfillment["deliveredAt"])
             early(fulfillment["shippedAt"], base + "/shippedAt", "shippedAt")
             early(fulfillment["deliveredAt"], base + "/deliveredAt", "deliveredAt")
             early(fulfillment["pickedUpAt"], base + "/pickedUpAt", "pickedUpAt")
@@ -53,7 +55,7 @@ enum DateRules {
                 if shipped != nil, ["open", "processing"].contains(status ?? "") {
                     findings.append(
                         context.diagnostic(
-                            .datesStatusMismatch, "shippedAt is set but the status is still \(status ?? "")." , pointer: base + "/shippedAt",
+                            .datesStatusMismatch, "shippedAt is set but the status is still \(status ?? "").", pointer: base + "/shippedAt",
                             hint: "Use shipped, onTheWay, outForDelivery or delivered once the parcel has left."))
                 }
             case "pickup":

@@ -1,4 +1,5 @@
 import WalletOrdersJSON
+
 /// Files order.json names: present, of the right kind and size, consistent across localizations;
 /// and files nothing names.
 enum FileRules {

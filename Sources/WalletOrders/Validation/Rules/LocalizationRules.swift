@@ -8,7 +8,6 @@ enum LocalizationRules {
         "displayName", "title", "subtitle", "altText", "notes", "statusDescription", "label", "returnPolicyDescription",
     ]
 
-
     /// A localizable string of order.json and where it is, from ``ContentWalk``.
     struct UsedString {
         var value: String
@@ -164,7 +163,8 @@ enum LocalizationRules {
             let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
             findings.append(
                 context.diagnostic(
-                    .localizationUndefinedKey, "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
+                    .localizationUndefinedKey,
+                    "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
                     pointer: path.pointer, hint: "Define \"\(value)\" in every order.strings."))
         }
     }

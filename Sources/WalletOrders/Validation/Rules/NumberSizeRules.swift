@@ -1,4 +1,5 @@
 import WalletOrdersJSON
+
 /// Numbers Wallet's decoder can't hold. JSON puts no limit on a number's size; Wallet decodes
 /// `order.json` into fixed-size types, and a value that doesn't fit makes decoding fail (or,
 /// worse, silently round). The limits, decided here because Apple documents none (spec §3.0:
@@ -50,8 +51,10 @@ enum NumberSizeRules {
         let shown = text.count > 40 ? "\(text.prefix(20))…(\(text.count) characters)" : text
         if isAmount, let problem = decimalProblem(text) { return problem }
         guard let value = Double(text), value.isFinite else {
-            return ("The number \(shown) is too large for a 64-bit float, so Wallet can't decode it.",
-                    "Use a number within ±1.8e308; no order value comes near it.")
+            return (
+                "The number \(shown) is too large for a 64-bit float, so Wallet can't decode it.",
+                "Use a number within ±1.8e308; no order value comes near it."
+            )
         }
         let digits = significantDigits(text)
         if value == 0, digits.count > 0 {
@@ -59,8 +62,10 @@ enum NumberSizeRules {
         }
         let isInteger = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
         if isInteger, Int64(text) == nil {
-            return ("The integer \(shown) does not fit a 64-bit integer, so Wallet can't decode it.",
-                    "Integers must lie within ±9,223,372,036,854,775,807.")
+            return (
+                "The integer \(shown) does not fit a 64-bit integer, so Wallet can't decode it.",
+                "Integers must lie within ±9,223,372,036,854,775,807."
+            )
         }
         return nil
     }
@@ -71,11 +76,15 @@ enum NumberSizeRules {
         let digits = significantDigits(text)
         let shown = text.count > 40 ? "\(text.prefix(20))…(\(text.count) characters)" : text
         if digits.count > decimalDigits {
-            return ("The amount \(shown) has \(digits.count) significant digits; Wallet's Decimal holds \(decimalDigits).",
-                    "Round the amount to the currency's minor units.")
+            return (
+                "The amount \(shown) has \(digits.count) significant digits; Wallet's Decimal holds \(decimalDigits).",
+                "Round the amount to the currency's minor units."
+            )
         }
         if digits.count > 0, !(-128...127).contains(digits.exponent) {
-            return ("The amount \(shown) is out of Decimal's range (10^-128 to 10^127).", "Write the amount in plain decimal form, such as \"12.50\".")
+            return (
+                "The amount \(shown) is out of Decimal's range (10^-128 to 10^127).", "Write the amount in plain decimal form, such as \"12.50\"."
+            )
         }
         return nil
     }
