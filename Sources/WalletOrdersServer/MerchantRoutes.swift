@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Metrics
 import NIOCore
 import WalletOrders
@@ -53,7 +54,7 @@ struct MerchantRoutes: Sendable {
         let scope = try context.requireMerchantScope()
         let bytes = try await request.bodyBytes(upTo: FileKind.archive.maximumBytes)
         let result = try await intake.submit(signedArchive: bytes, accepting: { try scope.require($0.orderTypeIdentifier) })
-        return try Self.answer(result)
+        return try Self.answer(result, logger: context.logger)
     }
 
     /// Builds and signs an order with the identity the service holds for its type, then saves it:
@@ -103,13 +104,23 @@ struct MerchantRoutes: Sendable {
         let result = try await intake.submit(
             source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
             accepting: { try scope.require($0.orderTypeIdentifier) })
-        return try Self.answer(result)
+        return try Self.answer(result, logger: context.logger)
     }
 
     /// The answer to an upload or a build: the store's receipt, 409 for a conflict, or 422 with
     /// the validation report.
-    private static func answer(_ result: OrderIntakeResult) throws -> Response {
+    ///
+    /// Each answer is logged: a save at info (`order saved`: the order, FinanceKit's answer, its
+    /// `updatedAt`), a refusal at notice (`order refused`: the code and the rules of its errors).
+    private static func answer(_ result: OrderIntakeResult, logger: Logger) throws -> Response {
         if let refusal = result.refusal {
+            var metadata: Logger.Metadata = ["code": .string(refusal.code.rawValue)]
+            if let order = result.archive?.identifier ?? result.receipt?.identifier {
+                metadata["order"] = .string(LogText.escaped("\(order)"))
+            }
+            let rules = Set(result.report.errors.map(\.ruleID)).sorted()
+            if !rules.isEmpty { metadata["rules"] = .string(rules.prefix(10).joined(separator: ",")) }
+            logger.notice("order refused", metadata: metadata)
             if refusal.code == .archiveRejected || refusal.code == .validationFailed {
                 throw ServiceError(
                     .unprocessableContent, code: refusal.code.rawValue, "The archive was not stored: Wallet would refuse it.",
@@ -126,6 +137,12 @@ struct MerchantRoutes: Sendable {
             throw ServiceError(.internalServerError, code: "internal", "The store gave no answer.")
         }
         Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
+        logger.info(
+            "order saved",
+            metadata: [
+                "order": .string(LogText.escaped("\(receipt.identifier)")), "result": .string(receipt.result.rawValue),
+                "updatedAt": .string(receipt.updatedAt.text),
+            ])
         return try json(
             SaveAnswer(
                 result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,

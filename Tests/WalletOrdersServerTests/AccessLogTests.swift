@@ -1,3 +1,4 @@
+import APNsStandIn
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -68,6 +69,51 @@ struct AccessLogTests {
         #expect(fields.filter { $0 == "client" }.count == 1 && !fields.contains("x"), "\(deviceLog.line)")
         #expect(deviceLog.metadata["client"] == "127.0.0.1", "\(deviceLog.line)")
         #expect(deviceLog.metadata["messages"]?.contains(#"a\" client=10.0.0.1 x=\""#) == true, "\(deviceLog.line)")
+    }
+
+    @Test("A merchant's save is logged at info with the order, FinanceKit's answer and updatedAt; a refusal at notice with its code and rules")
+    func savesAndRefusals() async throws {
+        let folder = try TemporaryFolder("save-log")
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+        let log = CapturedLog()
+        let configuration = try OrderServer.Configuration(
+            port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)
+        let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: log.logger())
+        try await server.application().test(.live) { client in
+            for (bytes, status) in [
+                (try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"), HTTPResponse.Status.ok),
+                (try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"), .ok),
+                (Array("not a zip".utf8), .unprocessableContent),
+            ] {
+                let answer = try await client.execute(
+                    uri: "/merchant/v1/orders", method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: bytes))
+                #expect(answer.status == status)
+            }
+        }
+        let saved = log.all.filter { $0.message == "order saved" }
+        #expect(saved.map { $0.metadata["result"] ?? "" } == ["added", "newerExisting"], "\(saved.map(\.line))")
+        #expect(saved.allSatisfy { $0.level == .info && $0.metadata["order"] == "\(ServiceUnderTest.order)" })
+        #expect(saved.first?.metadata["updatedAt"] == "2025-11-22T00:00:00Z", "the answer's updatedAt: the one stored")
+        let refused = try #require(log.all.first { $0.message == "order refused" })
+        #expect(refused.level == .notice)
+        #expect(refused.metadata["code"] == "archive-rejected" && refused.metadata["rules"] == "zip.unreadable", "\(refused.line)")
+    }
+
+    @Test("A delivered push is logged at info with its topic and the device token shortened")
+    func deliveredPush() async throws {
+        let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
+        let log = CapturedLog()
+        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials, logger: log.logger())
+        let token = APNsTest.deviceToken()
+        try await APNsTest.shuttingDown(apns) {
+            #expect(await apns.send(PushNotification(deviceToken: token, topic: ServiceUnderTest.order.orderTypeIdentifier)) == .delivered)
+        }
+        try await standIn.shutdown()
+        let delivered = try #require(log.all.first { $0.message == "APNs push delivered" })
+        #expect(delivered.level == .info)
+        #expect(delivered.metadata["apns.topic"] == ServiceUnderTest.order.orderTypeIdentifier)
+        #expect(delivered.metadata["apns.device"]?.hasPrefix(String(token.prefix(8))) == true && !delivered.line.contains(token))
     }
 
     @Test("Client text is one quoted field: its quotes can't close it and forge another field")

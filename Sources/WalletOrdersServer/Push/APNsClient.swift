@@ -111,7 +111,7 @@ public final class APNsClient: PushSender, Service {
         switch outcome {
         case .delivered:
             label = "delivered"
-            logger.debug("APNs push delivered", metadata: metadata)
+            logger.info("APNs push delivered", metadata: metadata)
         case .retryLater(let after, let reason):
             label = "retry_later"
             metadata["apns.reason"] = "\(reason)"

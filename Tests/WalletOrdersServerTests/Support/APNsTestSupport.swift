@@ -1,5 +1,6 @@
 import APNsStandIn
 import Foundation
+import Logging
 import WalletOrdersServer
 
 /// Starting the stand-in and clients for it.
@@ -46,7 +47,7 @@ enum APNsTest {
     }
 
     static func client(
-        port: Int, credentials: APNsConfiguration.Credentials, trustServer: Bool = true,
+        port: Int, credentials: APNsConfiguration.Credentials, trustServer: Bool = true, logger: Logger = Logger(label: "wallet-orders.apns"),
         configure: (inout APNsConfiguration) -> Void = { _ in }
     ) throws -> APNsClient {
         var configuration = APNsConfiguration(
@@ -55,7 +56,7 @@ enum APNsTest {
             // Generous: the tests run in parallel on small shared machines.
             connectTimeout: .seconds(30), requestTimeout: .seconds(60))
         configure(&configuration)
-        return try APNsClient(configuration: configuration)
+        return try APNsClient(configuration: configuration, logger: logger)
     }
 
     /// A random 64-hex-digit device token.
