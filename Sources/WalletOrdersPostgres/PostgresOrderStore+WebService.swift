@@ -323,20 +323,30 @@ extension PostgresOrderStore {
         }
     }
 
-    public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
+    public func complete(_ completed: [CompletedPush]) async throws {
+        guard !completed.isEmpty else { return }
+        // Delivered and dropped pushes (most of them) go in one statement; the others one by one.
+        let removed = completed.filter { $0.completion == .remove }.map(\.push.id)
+        let others = completed.filter { $0.completion != .remove }
         try await withConnection("update the push outbox of") { [logger] connection in
             try await Self.retryingConflicts {
                 try await connection.withTransaction(logger: logger) { connection in
-                    switch completion {
-                    case .remove:
-                        try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
-                    case .tokenGone:
-                        try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
-                        _ = try await Self.forget(pushToken: push.pushToken, topic: push.topic, connection, logger: logger)
-                    case .retry(let notBefore):
-                        try await Self.requeue(connection, push.id, notBefore: notBefore.timeIntervalSince1970, logger: logger)
-                    case .park:
-                        try await Self.requeue(connection, push.id, notBefore: Date().timeIntervalSince1970, parked: true, logger: logger)
+                    if !removed.isEmpty {
+                        try await connection.query("DELETE FROM push_outbox WHERE id = ANY(\(removed))", logger: logger)
+                    }
+                    for (push, completion) in others.map({ ($0.push, $0.completion) }) {
+                        switch completion {
+                        case .remove:
+                            break
+                        case .tokenGone:
+                            try await connection.query("DELETE FROM push_outbox WHERE id = \(push.id)", logger: logger)
+                            _ = try await Self.forget(pushToken: push.pushToken, topic: push.topic, connection, logger: logger)
+                        case .retry(let notBefore):
+                            try await Self.requeue(connection, push.id, notBefore: notBefore.timeIntervalSince1970, logger: logger)
+                        case .park:
+                            try await Self.requeue(
+                                connection, push.id, notBefore: Date().timeIntervalSince1970, parked: true, logger: logger)
+                        }
                     }
                 }
             }

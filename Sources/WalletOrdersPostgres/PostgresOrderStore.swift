@@ -56,6 +56,8 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     /// The pool's run, when the store runs it itself (``PoolRunner/store``).
     private let runTask: Task<Void, Never>?
     let connectionWatch = ConnectionWatch()
+    /// Concurrent ``save(verifiedArchives:)`` calls share one transaction (one commit).
+    private let saveGroups = GroupCommit<VerifiedOrderArchive, Result<OrderSaveReceipt, WalletOrdersError>>()
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
     let logger: Logger
@@ -176,8 +178,14 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
         }
     }
 
+    /// Saves that overlap in time are written together (``GroupCommit``): one transaction and
+    /// one commit for all of them, each still durable when its answer comes back.
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        guard !verifiedArchives.isEmpty else { return [] }
+        try await saveGroups.submit(verifiedArchives) { [self] group in try await commit(group) }
+    }
+
+    /// Writes `verifiedArchives` in one transaction, one after the other.
+    private func commit(_ verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         let limit = updatedAtLimit
         return try await writeTransaction("save to") { connection, writer in
             var results: [Result<OrderSaveReceipt, WalletOrdersError>] = []

@@ -113,7 +113,7 @@ struct CustomerLinks: Sendable {
     /// The first language of an `Accept-Language` header (`fr-CH, fr;q=0.9` → `fr-CH`), if any.
     static func language(_ header: String?) -> String? {
         guard let first = header?.split(separator: ",").first?.split(separator: ";").first else { return nil }
-        let tag = first.trimmingCharacters(in: .whitespaces)
+        let tag = String(first.trimmingOptionalWhitespace)
         guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             return nil
         }

@@ -19,10 +19,10 @@ public struct MerchantAPIKeys: Sendable {
     public func scope(authorizing request: Request) -> MerchantScope? {
         guard let header = request.headers[.authorization], header.utf8.count <= 1_024, header.prefix(7).lowercased() == "bearer "
         else { return nil }
-        return scopes[Self.digest(header.dropFirst(7).trimmingCharacters(in: .whitespaces))]
+        return scopes[Self.digest(header.dropFirst(7).trimmingOptionalWhitespace)]
     }
 
-    private static func digest(_ key: String) -> Data { Data(SHA256.hash(data: Array(key.utf8))) }
+    private static func digest(_ key: some StringProtocol) -> Data { Data(SHA256.hash(data: Array(key.utf8))) }
 }
 
 /// The merchant API's authenticator, as Hummingbird's authenticator middleware: on the

@@ -65,7 +65,7 @@ struct MerchantRoutes: Sendable {
         let scope = try context.requireMerchantScope()
         let body = try await request.bodyBytes(upTo: FileKind.archive.maximumBytes)
         var files: [String: [UInt8]]
-        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingOptionalWhitespace.lowercased()
         switch type {
         case "application/json":
             files = [OrderArchive.orderPath: body]

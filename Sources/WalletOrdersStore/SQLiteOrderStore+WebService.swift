@@ -263,19 +263,23 @@ extension SQLiteOrderStore: PushOutboxStoring {
         }
     }
 
-    public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
+    public func complete(_ completed: [CompletedPush]) async throws {
+        guard !completed.isEmpty else { return }
         try await perform("update the push outbox of") { database in
             try await database.write { db in
-                switch completion {
-                case .remove:
-                    try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
-                case .tokenGone:
-                    try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [push.id])
-                    _ = try Self.forget(db, pushToken: push.pushToken, topic: push.topic)
-                case .retry(let notBefore):
-                    try Self.requeue(db, push.id, notBefore: notBefore.timeIntervalSince1970)
-                case .park:
-                    try Self.requeue(db, push.id, notBefore: Date().timeIntervalSince1970, parked: true)
+                let remove = try db.cachedStatement(sql: "DELETE FROM pushOutbox WHERE id = ?")
+                for (push, completion) in completed.map({ ($0.push, $0.completion) }) {
+                    switch completion {
+                    case .remove:
+                        try remove.execute(arguments: [push.id])
+                    case .tokenGone:
+                        try remove.execute(arguments: [push.id])
+                        _ = try Self.forget(db, pushToken: push.pushToken, topic: push.topic)
+                    case .retry(let notBefore):
+                        try Self.requeue(db, push.id, notBefore: notBefore.timeIntervalSince1970)
+                    case .park:
+                        try Self.requeue(db, push.id, notBefore: Date().timeIntervalSince1970, parked: true)
+                    }
                 }
             }
         }

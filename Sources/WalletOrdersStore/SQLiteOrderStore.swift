@@ -58,6 +58,8 @@ public final class SQLiteOrderStore: OrderStoring {
     /// one indexed lookup outside any explicit transaction costs a fraction of a pooled read.
     private let lookups: [DatabaseQueue]
     private let nextLookup = Atomic<Int>(0)
+    /// Concurrent ``save(verifiedArchives:)`` calls share one transaction (one WAL flush).
+    private let saveGroups = GroupCommit<VerifiedOrderArchive, Result<OrderSaveReceipt, WalletOrdersError>>()
     /// How far ahead of the clock an archive's `updatedAt` may be.
     public let updatedAtLimit: UpdatedAtLimit
     /// The store's random identifier, made by the migration that created the history log.
@@ -220,8 +222,14 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
+    /// Saves that overlap in time are written together (``GroupCommit``): one transaction and
+    /// one flush for all of them, each still durable when its answer comes back.
     public func save(verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        guard !verifiedArchives.isEmpty else { return [] }
+        try await saveGroups.submit(verifiedArchives) { [self] group in try await commit(group) }
+    }
+
+    /// Writes `verifiedArchives` in one transaction, one after the other.
+    private func commit(_ verifiedArchives: [VerifiedOrderArchive]) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
         let limit = updatedAtLimit
         return try await perform("save to") { database in
             try await database.writeWithoutTransaction { db in

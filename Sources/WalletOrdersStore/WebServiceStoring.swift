@@ -225,6 +225,20 @@ public enum PushCompletion: Sendable, Hashable {
     case park
 }
 
+/// A claimed push and what became of it, for ``PushOutboxStoring/complete(_:)``.
+public struct CompletedPush: Sendable, Hashable {
+    /// The push, as it was claimed.
+    public var push: PendingPush
+    /// What to do with it.
+    public var completion: PushCompletion
+
+    /// Creates a completed push.
+    public init(_ push: PendingPush, _ completion: PushCompletion) {
+        self.push = push
+        self.completion = completion
+    }
+}
+
 /// What the outbox holds.
 public struct PushOutboxStatus: Sendable, Hashable {
     /// Pushes waiting, parked ones included.
@@ -269,8 +283,9 @@ public protocol PushOutboxStoring: Sendable {
     @discardableResult
     func resumeParkedPushes(topic: String, now: Date) async throws -> Int
 
-    /// Records what became of a claimed push.
-    func complete(_ push: PendingPush, _ completion: PushCompletion) async throws
+    /// Records what became of claimed pushes, all in one transaction (a worker records a batch
+    /// of sends at once: one commit, not one per push).
+    func complete(_ completed: [CompletedPush]) async throws
 
     /// Gives claimed pushes back unsent (a worker shutting down), due at once.
     func release(_ pushes: [PendingPush]) async throws
@@ -278,4 +293,11 @@ public protocol PushOutboxStoring: Sendable {
     /// How many pushes wait in the outbox (and how many are parked), and when the earliest one
     /// not yet due becomes due.
     func outboxStatus(now: Date) async throws -> PushOutboxStatus
+}
+
+extension PushOutboxStoring {
+    /// Records what became of one claimed push.
+    public func complete(_ push: PendingPush, _ completion: PushCompletion) async throws {
+        try await complete([CompletedPush(push, completion)])
+    }
 }

@@ -96,17 +96,25 @@ struct ValidateCommand: AsyncParsableCommand {
         var summary = Summary()
         var collected: [ValidationReport] = []
         var nextToPrint = 0
-        func flush() {
+        // Text goes out a report at a time to a terminal, and in blocks of about 64 kB to a file
+        // or pipe: one write per report cost as much as validating it.
+        var text = ""
+        let interactive = isatty(Terminal.Stream.standardOutput.descriptor) == 1
+        func flush(final: Bool = false) {
             while let report = pending.removeValue(forKey: nextToPrint) {
                 nextToPrint += 1
                 summary.add(report, failing: renderer.fails(report))
                 if format == .text {
                     // --quiet: an item that passes with nothing listed prints nothing.
                     if quiet && !renderer.fails(report) && renderer.listed(report).isEmpty { continue }
-                    Terminal.write(renderer.render([report], as: .text).trimmingCharacters(in: .newlines))
+                    text += renderer.render([report], as: .text)  // each report's text ends with a newline
                 } else {
                     collected.append(report)
                 }
+            }
+            if !text.isEmpty && (final || interactive || text.utf8.count >= 65_536) {
+                Terminal.write(text)
+                text = ""
             }
         }
         flush()
@@ -114,6 +122,7 @@ struct ValidateCommand: AsyncParsableCommand {
             pending[targetOfURL[result.index]] = CLIHints.annotated(result.report)
             flush()
         }
+        flush(final: true)
         if format != .text {
             Terminal.write(renderer.render(collected, as: format.reportFormat).trimmingCharacters(in: .newlines))
         }

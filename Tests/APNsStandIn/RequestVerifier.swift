@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// The stand-in's checks of one request, in APNs' order: the route, the caller, then what the push
 /// says. Each refusal is a status and one of APNs' `reason` strings (or, for a payload other than
@@ -14,6 +15,26 @@ struct RequestVerifier: Sendable {
     let tokenKey: APNsStandIn.ProviderTokenKey?
     let publicKey: P256.Signing.PublicKey?
     let maximumTokenAge: TimeInterval
+    /// Provider tokens whose signature verified, with their `iat`: a provider sends the same
+    /// token for many pushes (APNs asks it to, for up to an hour), so each is verified once; its
+    /// age is still checked on every push.
+    private let verifiedTokens = VerifiedTokens()
+
+    /// The last few tokens that verified (a provider has one at a time; a handful covers a rollover).
+    final class VerifiedTokens: Sendable {
+        private let tokens = Mutex<[(jwt: String, issuedAt: Double)]>([])
+
+        func issuedAt(_ jwt: String) -> Double? {
+            tokens.withLock { tokens in tokens.first { $0.jwt == jwt }?.issuedAt }
+        }
+
+        func remember(_ jwt: String, issuedAt: Double) {
+            tokens.withLock { tokens in
+                tokens.insert((jwt, issuedAt), at: 0)
+                if tokens.count > 8 { tokens.removeLast() }
+            }
+        }
+    }
 
     init(configuration: APNsStandIn.Configuration) throws {
         clientCertificatesAccepted = configuration.clientCertificateAuthorityPEM != nil
@@ -63,6 +84,10 @@ struct RequestVerifier: Sendable {
     private func checkProviderToken(_ jwt: String?, now: Date) throws {
         let invalid = Refusal(status: 403, reason: "InvalidProviderToken")
         guard let jwt, let tokenKey, let publicKey else { throw invalid }
+        if let iat = verifiedTokens.issuedAt(jwt) {
+            if now.timeIntervalSince1970 - iat > maximumTokenAge { throw Refusal(status: 403, reason: "ExpiredProviderToken") }
+            return
+        }
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerData = Self.base64URLDecode(parts[0]), let claimsData = Self.base64URLDecode(parts[1]),
@@ -79,6 +104,7 @@ struct RequestVerifier: Sendable {
         if now.timeIntervalSince1970 - iat > maximumTokenAge {
             throw Refusal(status: 403, reason: "ExpiredProviderToken")
         }
+        verifiedTokens.remember(jwt, issuedAt: iat)
     }
 
     private func checkPush(_ request: IncomingRequest) throws {
@@ -89,6 +115,7 @@ struct RequestVerifier: Sendable {
         guard request.headers["apns-priority"] == "5" else { throw Refusal(status: 400, reason: "BadPriority") }
         if request.bodyTooLarge { throw Refusal(status: 413, reason: "PayloadTooLarge") }
         if request.body.isEmpty { throw Refusal(status: 400, reason: "PayloadEmpty") }
+        if request.body == Array("{}".utf8) { return }  // what every order push carries
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
             object.isEmpty
         else { throw Refusal(status: 400, reason: "BadPayload") }

@@ -169,6 +169,8 @@ struct AppleProtocolTests {
                 [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:30 GMT"], [.ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
                 [.ifModifiedSince: "Friday, 21-Nov-25 10:20:30 GMT"], [.ifModifiedSince: "Fri Nov 21 10:20:30 2025"],
                 [.ifNoneMatch: etag], [.ifNoneMatch: "\"other\", \(etag)"], [.ifNoneMatch: "*"],
+                // Optional whitespace (spaces and tabs) around list members, and a weak tag.
+                [.ifNoneMatch: "\"other\",\t \(etag) \t"], [.ifNoneMatch: "W/\(etag)"],
             ] {
                 var all = ServiceUnderTest.appleOrder()
                 all.append(contentsOf: headers)
@@ -190,6 +192,13 @@ struct AppleProtocolTests {
             }
             let wrong = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder("nope"))
             #expect(wrong.status == .unauthorized)
+            // The token with optional whitespace around it is the token; inside it, it isn't.
+            let padded = try await client.execute(
+                uri: uri, method: .get, headers: [.authorization: "AppleOrder \t \(ServiceUnderTest.token)\t "])
+            #expect(padded.status == .ok)
+            let split = try await client.execute(
+                uri: uri, method: .get, headers: [.authorization: "AppleOrder \(ServiceUnderTest.token.prefix(4)) \(ServiceUnderTest.token.dropFirst(4))"])
+            #expect(split.status == .unauthorized)
         }
     }
 

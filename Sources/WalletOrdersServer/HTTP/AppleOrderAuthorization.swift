@@ -8,7 +8,7 @@ enum AppleOrderAuthorization {
         guard let header, header.utf8.count <= 1_024 else { return nil }
         let scheme = "appleorder "
         guard header.utf8.count > scheme.utf8.count, header.prefix(scheme.count).lowercased() == scheme else { return nil }
-        let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+        let token = String(header.dropFirst(scheme.count).trimmingOptionalWhitespace)
         return token.isEmpty ? nil : token
     }
 }

@@ -100,7 +100,7 @@ struct TrustedProxies: Sendable {
 
     /// An `X-Forwarded-For` entry's address, without brackets or a port; `nil` when it isn't one.
     private static func address(_ entry: Substring) -> String? {
-        var text = entry.trimmingCharacters(in: .whitespaces)
+        var text = String(entry.trimmingOptionalWhitespace)
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             text = String(text[text.index(after: text.startIndex)..<close])
         } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {

@@ -9,8 +9,8 @@ enum ConditionalRequest {
     static func notModified(_ headers: HTTPFields, entityTag: String, updatedAt: Timestamp) -> Bool {
         let noneMatch = headers[values: .ifNoneMatch]
         if !noneMatch.isEmpty {
-            let tags = noneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-            return tags.contains { $0 == "*" || $0 == entityTag || $0 == "W/" + entityTag }
+            let tags = noneMatch.flatMap { $0.split(separator: ",") }.map(\.trimmingOptionalWhitespace)
+            return tags.contains { $0 == "*" || $0 == entityTag || ($0.hasPrefix("W/") && $0.dropFirst(2) == entityTag) }
         }
         guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
         return updatedAt.secondsSince1970 <= since

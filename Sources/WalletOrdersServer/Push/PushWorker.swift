@@ -8,9 +8,13 @@ public import WalletOrdersStore
 
 /// How the push worker drains the outbox.
 public struct PushWorkerConfiguration: Sendable, Hashable {
-    /// Pushes claimed, and sent concurrently, at a time (default 64). Claims take order types in
+    /// Pushes claimed, and sent concurrently, at a time (default 32). Claims take order types in
     /// turn, so another merchant's push waits at most about one batch behind a large fan-out.
     public var batchSize: Int
+    /// Batches in flight at once (default 4): while one waits for its last answers, others are
+    /// claimed, sent and recorded, so up to `batchSize × concurrentBatches` pushes are in flight
+    /// on the APNs connection.
+    public var concurrentBatches: Int
     /// How long a claim lasts: a push claimed by a worker that died is sent again after it
     /// (default 30 s; a push takes well under a second).
     public var lease: Duration
@@ -31,10 +35,11 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 
     /// Creates a configuration.
     public init(
-        batchSize: Int = 64, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
+        batchSize: Int = 32, concurrentBatches: Int = 4, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
         initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(900), parkedProbeInterval: Duration = .seconds(60)
     ) {
         self.batchSize = max(1, batchSize)
+        self.concurrentBatches = max(1, concurrentBatches)
         self.lease = lease
         self.pollInterval = pollInterval
         self.initialBackoff = initialBackoff
@@ -116,10 +121,19 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         }
     }
 
-    /// Tries parked pushes when it is time, then sends every due push, a batch at a time, until
-    /// none is due.
+    /// Tries parked pushes when it is time, then sends every due push, ``PushWorkerConfiguration/concurrentBatches``
+    /// batches at a time, until none is due.
     func drain() async {
         await probeParkedPushes()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<configuration.concurrentBatches {
+                group.addTask { await self.drainBatches() }
+            }
+        }
+    }
+
+    /// Claims, sends and records one batch after another until a claim comes back short.
+    private func drainBatches() async {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let claimed: [PendingPush]
             do {
@@ -155,27 +169,34 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         }
     }
 
-    /// Sends `pushes` concurrently, then resumes the parked pushes of every topic one of them
-    /// reached APNs with.
+    /// Sends `pushes` concurrently, records every outcome in one transaction, then resumes the
+    /// parked pushes of every topic one of them reached APNs with.
     private func send(_ pushes: [PendingPush], probing: Bool) async {
-        let accepted = await withTaskGroup(of: String?.self) { group -> Set<String> in
+        let sent = await withTaskGroup(of: (CompletedPush, reachedAPNs: Bool).self) { group in
             for push in pushes {
-                group.addTask { await self.send(push, probing: probing) ? push.topic : nil }
+                group.addTask { await self.send(push, probing: probing) }
             }
-            var topics = Set<String>()
-            for await topic in group { if let topic { topics.insert(topic) } }
-            return topics
+            var sent: [(CompletedPush, reachedAPNs: Bool)] = []
+            sent.reserveCapacity(pushes.count)
+            for await result in group { sent.append(result) }
+            return sent
         }
-        for topic in accepted.sorted() { await resume(topic) }
+        do {
+            try await outbox.complete(sent.map(\.0))
+        } catch {
+            // The claims run out and the pushes are sent again: at least once.
+            logger.error("could not record the outcome of pushes", metadata: ["pushes": "\(sent.count)", "error": "\(error)"])
+        }
+        for topic in Set(sent.filter(\.reachedAPNs).map(\.0.push.topic)).sorted() { await resume(topic) }
     }
 
-    /// Sends one push and records its outcome; `true` when APNs took the credentials (it
+    /// Sends one push and says what to record of it, and whether APNs took the credentials (it
     /// delivered the push, or judged its token).
-    private func send(_ push: PendingPush, probing: Bool) async -> Bool {
-        if !probing, let reason = parking.withLock({ $0.topics[push.topic] }) {
+    private func send(_ push: PendingPush, probing: Bool) async -> (CompletedPush, reachedAPNs: Bool) {
+        if !probing, parking.withLock({ $0.topics[push.topic] }) != nil {
             // Parked topic: kept without a request; the probe finds out when it works again.
-            await complete(push, .park, outcome: .credentialsRefused(reason: reason))
-            return false
+            Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
+            return (CompletedPush(push, .park), false)
         }
         let outcome = await sender.send(PushNotification(deviceToken: push.pushToken, topic: push.topic))
         var completion = Self.completion(for: outcome, of: push, configuration: configuration, now: Date())
@@ -199,22 +220,12 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         case .credentialsRefused(let reason):
             park(push.topic, reason: reason)
         }
-        await complete(push, completion, outcome: outcome)
-        switch outcome {
-        case .delivered, .deviceGone: return true
-        case .retryLater, .rejected, .credentialsRefused: return false
-        }
-    }
-
-    private func complete(_ push: PendingPush, _ completion: PushCompletion, outcome: PushOutcome) async {
         if case .park = completion {
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
         }
-        do {
-            try await outbox.complete(push, completion)
-        } catch {
-            // The claim runs out and the push is sent again: at least once.
-            logger.error("could not record a push's outcome", metadata: ["error": "\(error)"])
+        switch outcome {
+        case .delivered, .deviceGone: return (CompletedPush(push, completion), true)
+        case .retryLater, .rejected, .credentialsRefused: return (CompletedPush(push, completion), false)
         }
     }
 
