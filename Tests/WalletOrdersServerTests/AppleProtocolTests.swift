@@ -196,8 +196,9 @@ struct AppleProtocolTests {
             let padded = try await client.execute(
                 uri: uri, method: .get, headers: [.authorization: "AppleOrder \t \(ServiceUnderTest.token)\t "])
             #expect(padded.status == .ok)
+            let token = ServiceUnderTest.token
             let split = try await client.execute(
-                uri: uri, method: .get, headers: [.authorization: "AppleOrder \(ServiceUnderTest.token.prefix(4)) \(ServiceUnderTest.token.dropFirst(4))"])
+                uri: uri, method: .get, headers: [.authorization: "AppleOrder \(token.prefix(4)) \(token.dropFirst(4))"])
             #expect(split.status == .unauthorized)
         }
     }
