@@ -86,12 +86,18 @@ struct GroupCommitTests {
         #expect(followerAnswer == ["saved 1"])
     }
 
-    @Test("Concurrent saves into a real store: every save answered, one order's versions decided in arrival order", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Concurrent saves into a real store: every save answered, one order's versions decided in arrival order",
+        arguments: StoreKind.webServiceCases)
     func concurrentSaves(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             let intake = store.intake()
-            let distinct = try (0..<48).map { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "group-\($0)") }
-            let versions = try (1...16).map { try SampleVersions.archive(updatedAt: String(format: "2025-11-21T00:00:%02dZ", $0), orderIdentifier: "one") }
+            let distinct = try (0..<48).map {
+                try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "group-\($0)")
+            }
+            let versions = try (1...16).map {
+                try SampleVersions.archive(updatedAt: String(format: "2025-11-21T00:00:%02dZ", $0), orderIdentifier: "one")
+            }
             let results = try await withThrowingTaskGroup(of: (String, SaveOrderResult).self) { tasks in
                 for (index, bytes) in distinct.enumerated() {
                     tasks.addTask { ("group-\(index)", try await intake.save(signedArchive: bytes)) }
