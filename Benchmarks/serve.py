@@ -298,7 +298,7 @@ def cached_gets(ports, figures, label):
 
 def print_table(figures, ceiling, note):
     print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -c64 on core 1, {note}\n")
-    print("| request | req/s | vs bare route | p50 | p99 | non-2xx/3xx |")
+    print("| request | req/s | vs bare route | p50 | p99 | errors (non-2xx/3xx, socket) |")
     print("|---|---|---|---|---|---|")
     for name, figure in figures.items():
         print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {figure['p50']:.2f} ms | {figure['p99']:.2f} ms | {figure['errors']} |")
