@@ -9,7 +9,8 @@ public import WalletOrdersStore
 /// How the push worker drains the outbox.
 public struct PushWorkerConfiguration: Sendable, Hashable {
     /// Pushes claimed, and sent concurrently, at a time (default 32). Claims take order types in
-    /// turn, so another merchant's push waits at most about one batch behind a large fan-out.
+    /// turn, so another merchant's push waits behind at most the batches in flight of a large
+    /// fan-out, not the whole of it.
     public var batchSize: Int
     /// Batches in flight at once (default 4): while one waits for its last answers, others are
     /// claimed, sent and recorded, so up to `batchSize × concurrentBatches` pushes are in flight
