@@ -68,7 +68,7 @@ extension OrderServer.Configuration {
             return value
         }
         let push = PushWorkerConfiguration(
-            batchSize: try count("push.batchSize", 32, 1...1_000), concurrentBatches: try count("push.concurrentBatches", 4, 1...64),
+            batchSize: try count("push.batchSize", 32, 1...1_000), concurrentBatches: try count("push.concurrentBatches", 2, 1...64),
             lease: try seconds("push.leaseSeconds", 30, 1...86_400),
             pollInterval: try seconds("push.pollSeconds", 1, 0.01...3_600),
             initialBackoff: try seconds("push.initialBackoffSeconds", 1, 0.01...3_600),

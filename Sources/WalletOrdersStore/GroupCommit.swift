@@ -9,10 +9,10 @@ import Synchronization
 /// whole list) in one call of `commit`, hands each waiter its part of the answer, then passes the
 /// lead to the first caller still waiting. One writer at a time, in arrival order.
 ///
-/// The commit itself runs in a task of its own, awaited by the leader: a leader whose task is
-/// cancelled (its client went away) doesn't cancel the transaction that carries other callers'
-/// writes. If `commit` throws, every caller of that group gets the error: none of its writes was
-/// committed.
+/// The commit runs in the leader's task (and on its executor). When a leader whose task was
+/// cancelled (its client went away) gets a failed commit, only it gets the failure: the other
+/// callers of its group go first in the next group, under a leader of their own. Otherwise, if
+/// `commit` throws, every caller of that group gets the error: none of its writes was committed.
 package final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
     /// Writes `items` in one transaction and returns one outcome per item, in order.
     package typealias Commit = @Sendable (_ items: [Item]) async throws -> [Outcome]
@@ -80,25 +80,37 @@ package final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
         }
         var items = own
         for follower in followers { items += follower.items }
-        let all = items
-        // Its own task: the leader's cancellation must not cancel the others' writes.
-        let result = await Task { () async -> Result<[Outcome], any Error> in
-            do {
-                let outcomes = try await commit(all)
-                guard outcomes.count == all.count else {
-                    preconditionFailure("GroupCommit: \(outcomes.count) outcomes for \(all.count) items")
-                }
-                return .success(outcomes)
-            } catch {
-                return .failure(error)
+        let result: Result<[Outcome], any Error>
+        do {
+            let outcomes = try await commit(items)
+            guard outcomes.count == items.count else {
+                preconditionFailure("GroupCommit: \(outcomes.count) outcomes for \(items.count) items")
             }
-        }.value
+            result = .success(outcomes)
+        } catch {
+            result = .failure(error)
+        }
+        if case .failure = result, Task.isCancelled, !followers.isEmpty {
+            // This caller went away (its task was cancelled) and the transaction failed with it:
+            // nothing of the group was written. The others didn't go away: they go first in the
+            // next group, led by the first of them, and this caller alone gets the failure.
+            state.withLock { $0.waiting.insert(contentsOf: followers, at: 0) }
+            passLead()
+            return result
+        }
         var start = own.count
         for follower in followers {
             let end = start + follower.items.count
             follower.continuation.resume(returning: .done(result.map { Array($0[start..<end]) }))
             start = end
         }
+        passLead()
+        return result.map { Array($0[0..<own.count]) }
+    }
+
+    /// Hands the lead to the first caller waiting (it commits its own items with whoever waits
+    /// behind it then), or ends the commit run when none waits.
+    private func passLead() {
         let next = state.withLock { state -> Waiter? in
             guard !state.waiting.isEmpty else {
                 state.committing = false
@@ -106,8 +118,6 @@ package final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
             }
             return state.waiting.removeFirst()
         }
-        // The next leader commits its own items with whoever waits behind it then.
         next?.continuation.resume(returning: .lead)
-        return result.map { Array($0[0..<own.count]) }
     }
 }

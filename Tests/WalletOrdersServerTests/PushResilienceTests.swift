@@ -167,7 +167,7 @@ struct PushResilienceTests {
                     let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
                     let delay = delivered.receivedAt.timeIntervalSince(saved)
                     // It goes out with the first claim after its save, behind at most the batches
-                    // in flight then (4 of 32 pushes) and one claimed beside it: about a second on
+                    // in flight then (2 of 32 pushes) and one claimed beside it: about a second on
                     // a loaded two-core machine, tens of milliseconds on a server.
                     #expect(delay < 1.5, "the other merchant's push waited \(delay) s")
                     let ahead = standIn.pushes.filter { $0.receivedAt > saved && $0.receivedAt < delivered.receivedAt }.count

@@ -61,29 +61,38 @@ struct GroupCommitTests {
         #expect(answer == ["saved 1", "saved 2"])
     }
 
-    @Test("A leader whose task is cancelled mid-commit doesn't cancel the transaction its followers are in")
+    @Test("A leader whose task is cancelled mid-commit fails alone: the callers in its group are committed by the next leader")
     func cancelledLeader() async throws {
         let group = GroupCommit<Int, String>()
-        let started = Mutex<Bool>(false)
+        let attempts = Mutex<[[Int]]>([])
         let release = AsyncStream<Void>.makeStream()
         let slowCommit: @Sendable ([Int]) async throws -> [String] = { items in
-            started.withLock { $0 = true }
-            for await _ in release.stream { break }
-            try Task.checkCancellation()  // a transaction run in a cancelled task would throw here
+            attempts.withLock { $0.append(items) }
+            for await _ in release.stream { break }  // ends at once when the task is cancelled
+            try Task.checkCancellation()  // a transaction in a cancelled task fails, writing nothing
             return items.map { "saved \($0)" }
         }
-        let leader = Task { try await group.submit([0], commit: slowCommit) }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
-        let follower = Task { try await group.submit([1], commit: slowCommit) }
-        try await Task.sleep(for: .milliseconds(50))  // the follower waits behind the running commit
-        leader.cancel()
+        func waitForAttempts(_ count: Int) async throws {
+            while attempts.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        let first = Task { try await group.submit([0], commit: slowCommit) }
+        try await waitForAttempts(1)
+        let leader = Task { try await group.submit([1], commit: slowCommit) }
+        try await Task.sleep(for: .milliseconds(50))
+        let follower = Task { try await group.submit([2], commit: slowCommit) }
+        try await Task.sleep(for: .milliseconds(50))  // both wait behind the first commit
         release.continuation.yield()
-        let leaderAnswer: [String] = try await leader.value
-        #expect(leaderAnswer == ["saved 0"])
-        release.continuation.yield()  // the follower's own group
-        release.continuation.finish()
+        let firstAnswer: [String] = try await first.value
+        #expect(firstAnswer == ["saved 0"])
+        try await waitForAttempts(2)  // the second caller leads a group of two
+        leader.cancel()
+        await #expect(throws: CancellationError.self) { try await leader.value }
+        release.continuation.yield()
         let followerAnswer: [String] = try await follower.value
-        #expect(followerAnswer == ["saved 1"])
+        #expect(followerAnswer == ["saved 2"])
+        let tried: [[Int]] = attempts.withLock { $0 }
+        #expect(tried == [[0], [1, 2], [2]])
+        release.continuation.finish()
     }
 
     @Test(

@@ -12,7 +12,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
     /// turn, so another merchant's push waits behind at most the batches in flight of a large
     /// fan-out, not the whole of it.
     public var batchSize: Int
-    /// Batches in flight at once (default 4): while one waits for its last answers, others are
+    /// Batches in flight at once (default 2): while one waits for its last answers, others are
     /// claimed, sent and recorded, so up to `batchSize × concurrentBatches` pushes are in flight
     /// on the APNs connection.
     public var concurrentBatches: Int
@@ -36,7 +36,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 
     /// Creates a configuration.
     public init(
-        batchSize: Int = 32, concurrentBatches: Int = 4, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
+        batchSize: Int = 32, concurrentBatches: Int = 2, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
         initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(900), parkedProbeInterval: Duration = .seconds(60)
     ) {
         self.batchSize = max(1, batchSize)
