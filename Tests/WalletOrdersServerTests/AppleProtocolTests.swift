@@ -70,7 +70,7 @@ extension TestResponse {
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
 }
 
-@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)", .dedicatedThreads)
+@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)", .dedicatedThreads, .serialized)
 struct AppleProtocolTests {
     static let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
 

@@ -27,7 +27,7 @@ struct ContainsCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Order stores follow FinanceKit's decision tables")
+@Suite("Order stores follow FinanceKit's decision tables", .serialized)
 struct OrderStoreContractTests {
     static let saveCases: [SaveCase] = [
         SaveCase(name: "no stored order → added, inserted", stored: nil, incoming: "2025-11-21T00:00:00Z", result: .added, incomingKept: true),

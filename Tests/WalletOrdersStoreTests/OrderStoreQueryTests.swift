@@ -42,7 +42,7 @@ enum ListFixture {
     }
 }
 
-@Suite("Order stores list, fetch, delete and batch-save")
+@Suite("Order stores list, fetch, delete and batch-save", .serialized)
 struct OrderStoreQueryTests {
     struct ListCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -205,7 +205,7 @@ struct OrderStoreQueryTests {
     }
 }
 
-@Suite("Order store history tokens")
+@Suite("Order store history tokens", .serialized)
 struct OrderStoreHistoryTests {
     @Test("Tokens resume exactly: each call returns only what changed since the last, net per order", arguments: StoreKind.allCases)
     func resume(kind: StoreKind) async throws {
