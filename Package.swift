@@ -213,7 +213,7 @@ let package = Package(
         // measured in the same run as `wallet-orders serve` (the framework's ceiling on the machine).
         .executableTarget(
             name: "serve-reference",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), "WalletOrders", "WalletOrdersStore"],
             path: "Tests/ServeReference",
             swiftSettings: swiftSettings
         ),

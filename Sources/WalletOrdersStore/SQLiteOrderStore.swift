@@ -304,14 +304,18 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func archive(for identifier: FullyQualifiedOrderIdentifier) async throws -> [UInt8]? {
-        let data = try await perform("read") { database in
-            try await database.read { db in
-                try Data.fetchOne(
-                    db, sql: "SELECT archive FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
-                    arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+        // Synchronous, on a lookup connection, as ``accessRecord(for:)``: Wallet's 200 reads the
+        // archive right after its access record, and an archive is at most a few megabytes.
+        try performSync("read") { _ in
+            try lookupConnection().inDatabase { db -> [UInt8]? in
+                let statement = try db.cachedStatement(
+                    sql: "SELECT archive FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
+                let cursor = try Row.fetchCursor(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+                guard let row = try cursor.next() else { return nil }
+                // The blob's bytes copied once, straight from SQLite's buffer.
+                return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
             }
         }
-        return data.map { Array($0) }
     }
 
     public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
