@@ -195,6 +195,7 @@ let package = Package(
         .target(
             name: "WalletOrdersTestSupport",
             path: "Tests/WalletOrdersTestSupport",
+            exclude: ["browser_check.py"],
             swiftSettings: swiftSettings
         ),
         // `apns-stand-in`: runs the stand-in from the command line (`make demo` shows pushes arriving).
@@ -282,6 +283,7 @@ let package = Package(
             name: "WalletOrdersServerTests",
             dependencies: [
                 "WalletOrdersServer",
+                "WalletOrdersPreview",
                 "WalletOrdersStore",
                 "WalletOrdersIntake",
                 "WalletOrdersPostgres",
@@ -297,7 +299,6 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersPreviewTests",
             dependencies: ["WalletOrdersPreview", "WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
-            exclude: ["Support/browser_check.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -46,18 +46,39 @@ final class FindingIndex {
         take(under[pointer] ?? [])
     }
 
+    /// For each rule (severity and id) shown in place: how many of its findings were, and the
+    /// entry index of the first.
+    private var shownByRule: [String: (count: Int, first: Int)] = [:]
+
+    /// How many findings of `diagnostic`'s rule were shown in place.
+    func shownCount(of diagnostic: Diagnostic) -> Int {
+        shownByRule[Self.rule(diagnostic)]?.count ?? 0
+    }
+
+    private static func rule(_ diagnostic: Diagnostic) -> String { diagnostic.severity.rawValue + " " + diagnostic.ruleID }
+
     private func take(_ indices: [Int]) -> String {
         var html = ""
         for index in indices where !entries[index].shown {
             entries[index].shown = true
-            html += Self.inline(entries[index])
+            let rule = Self.rule(entries[index].diagnostic)
+            let seen = shownByRule[rule] ?? (0, index)
+            shownByRule[rule] = (seen.count + 1, seen.first)
+            html += inline(entries[index], first: seen.first == index ? nil : entries[seen.first])
         }
         return html
     }
 
-    static func inline(_ entry: Entry) -> String {
+    /// A finding in its place: the rule and its message. A rule's later finding with the same
+    /// message as its first (`first`) is one short line (the rule, "again", a link to the
+    /// first), so a warning repeated on every amount doesn't make the page three times the order.
+    private func inline(_ entry: Entry, first: Entry?) -> String {
         let d = entry.diagnostic
-        return "<p class=\"finding \(d.severity.rawValue)\" id=\"finding-\(entry.number)\">"
-            + "<span class=\"rule\">\(d.severity.rawValue)[\(HTML.escape(d.ruleID))]</span> \(HTML.escape(d.message))</p>"
+        let rule = "<span class=\"rule\">\(d.severity.rawValue)[\(HTML.escape(d.ruleID))]</span>"
+        if let first, first.diagnostic.message == d.message {
+            return "<p class=\"finding \(d.severity.rawValue) repeated\" id=\"finding-\(entry.number)\">"
+                + "\(rule) <a href=\"#finding-\(first.number)\">again</a></p>"
+        }
+        return "<p class=\"finding \(d.severity.rawValue)\" id=\"finding-\(entry.number)\">\(rule) \(HTML.escape(d.message))</p>"
     }
 }

@@ -55,4 +55,16 @@ enum HTML {
     static func row(_ label: String, _ valueHTML: String, className: String = "row") -> String {
         element("div", className, element("span", "label", escape(label)) + element("span", "value", valueHTML))
     }
+
+    /// A row for text a customer reads as prose (notes): the label above, the text below it the
+    /// card's full width, left-aligned, its line breaks and paragraphs kept.
+    static func textRow(_ label: String, _ textHTML: String) -> String {
+        element("div", "row text-row", element("span", "label", escape(label)) + element("p", "value prose", textHTML))
+    }
+
+    /// A row for a code read character by character (a tracking number): the label above, the
+    /// code below on one line, never broken inside (a code wider than the card scrolls).
+    static func codeRow(_ label: String, _ code: String) -> String {
+        element("div", "row text-row", element("span", "label", escape(label)) + element("span", "value code-value mono", escape(code)))
+    }
 }

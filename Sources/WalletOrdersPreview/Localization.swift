@@ -7,13 +7,16 @@ struct Localization {
     let languages: [String]
     /// The localization whose strings and images are used; nil when the order has none.
     let language: String?
-    /// The language the page's own words and formats use (the requested one, even when the order
-    /// doesn't carry it).
+    /// The language of the page's own words and of its dates, money and numbers, always one the
+    /// page has words for (``Words``), so labels and formats never mix: the requested one, else
+    /// the chosen localization's when it has an `order.strings`, else `baseLanguage` (the language
+    /// `order.json` is written in), else English. A localization of images only (`ja.lproj`
+    /// holding a logo) is no reason to show Japanese dates.
     let pageLanguage: String
     private let strings: [String: String]
     private let files: [String: [UInt8]]
 
-    init(files: [String: [UInt8]], requested: String?) {
+    init(files: [String: [UInt8]], requested: String?, baseLanguage: String = "en") {
         self.files = files
         var folders = Set<String>()
         for path in files.keys {
@@ -23,9 +26,11 @@ struct Localization {
         }
         languages = folders.sorted()
         language = Self.choose(requested, among: languages)
-        pageLanguage = requested ?? language ?? "en"
+        let stringsBytes = language.flatMap { files["\($0).lproj/order.strings"] }
+        let textLanguage = stringsBytes == nil ? nil : language
+        pageLanguage = [requested, textLanguage, baseLanguage].compactMap { $0 }.first(where: Words.has) ?? "en"
         var table: [String: String] = [:]
-        if let language, let bytes = files["\(language).lproj/order.strings"], case .success(let file) = StringsFile.parse(bytes) {
+        if let stringsBytes, case .success(let file) = StringsFile.parse(stringsBytes) {
             for entry in file.entries { table[entry.key] = entry.value }
         }
         strings = table

@@ -11,15 +11,24 @@ public struct PreviewOptions: Sendable, Hashable {
     }
 
     /// A language identifier (`fr`, `zh-Hans`): the localization whose strings and images are
-    /// shown, and the locale of dates, money and numbers. `nil`: English if the order has it,
-    /// else its first localization.
+    /// shown, and the language of the page's words and of its dates, money and numbers (when the
+    /// page has words for it; see ``OrderPreview/pageLanguage``). `nil`: English if the order has
+    /// it, else its first localization.
     public var language: String?
+    /// The language `order.json`'s own texts are written in (default `en`): the page's language
+    /// when no language is requested and the localization shown has no `order.strings`.
+    public var baseLanguage: String
+    /// Where the page is seen, for the landing page's hints (``Viewer``).
+    public var viewer: Viewer
     public var appearance: Appearance
     /// Whether validation findings are shown (at the top and in place). A page for customers
     /// (the web service's landing page) leaves them out.
     public var showsFindings: Bool
     /// When set, an "Add to Apple Wallet" button at the top links here (the archive's URL).
     public var addToWalletURL: String?
+    /// Apple's "Add to Apple Wallet" badge (an SVG, see ``WalletBadges``) for the button; without
+    /// one the button is a text link.
+    public var addToWalletBadge: WalletBadge?
     /// When set, the page asks `versionPath` once a second and reloads when the answer is no
     /// longer `version` (`preview --serve`); the page's policy then allows that one script and
     /// requests to its own origin.
@@ -36,15 +45,45 @@ public struct PreviewOptions: Sendable, Hashable {
         }
     }
 
+    /// Who looks at the page, as far as it matters to it.
+    public enum Viewer: Sendable, Hashable {
+        /// A browser that hands a `.order` download to Wallet (Safari on iPhone), or one where the
+        /// question doesn't arise (a desktop, the CLI's page).
+        case unknown
+        /// A browser on iPhone or iPad other than Safari (Chrome, Firefox, an app's web view):
+        /// it doesn't hand `.order` downloads to Wallet, so the page says to open it in Safari.
+        case iOSOtherBrowser
+
+        /// The viewer a `User-Agent` header names: ``iOSOtherBrowser`` for iPhone, iPad and iPod
+        /// browsers that aren't Safari (`CriOS`, `FxiOS`, `EdgiOS`, `OPiOS`, … or no `Safari/`
+        /// token at all, as in apps' web views), else ``unknown``.
+        public static func from(userAgent: String?) -> Viewer {
+            guard let agent = userAgent, agent.contains("iPhone") || agent.contains("iPad") || agent.contains("iPod") else {
+                return .unknown
+            }
+            let otherBrowsers = ["CriOS/", "FxiOS/", "EdgiOS/", "OPiOS/", "OPT/", "YaBrowser/", "DuckDuckGo/", "GSA/", "FBAN", "Instagram"]
+            if otherBrowsers.contains(where: agent.contains) || !agent.contains("Safari/") { return .iOSOtherBrowser }
+            return .unknown
+        }
+    }
+
     public init(
         language: String? = nil, appearance: Appearance = .light, showsFindings: Bool = true, addToWalletURL: String? = nil,
-        liveReload: LiveReload? = nil
+        addToWalletBadge: WalletBadge? = nil, baseLanguage: String = "en", viewer: Viewer = .unknown, liveReload: LiveReload? = nil
     ) {
         self.language = language
         self.appearance = appearance
         self.showsFindings = showsFindings
         self.addToWalletURL = addToWalletURL
+        self.addToWalletBadge = addToWalletBadge
+        self.baseLanguage = baseLanguage
+        self.viewer = viewer
         self.liveReload = liveReload
+    }
+
+    /// A page for customers: no validation findings and no list of the order's languages.
+    public static func customer(language: String? = nil, appearance: Appearance = .automatic) -> PreviewOptions {
+        PreviewOptions(language: language, appearance: appearance, showsFindings: false)
     }
 }
 
@@ -57,8 +96,9 @@ public struct OrderPreview: Sendable, Hashable {
     public var languages: [String]
     /// The localization shown, `nil` when the order has none.
     public var language: String?
-    /// The language of the page's words and formats (the requested one, even when the order has
-    /// no localization for it).
+    /// The language of the page's words and of its dates, money and numbers: the requested one,
+    /// else the shown localization's when it has an `order.strings`, else the base language;
+    /// always one the page has words for (else English), so labels and formats never mix.
     public var pageLanguage: String
     /// The validation report whose findings the page shows (the same rule ids as `validate`).
     public var report: ValidationReport
@@ -91,7 +131,7 @@ public struct OrderPreviewer: Sendable {
 
     /// Renders `files` (path → bytes, `order.json` at the root) with `report`'s findings.
     public func render(files: [String: [UInt8]], report: ValidationReport, options: PreviewOptions) -> OrderPreview {
-        let localization = Localization(files: files, requested: options.language)
+        let localization = Localization(files: files, requested: options.language, baseLanguage: options.baseLanguage)
         var page = PreviewPage(
             localization: localization, formats: Formats(language: localization.pageLanguage),
             findings: FindingIndex(options.showsFindings ? report : ValidationReport(subject: report.subject)), options: options)

@@ -99,7 +99,12 @@ extension PreviewPage {
         if let description = shipping.statusDescription {
             html += HTML.element("p", "status-description", t(description))
         }
-        let expected = shipping.estimatedDeliveryAt.map { formats.window($0, duration: shipping.estimatedDeliveryWindowDuration) }
+        // Wallet shows the estimate's date only, unless a window is given ("the time is ignored
+        // unless estimatedDeliveryWindowDuration is set").
+        let expected = shipping.estimatedDeliveryAt.map { estimate in
+            shipping.estimatedDeliveryWindowDuration.flatMap(Formats.seconds(ofDuration:)).map { $0 > 0 } == true
+                ? formats.window(estimate, duration: shipping.estimatedDeliveryWindowDuration) : formats.date(estimate)
+        }
         let steps = [
             Step(label: w(.placed), date: formats.date(order.createdAt)),
             Step(label: w(.shipped), date: shipping.shippedAt.map(formats.dateTime)),
@@ -110,13 +115,13 @@ extension PreviewPage {
         html += progress(steps, reached: reached, tone: tone)
         var rows = ""
         if let carrier = shipping.carrier { rows += HTML.row(w(.carrier), HTML.escape(carrier)) }
-        if let number = shipping.trackingNumber { rows += HTML.row(w(.trackingNumber), HTML.element("span", "mono", HTML.escape(number))) }
+        if let number = shipping.trackingNumber { rows += HTML.codeRow(w(.trackingNumber), number) }
         if let recipient = shipping.recipient {
             let name = [recipient.givenName, recipient.familyName].compactMap { $0 }.joined(separator: " ")
             let lines = ([name, recipient.organizationName ?? ""].filter { !$0.isEmpty }) + addressLines(recipient.address)
             rows += HTML.row(w(.shipTo), lines.map(HTML.escape).joined(separator: "<br>"))
         }
-        if let notes = shipping.notes { rows += HTML.row(w(.notes), t(notes)) }
+        if let notes = shipping.notes { rows += HTML.textRow(w(.notes), t(notes)) }
         html += HTML.element("div", "rows", rows)
         if let url = shipping.trackingURL {
             html += HTML.link(url, w(.trackShipment), className: "button") + findings.take(at: pointer + "/trackingURL")
@@ -160,7 +165,7 @@ extension PreviewPage {
         var rows = HTML.row(
             w(.pickupAt), ([localization.text(pickup.displayName)] + addressLines(pickup.address)).map(HTML.escape).joined(separator: "<br>"))
         if let window { rows += HTML.row(w(.pickupWindow), HTML.escape(window)) }
-        if let notes = pickup.notes { rows += HTML.row(w(.notes), t(notes)) }
+        if let notes = pickup.notes { rows += HTML.textRow(w(.notes), t(notes)) }
         html += HTML.element("div", "rows", rows)
         if let location = pickup.location {
             let url =
@@ -201,7 +206,8 @@ extension PreviewPage {
                 ?? "<span class=\"thumb none\" title=\"\(HTML.escape(title))\"></span>"
         }
         let count = items.reduce(0) { $0 + $1.quantity }
-        let label = HTML.escape("\(formats.number(count)) \(w(count == 1 ? .item : .items).lowercased())")
+        let noun = w(count == 1 ? .item : .items)
+        let label = HTML.escape("\(formats.number(count)) \(Words.lowercasesNouns(localization.pageLanguage) ? noun.lowercased() : noun)")
         return HTML.element("div", "thumbs", html + HTML.element("span", "thumbs-count secondary", label)) + findings.take(under: pointer)
     }
 
@@ -269,7 +275,7 @@ extension PreviewPage {
         if let number = item.returnNumber { rows += HTML.row(w(.returnNumber), HTML.escape(number)) }
         if let carrier = item.carrier { rows += HTML.row(w(.carrier), HTML.escape(carrier)) }
         if let dropOffBy = item.dropOffBy { rows += HTML.row(w(.dropOffBy), HTML.escape(formats.dateTime(dropOffBy))) }
-        if let notes = item.notes { rows += HTML.row(w(.notes), t(notes)) }
+        if let notes = item.notes { rows += HTML.textRow(w(.notes), t(notes)) }
         html += HTML.element("div", "rows", rows)
         if let label = item.returnLabel { html += document(label, at: pointer + "/returnLabel", label: w(.returnLabel)) }
         if let url = item.returnManagementURL { html += HTML.link(url, w(.manageReturn), className: "button secondary-button") }
@@ -279,7 +285,7 @@ extension PreviewPage {
 
     func returnInfoCard(_ info: ReturnInfo) -> String {
         var html = ""
-        if let description = info.returnPolicyDescription { html += HTML.element("p", nil, t(description)) }
+        if let description = info.returnPolicyDescription { html += HTML.element("p", "prose", t(description)) }
         if let deadline = info.returnDeadline {
             html += HTML.element("div", "rows", HTML.row(w(.returnBy), HTML.escape(formats.date(deadline))))
         }

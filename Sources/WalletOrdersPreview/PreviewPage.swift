@@ -45,11 +45,7 @@ struct PreviewPage {
         }
         let leftovers = findings.take(under: "")  // findings of order.json not tied to a shown place
         if !leftovers.isEmpty { body += HTML.element("section", "card", leftovers) }
-        var top = options.showsFindings ? findingsSummary() + languageList() : ""
-        // The button's link: a path on this server, or a followable URL; never `//host` or a script.
-        if let url = options.addToWalletURL, (url.hasPrefix("/") && !url.hasPrefix("//") && !url.contains("\\")) || HTML.isFollowable(url) {
-            top = HTML.element("a", "add-to-wallet", HTML.escape(w(.addToWallet)), attributes: [("href", url)]) + top
-        }
+        let top = addToWalletButton() + (options.showsFindings ? findingsSummary() + languageList() : "")
         var policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
         var script = ""
         if let live = options.liveReload {
@@ -90,6 +86,29 @@ struct PreviewPage {
 
     // MARK: Top of the page
 
+    /// The "Add to Apple Wallet" button: Apple's badge when the options carry one, else a text
+    /// link; on an iPhone browser other than Safari, a line saying to open the page in Safari
+    /// above it (those browsers don't hand a `.order` download to Wallet). The link is a path on
+    /// this server or a followable URL; never `//host` or a script.
+    func addToWalletButton() -> String {
+        guard let url = options.addToWalletURL,
+            (url.hasPrefix("/") && !url.hasPrefix("//") && !url.contains("\\")) || HTML.isFollowable(url)
+        else { return "" }
+        let label = HTML.escape(w(.addToWallet))
+        let button: String
+        if let badge = options.addToWalletBadge {
+            let image = "<img alt=\"\(label)\" src=\"data:image/svg+xml;base64,\(Data(badge.svg).base64EncodedString())\">"
+            button = HTML.element("a", "add-to-wallet-badge", image, attributes: [("href", url), ("lang", badge.language)])
+        } else {
+            button = HTML.element("a", "add-to-wallet", label, attributes: [("href", url)])
+        }
+        let hint = options.viewer == .iOSOtherBrowser ? HTML.element("p", "open-in-safari", HTML.escape(w(.openInSafari))) : ""
+        return hint + button
+    }
+
+    /// The counts, then each rule once: how many times it was found, its first message, and a
+    /// link to its first place on the page (each finding is shown once, in its place). Findings
+    /// with no place on the page (another file, the signature) are listed in full.
     func findingsSummary() -> String {
         let entries = findings.entries
         guard !entries.isEmpty else {
@@ -101,12 +120,19 @@ struct PreviewPage {
         var counts = ["\(errors) error\(errors == 1 ? "" : "s")", "\(warnings) warning\(warnings == 1 ? "" : "s")"]
         if infos > 0 { counts.append("\(infos) info") }
         var list = ""
+        var listedRules = Set<String>()
         for entry in entries {
             let d = entry.diagnostic
             let rule = "\(d.severity.rawValue)[\(HTML.escape(d.ruleID))]"
-            let ruleHTML = entry.shown ? "<a href=\"#finding-\(entry.number)\">\(rule)</a>" : rule
-            list +=
-                "<li class=\"\(d.severity.rawValue)\">\(ruleHTML) <span class=\"where\">\(HTML.escape(d.location.description))</span> \(HTML.escape(d.message))</li>"
+            guard entry.shown else {
+                list +=
+                    "<li class=\"\(d.severity.rawValue)\">\(rule) <span class=\"where\">\(HTML.escape(d.location.description))</span> \(HTML.escape(d.message))</li>"
+                continue
+            }
+            guard listedRules.insert(d.severity.rawValue + " " + d.ruleID).inserted else { continue }
+            let times = findings.shownCount(of: d)
+            let count = times > 1 ? " <span class=\"count\">× \(times)</span>" : ""
+            list += "<li class=\"\(d.severity.rawValue)\"><a href=\"#finding-\(entry.number)\">\(rule)</a>\(count) \(HTML.escape(d.message))</li>"
         }
         // Open when something is wrong; notes alone stay folded (a click shows them).
         let open = errors + warnings > 0 ? " open" : ""

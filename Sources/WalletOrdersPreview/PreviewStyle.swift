@@ -24,13 +24,15 @@ enum PreviewStyle {
         .small, small { font-size: 13px; }
         .mono, code { font-family: ui-monospace, "SF Mono", Menlo, "DejaVu Sans Mono", monospace; font-size: 0.9em; }
         header.merchant { text-align: center; padding: 8px 0 16px; }
-        .logo { display: block; width: 72px; height: 72px; margin: 0 auto; border-radius: 16px; object-fit: cover; }
+        .logo { display: block; height: 72px; width: auto; max-width: 100%; margin: 0 auto; border-radius: 16px; object-fit: contain; }
+        .logo.missing { width: 72px; }
         .card { background: var(--card); border-radius: 12px; padding: 16px; margin: 0 0 16px; }
         .status { font-size: 22px; font-weight: 700; margin: 0; }
         .status.active { color: var(--text); }
         .status.done { color: var(--green); }
         .status.bad { color: var(--red); }
-        .status-description { margin: 4px 0 8px; }
+        .status-description { margin: 4px 0 8px; white-space: pre-line; }
+        .prose { white-space: pre-line; text-align: left; }
         .progress { display: flex; gap: 4px; margin: 12px 0 8px; }
         .progress span { flex: 1; height: 6px; border-radius: 3px; background: var(--fill); }
         .progress .done { background: var(--green); }
@@ -46,6 +48,10 @@ enum PreviewStyle {
         .rows > .row:first-child { border-top: none; }
         .row .label { color: var(--secondary); flex: none; max-width: 45%; overflow-wrap: normal; }
         .row .value { text-align: right; flex: 1 1 auto; min-width: 0; }
+        .row.text-row { flex-direction: column; gap: 4px; }
+        .row.text-row .label { max-width: none; }
+        .row.text-row .value { text-align: left; margin: 0; }
+        .code-value { display: block; white-space: nowrap; overflow-wrap: normal; word-break: keep-all; overflow-x: auto; }
         .row.total { font-weight: 700; }
         .row.total .label { color: var(--text); }
         .payment-status { display: inline-block; font-size: 13px; font-weight: 600; padding: 2px 10px; border-radius: 10px;
@@ -75,6 +81,10 @@ enum PreviewStyle {
         .add-to-wallet { display: block; text-align: center; background: #000; color: #fff; font-weight: 600; border-radius: 10px;
           padding: 12px; margin: 0 0 16px; }
         html.dark .add-to-wallet { background: #fff; color: #000; }
+        .add-to-wallet-badge { display: block; margin: 0 auto 16px; width: max-content; max-width: 100%; }
+        .add-to-wallet-badge img { display: block; height: 48px; width: auto; max-width: 100%; }
+        .open-in-safari { text-align: center; font-size: 15px; margin: 0 0 8px; padding: 8px 12px; border-radius: 10px;
+          background: var(--card); color: var(--text); }
         @media (prefers-color-scheme: dark) { html.auto .add-to-wallet { background: #fff; color: #000; } }
         .languages { text-align: center; font-size: 13px; color: var(--secondary); margin: 0 0 8px; }
         .findings-none { text-align: center; font-size: 13px; color: var(--green); margin: 0 0 8px; }
@@ -86,10 +96,12 @@ enum PreviewStyle {
         .finding.error, .findings-list li.error::marker { border-color: var(--red); color: var(--red); }
         .finding.info { border-color: var(--accent); }
         .finding .rule { font-weight: 600; }
+        .finding.repeated { padding: 2px 8px; margin: 4px 0; }
+        .findings-list .count { font-weight: 600; }
         .transaction .label { max-width: 70%; }
         .missing { display: flex; align-items: center; justify-content: center; flex-direction: column; text-align: center;
           font-size: 10px; color: var(--red); border: 1.5px dashed var(--red); background: transparent; }
-        .logo.missing { font-size: 12px; }
+        .logo.missing { font-size: 12px; height: 72px; }
 
         """
 }

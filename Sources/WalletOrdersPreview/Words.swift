@@ -1,5 +1,8 @@
-/// The page's own words (Wallet's, not the order's), in English, French and Simplified Chinese;
-/// other languages get English.
+import Foundation
+
+/// The page's own words (Wallet's, not the order's). ``tables`` has a table per language; a
+/// language it doesn't have gets English, and so does a word a table lacks. Adding a language is
+/// adding its table there.
 enum Words {
     enum Key: String, CaseIterable {
         case order, orderNumber, ordered, updated, manageOrder, merchantWebsite, contact, email, phone
@@ -11,20 +14,40 @@ enum Words {
         case paymentPending, paymentAuthorized, paymentPaid, paymentRefunded, paymentDeclined, paymentVoided
         case returns, returnNumber, returnLabel, dropOffBy, returnStarted, returnCompleted, manageReturn
         case returnPolicy, returnBy, orderProvider, findings, noFindings, missingImage, barcode, languages
-        case notReadable, addToWallet
+        case notReadable, addToWallet, openInSafari
     }
 
+    /// The tables by language identifier: a page in `fr-CA` takes `fr`'s, one in `zh-Hant` or
+    /// `zh-TW` takes `zh`'s (the only Chinese table, Simplified).
+    static let tables: [String: [Key: String]] = [
+        "en": english, "fr": french, "zh": chinese, "ja": japanese, "de": german, "es": spanish, "it": italian,
+    ]
+
+    /// The languages the page has words for, sorted.
+    static var languages: [String] { tables.keys.sorted() }
+
     static func text(_ key: Key, language: String) -> String {
-        let base = language.lowercased()
-        let table: [Key: String]
-        if base == "fr" || base.hasPrefix("fr-") || base.hasPrefix("fr_") {
-            table = french
-        } else if base.hasPrefix("zh") {
-            table = chinese
-        } else {
-            table = [:]
-        }
-        return table[key] ?? english[key] ?? key.rawValue
+        table(for: language)[key] ?? english[key] ?? key.rawValue
+    }
+
+    /// The table of `language` (`fr-CA`, `fr_CA` and `FR` are French), else English's.
+    static func table(for language: String) -> [Key: String] {
+        let lowered = language.lowercased().replacingOccurrences(of: "_", with: "-")
+        if let table = tables[lowered] { return table }
+        let base = lowered.split(separator: "-").first.map(String.init) ?? lowered
+        return tables[base] ?? english
+    }
+
+    /// Whether a noun is lowercased inside a phrase (`3 items`), as in English and French; not
+    /// in German, whose nouns keep their capital (`3 Artikel`).
+    static func lowercasesNouns(_ language: String) -> Bool {
+        !language.lowercased().hasPrefix("de")
+    }
+
+    /// Whether the page has its own words in `language` (English included).
+    static func has(_ language: String) -> Bool {
+        let lowered = language.lowercased().replacingOccurrences(of: "_", with: "-")
+        return tables[lowered] != nil || tables[lowered.split(separator: "-").first.map(String.init) ?? lowered] != nil
     }
 
     static let english: [Key: String] = [
@@ -47,6 +70,7 @@ enum Words {
         .returnPolicy: "Return policy", .returnBy: "Return by", .orderProvider: "Order info provided by",
         .findings: "Validation findings", .noFindings: "No findings", .missingImage: "Missing image",
         .barcode: "Barcode", .languages: "Languages", .notReadable: "order.json could not be read as an order", .addToWallet: "Add to Apple Wallet",
+        .openInSafari: "To add this order to Apple Wallet, open this page in Safari.",
     ]
 
     static let french: [Key: String] = [
@@ -70,6 +94,7 @@ enum Words {
         .findings: "Résultats de la validation", .noFindings: "Aucun problème", .missingImage: "Image manquante",
         .barcode: "Code-barres", .languages: "Langues", .notReadable: "order.json ne peut pas être lu comme une commande",
         .addToWallet: "Ajouter à Apple Wallet",
+        .openInSafari: "Pour ajouter cette commande à Apple Wallet, ouvrez cette page dans Safari.",
     ]
 
     static let chinese: [Key: String] = [
@@ -92,5 +117,6 @@ enum Words {
         .returnPolicy: "退货政策", .returnBy: "退货截止", .orderProvider: "订单信息提供方",
         .findings: "验证结果", .noFindings: "没有问题", .missingImage: "缺少图片",
         .barcode: "条码", .languages: "语言", .notReadable: "无法将 order.json 读取为订单", .addToWallet: "添加到 Apple 钱包",
+        .openInSafari: "要将此订单添加到 Apple 钱包，请在 Safari 浏览器中打开此页面。",
     ]
 }

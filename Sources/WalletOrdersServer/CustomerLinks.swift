@@ -17,9 +17,14 @@ import WalletOrdersStore
 /// and `authenticationToken` under the store's secret: nothing is stored per link, every server on
 /// the store makes the same links, and a new `authenticationToken` revokes the old link. A wrong
 /// key and an unknown order get the same 404.
+///
+/// The page's button is Apple's badge when the service has ``WalletBadges`` (the visitor's
+/// language's, by `Accept-Language`), else a text link; on an iPhone browser other than Safari
+/// the page says to open it in Safari. Both paths answer HEAD as GET, without the body.
 struct CustomerLinks: Sendable {
     let store: any OrderServiceStore
     let previewer: OrderPreviewer
+    var badges: WalletBadges?
 
     /// The key's length in base64url characters (192 bits).
     static let keyLength = 32
@@ -85,9 +90,10 @@ struct CustomerLinks: Sendable {
         // may start `//`, making the link protocol-relative, to another host).
         let key = context.parameters.get("key") ?? ""
         let archivePath = "/orders/\(Self.escaped(order.orderTypeIdentifier))/\(Self.escaped(order.orderIdentifier))/\(Self.escaped(key))/order"
+        let languages = Self.languages(request.headers[.acceptLanguage])
         let options = PreviewOptions(
-            language: Self.language(request.headers[.acceptLanguage]), appearance: .automatic, showsFindings: false,
-            addToWalletURL: archivePath)
+            language: languages.first, appearance: .automatic, showsFindings: false, addToWalletURL: archivePath,
+            addToWalletBadge: badges?.badge(for: languages), viewer: .from(userAgent: request.headers[.userAgent]))
         let page: String
         do {
             page = previewer.preview(try OrderArchive(bytes: bytes), subject: order.description, options: options).html
@@ -110,13 +116,27 @@ struct CustomerLinks: Sendable {
     static let contentSecurityPolicy =
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    /// The first language of an `Accept-Language` header (`fr-CH, fr;q=0.9` → `fr-CH`), if any.
-    static func language(_ header: String?) -> String? {
-        guard let first = header?.split(separator: ",").first?.split(separator: ";").first else { return nil }
-        let tag = String(first.trimmingOptionalWhitespace)
-        guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-            return nil
+    /// The languages of an `Accept-Language` header, most wanted first (RFC 9110 §12.5.4: by
+    /// `q`, ties in the header's order; `q=0` and `*` left out; a tag that isn't letters, digits
+    /// and `-` of at most 35 characters left out). `fr-CH, fr;q=0.9, en;q=0.8` → `fr-CH`, `fr`,
+    /// `en`. At most 16 are read.
+    static func languages(_ header: String?) -> [String] {
+        guard let header else { return [] }
+        var ranked: [(tag: String, q: Double, index: Int)] = []
+        for (index, item) in header.split(separator: ",").prefix(16).enumerated() {
+            let parts = item.split(separator: ";")
+            guard let first = parts.first else { continue }
+            let tag = String(first.trimmingOptionalWhitespace)
+            guard !tag.isEmpty, tag != "*", tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                continue
+            }
+            var q = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { String($0.trimmingOptionalWhitespace) }
+                if pair.count == 2, pair[0].lowercased() == "q" { q = Double(pair[1]).map { min(max($0, 0), 1) } ?? 0 }
+            }
+            if q > 0 { ranked.append((tag, q, index)) }
         }
-        return tag
+        return ranked.sorted { $0.q != $1.q ? $0.q > $1.q : $0.index < $1.index }.map(\.tag)
     }
 }

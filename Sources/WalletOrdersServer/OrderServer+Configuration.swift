@@ -1,6 +1,7 @@
 public import Configuration
 import Foundation
 public import WalletOrders
+import WalletOrdersPreview
 import WalletOrdersStore
 
 extension OrderServer.Configuration {
@@ -14,6 +15,7 @@ extension OrderServer.Configuration {
     /// | `apiKeys` | merchant API keys, each `KEY TYPE1,TYPE2` or `KEY *` (``MerchantAPIKey``): an array in a file, entries separated by `;` or newlines in the environment | none |
     /// | `apiKeyFile` | a file of merchant API keys in the same format, one a line | none |
     /// | `publicURL` | the public base URL, for customer links | none (paths) |
+    /// | `links.walletBadges` | a folder of Apple's Add to Apple Wallet badges, one SVG a language (`en.svg`, `fr.svg`; ``WalletBadges``), for the customer links' page | none (a text link) |
     /// | `updatedAtMarginSeconds` | how far ahead of the clock an uploaded `updatedAt` may be (``UpdatedAtLimit``) | 86400 (a day) |
     /// | `push.batchSize`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 64, 30, 1 |
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds` | retries (never given up) | 1, 900 |
@@ -88,6 +90,9 @@ extension OrderServer.Configuration {
         try self.init(
             host: host, port: port, apiKeys: keys, validator: validator, push: push, logRate: (rate, burst), publicURL: publicURL)
         updatedAtLimit = try UpdatedAtLimit(margin: margin)
+        if let folder = config.string(forKey: "links.walletBadges") {
+            walletBadges = try WalletBadges(directory: URL(fileURLWithPath: folder))
+        }
         if let key = config.string(forKey: "metrics.key", isSecret: true) {
             guard key.count >= 16 else {
                 throw WalletOrdersError(

@@ -7,7 +7,7 @@ extension OrderServer.Configuration {
     /// (``init(config:validator:)``), the APNs clients' (``APNsSenders/make(config:signingDirectory:logger:)``)
     /// and the command's own (the store, the log, trust roots, the signing folder).
     public static let settingKeys: Set<String> = [
-        "listen", "store", "apiKeys", "apiKeyFile", "publicURL", "updatedAtMarginSeconds", "trustRoots", "trustedProxies",
+        "listen", "store", "apiKeys", "apiKeyFile", "publicURL", "links.walletBadges", "updatedAtMarginSeconds", "trustRoots", "trustedProxies",
         "log.level", "log.format", "log.rate", "log.burst", "log.requestBytes", "log.budgetBytes", "log.budgetSeconds",
         "metrics.key",
         "tls.certificate", "tls.key",

@@ -9,7 +9,7 @@ import Prometheus
 public import ServiceLifecycle
 public import WalletOrders
 public import WalletOrdersIntake
-import WalletOrdersPreview
+public import WalletOrdersPreview
 public import WalletOrdersStore
 
 /// What the web service keeps its orders, registrations and push outbox in: the order store
@@ -49,6 +49,9 @@ public struct OrderServer: Sendable {
         /// The service's public base URL (`https://orders.example.com`), for the customer links
         /// the merchant API hands out; without it they are paths.
         public var publicURL: String?
+        /// Apple's "Add to Apple Wallet" badges (``WalletBadges``, a folder of SVGs by language)
+        /// for the customer links' page; without them its button is a text link.
+        public var walletBadges: WalletBadges?
         /// How far ahead of the service's clock an uploaded or built order's `updatedAt` may be:
         /// one further ahead is answered 422 `updated-at-in-future`. Open the store with the same
         /// limit, so that its other writers are held to it too.
@@ -165,7 +168,8 @@ public struct OrderServer: Sendable {
                     rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
                 : nil
         ).add(to: router)
-        let links = CustomerLinks(store: store, previewer: OrderPreviewer(validator: configuration.validator))
+        let links = CustomerLinks(
+            store: store, previewer: OrderPreviewer(validator: configuration.validator), badges: configuration.walletBadges)
         links.add(to: router)
         MerchantRoutes(
             store: store, intake: intake, apiKeys: MerchantAPIKeys(configuration.apiKeys), links: links,

@@ -17,8 +17,13 @@ struct PreviewCommand: AsyncParsableCommand {
             same rule ids as `wallet-orders validate`) are listed at the top and shown where they \
             apply.
 
-            --lang picks the localization (xx.lproj) and the locale of dates, money and numbers; \
-            the order's languages are listed. --png also renders the page (390 px wide, at 2×) \
+            --customer leaves the findings and the list of languages out: the page as a customer \
+            sees it, to show or ship.
+
+            --lang picks the localization (xx.lproj) and the language of the page's words, dates, \
+            money and numbers; the order's languages are listed. Without it, the page's language \
+            is that of the localization shown when it has an order.strings, else --base-language \
+            (the language order.json is written in; default en). --png also renders the page (390 px wide, at 2×) \
             with headless Chromium. Without --out the HTML goes to standard output.
 
             --serve shows the page on http://127.0.0.1:PORT/ instead (loopback only) and renders \
@@ -29,6 +34,7 @@ struct PreviewCommand: AsyncParsableCommand {
             Examples:
               wallet-orders preview Samples/localized --lang fr --out page.html
               wallet-orders preview order.order --appearance dark --png page.png
+              wallet-orders preview order.order --customer --out page.html
               wallet-orders preview Samples/store-pickup --serve --port 8390
             """
     )
@@ -40,6 +46,14 @@ struct PreviewCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The language to show (fr, zh-Hans): the order's localization and the locale of its dates and money.", valueName: "language"))
     var lang: String?
+
+    @Option(
+        name: .customLong("base-language"),
+        help: ArgumentHelp("The language order.json's own texts are written in (default en).", valueName: "language"))
+    var baseLanguage = "en"
+
+    @Flag(help: "The page as the customer sees it: no validation findings, no list of languages.")
+    var customer = false
 
     @Option(help: ArgumentHelp("light or dark.", valueName: "appearance"))
     var appearance: Appearance = .light
@@ -65,6 +79,13 @@ struct PreviewCommand: AsyncParsableCommand {
         if serve && (out != nil || png != nil) { throw ValidationError("--serve shows the page in a browser; it takes neither --out nor --png.") }
         if !serve && port != nil { throw ValidationError("--port applies to --serve only.") }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+        if baseLanguage.isEmpty || baseLanguage.count > 35 || !baseLanguage.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+            throw ValidationError("--base-language takes a language identifier such as en, fr or pt-BR.")
+        }
+    }
+
+    var previewOptions: PreviewOptions {
+        PreviewOptions(language: lang, appearance: appearance.options, showsFindings: !customer, baseLanguage: baseLanguage)
     }
 
     enum Appearance: String, ExpressibleByArgument, CaseIterable {
@@ -81,7 +102,7 @@ struct PreviewCommand: AsyncParsableCommand {
             if let png { try OutputTarget.path(png).check() }
             let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: TrustRoots.read(trustRoots)))
             let previewer = OrderPreviewer(validator: validator)
-            let options = PreviewOptions(language: lang, appearance: appearance.options)
+            let options = previewOptions
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw WalletOrdersError(
@@ -154,7 +175,7 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         let server = PreviewServer(
             path: path, previewer: OrderPreviewer(validator: validator),
-            options: PreviewOptions(language: lang, appearance: appearance.options), port: port ?? 8080)
+            options: previewOptions, port: port ?? 8080)
         let shown = path
         try await server.run { port in
             Terminal.write("serving the preview of \(shown) on http://127.0.0.1:\(port)/ (it reloads when \(shown) changes; Ctrl-C stops)")

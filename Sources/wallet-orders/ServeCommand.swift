@@ -78,6 +78,13 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
 
     @Option(
+        name: .customLong("wallet-badges"),
+        help: ArgumentHelp(
+            "A folder of Apple's Add to Apple Wallet badges, one SVG a language (en.svg, fr.svg), for the customer links' page.",
+            valueName: "folder"))
+    var walletBadges: String?
+
+    @Option(
         name: .customLong("tls-certificate"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.", valueName: "file")
     )
     var tlsCertificate: String?
@@ -293,6 +300,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("listen", listen.map(ConfigContent.string))
         set("apiKeyFile", apiKeyFile.map(ConfigContent.string))
         set("publicURL", publicURL.map(ConfigContent.string))
+        set("links.walletBadges", walletBadges.map(ConfigContent.string))
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
         set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))

@@ -140,7 +140,7 @@ import WalletOrdersTestSupport
                 usleep(20_000)
             }
         }
-        let script = Repository.tests.appendingPathComponent("WalletOrdersPreviewTests/Support/browser_check.py")
+        let script = BrowserCheck.script
         let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/python3"),
             [script.path, base, "--edit", source.appendingPathComponent("order.json").path, "Northwind Outfitters", "Northwind Trading"],
@@ -162,5 +162,19 @@ import WalletOrdersTestSupport
         let port = try CLI.run(["preview", Repository.sample("store-pickup").path, "--port", "8081"])
         #expect(port.status == 64, "\(port)")
         #expect(port.errorOutput.contains("--port applies to --serve only."))
+    }
+
+    @Test("--customer leaves the findings and the language list out; a bad --base-language is a usage error")
+    func customerPage() throws {
+        let sample = Repository.sample("localized").path
+        let withFindings = try CLI.run(["preview", sample])
+        #expect(withFindings.status == 0, "\(withFindings)")
+        #expect(withFindings.output.contains("class=\"languages\""))
+        let customer = try CLI.run(["preview", sample, "--customer"])
+        #expect(customer.status == 0, "\(customer)")
+        #expect(!customer.output.contains("class=\"languages\"") && !customer.output.contains("class=\"card findings-list"))
+        #expect(!customer.output.contains("class=\"findings-none\"") && !customer.output.contains("class=\"finding "))
+        let bad = try CLI.run(["preview", sample, "--base-language", "en us"])
+        #expect(bad.status == 64, "\(bad)")
     }
 }

@@ -5,7 +5,7 @@ import WalletOrdersPreview
 import WalletOrdersTestSupport
 
 /// Every sample's page in a real browser: Debian's headless Chromium, driven over the DevTools
-/// protocol by `Support/browser_check.py`, at an iPhone's 390 px width. The barcodes are read
+/// protocol by `browser_check.py` (``BrowserCheck``), at an iPhone's 390 px width. The barcodes are read
 /// back from screenshots by ZXing-C++ (all four formats) and, for QR and Code 128, also by
 /// zbarimg: decoders that share no code with zint, which drew them. (Debian's zbar is built
 /// without its unfinished PDF417 decoder and has no Aztec decoder, so those two rest on ZXing.)
@@ -26,43 +26,16 @@ import WalletOrdersTestSupport
         }
     }
 
-    /// What browser_check.py reports.
-    struct Report: Decodable {
-        struct Barcode: Decodable {
-            var format: String
-            var zbar: [String]
-            var zxing: [String]
-        }
-
-        var text: String
-        var scrollWidth: Int
-        var clientWidth: Int
-        var brokenImages: Int
-        var barcodes: [Barcode]
-        var console: [String]
-        var requests: [String]
-        var failed: [String]
-        /// "URL REASON" for each load Chromium refused itself ("csp": by the page's policy).
-        var blocked: [String]?
-    }
-
     /// The formats Debian's zbarimg decodes.
     static func zbarReads(_ format: String) -> Bool { format == "qr" || format == "code128" }
 
-    static func check(_ html: String, width: Int = 390) throws -> Report {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        try #require(chromium != nil, "Chromium is not installed: run .ci/setup (Debian's chromium package)")
+    /// The page in Chromium (``BrowserCheck``), its barcodes read back.
+    static func check(_ html: String, width: Int = 390, probes: [String: String] = [:]) throws -> BrowserCheck.Report {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "zbarimg is missing: run .ci/setup (zbar-tools)")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let page = try folder.write(Array(html.utf8), to: "page.html")
-        let script = Repository.tests.appendingPathComponent("WalletOrdersPreviewTests/Support/browser_check.py")
-        let result = try ExternalProgram.run(
-            URL(fileURLWithPath: "/usr/bin/python3"),
-            [script.path, page.path, "--chromium", chromium!, "--width", "\(width)", "--barcode-folder", folder.file("barcodes").path],
-            timeout: 120 * TestTiming.scale)
-        try #require(result.status == 0, "browser_check.py failed: \(result)")
-        return try JSONDecoder().decode(Report.self, from: result.standardOutput)
+        return try BrowserCheck.run(page.path, width: width, probes: probes, barcodeFolder: folder.file("barcodes").path)
     }
 
     @Test("Chromium loads the page with no console error and no load, fits 390 px, shows the order, and every barcode reads back", arguments: cases)

@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 import WalletOrders
 import WalletOrdersIntake
+import WalletOrdersPreview
 import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
@@ -25,12 +26,14 @@ struct ServiceUnderTest {
 
     init(
         pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(), signing: SigningIdentities = .init(),
-        updatedAtLimit: UpdatedAtLimit = .default, onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil
+        updatedAtLimit: UpdatedAtLimit = .default, onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil,
+        walletBadges: WalletBadges? = nil
     ) throws {
         folder = try TemporaryFolder("service")
         store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         server = try Self.server(
-            store: store, pushSender: pushSender, push: push, signing: signing, updatedAtLimit: updatedAtLimit, onIntakeStep: onIntakeStep)
+            store: store, pushSender: pushSender, push: push, signing: signing, updatedAtLimit: updatedAtLimit, onIntakeStep: onIntakeStep,
+            walletBadges: walletBadges)
     }
 
     /// The service these tests run, on `store`: one merchant key for every order type, the
@@ -38,7 +41,7 @@ struct ServiceUnderTest {
     static func server(
         store: any OrderServiceStore, pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(),
         signing: SigningIdentities = .init(), updatedAtLimit: UpdatedAtLimit = .default,
-        onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil
+        onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil, walletBadges: WalletBadges? = nil
     ) throws -> OrderServer {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -47,6 +50,7 @@ struct ServiceUnderTest {
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
         configuration.onIntakeStep = onIntakeStep
+        configuration.walletBadges = walletBadges
         return OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 

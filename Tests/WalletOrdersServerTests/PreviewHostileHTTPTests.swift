@@ -101,7 +101,7 @@ struct LandingPageHostileTests {
             // The served page in Chromium: no script runs, nothing is logged, nothing is loaded.
             try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
             let url = "http://127.0.0.1:\(try #require(client.port))\(path)"
-            let script = Repository.tests.appendingPathComponent("WalletOrdersPreviewTests/Support/browser_check.py")
+            let script = BrowserCheck.script
             let result = try await onOwnThread {
                 try ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, url], timeout: 120 * TestTiming.scale)
             }

@@ -32,8 +32,23 @@ enum Previews {
     }
 
     static func page(files: [String: [UInt8]], language: String? = nil) -> OrderPreview {
+        page(files: files, options: PreviewOptions(language: language))
+    }
+
+    static func page(files: [String: [UInt8]], options: PreviewOptions) -> OrderPreview {
         let report = previewer.validator.validate(OrderSource(files: files), subject: "changed")
-        return previewer.render(files: files, report: report, options: PreviewOptions(language: language))
+        return previewer.render(files: files, report: report, options: options)
+    }
+
+    /// A sample's files with its first fulfillment changed by `change`.
+    static func filesWithFulfillment(_ sample: String, changed change: @escaping (inout [String: Any]) -> Void) throws -> [String: [UInt8]] {
+        try files(
+            sample,
+            changing: { order in
+                var fulfillments = order["fulfillments"] as? [[String: Any]] ?? []
+                if !fulfillments.isEmpty { change(&fulfillments[0]) }
+                order["fulfillments"] = fulfillments
+            })
     }
 
     /// The text a person reads in the HTML (tags removed, entities decoded), one space between

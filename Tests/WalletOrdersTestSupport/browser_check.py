@@ -11,6 +11,10 @@ needs to judge it, as JSON on stdout:
   barcodes    for each <svg class="barcode">: its format and what zbarimg (QR, Code 128) and
               ZXing-C++ (all four) read from a screenshot of it (both independent of zint)
   screenshot  the full page as PNG, with --screenshot FILE
+  probes      with --probe NAME=EXPRESSION (repeatable): each expression's value once loaded, as JSON text
+
+--user-agent and --accept-language set what the browser sends (an iPhone's Chrome, French);
+--color-scheme the appearance a page that follows the system's sees.
 
 The DevTools protocol over --remote-debugging-pipe (fd 3 in, fd 4 out, NUL-separated JSON): no
 WebSocket library needed. Run with Debian's /usr/bin/python3 (python3-zxing-cpp, python3-pil).
@@ -110,6 +114,10 @@ def main():
     parser.add_argument("--width", type=int, default=390)
     parser.add_argument("--screenshot")
     parser.add_argument("--barcode-folder")
+    parser.add_argument("--probe", action="append", default=[], metavar="NAME=EXPRESSION")
+    parser.add_argument("--user-agent")
+    parser.add_argument("--accept-language")
+    parser.add_argument("--color-scheme", choices=("light", "dark"), help="the prefers-color-scheme the page sees")
     parser.add_argument("--edit", nargs=3, metavar=("FILE", "OLD", "NEW"),
                         help="after the load, replace OLD with NEW in FILE and wait (15 s at most) for the page "
                              "to reload itself; report its new text as editedText")
@@ -123,6 +131,14 @@ def main():
             browser.send(f"{domain}.enable", session=session)
         browser.send("Emulation.setDeviceMetricsOverride",
                      {"width": options.width, "height": 844, "deviceScaleFactor": 2, "mobile": True}, session=session)
+        if options.user_agent or options.accept_language:
+            override = {"userAgent": options.user_agent or browser.send("Browser.getVersion")["userAgent"]}
+            if options.accept_language:
+                override["acceptLanguage"] = options.accept_language
+            browser.send("Emulation.setUserAgentOverride", override, session=session)
+        if options.color_scheme:
+            browser.send("Emulation.setEmulatedMedia",
+                         {"features": [{"name": "prefers-color-scheme", "value": options.color_scheme}]}, session=session)
         url = options.page if options.page.startswith("http") else "file://" + os.path.abspath(options.page)
         origin = "/".join(url.split("/")[:3]) if url.startswith("http") else None
         browser.send("Page.navigate", {"url": url}, session=session)
@@ -135,6 +151,10 @@ def main():
             "clientWidth": evaluate("document.documentElement.clientWidth"),
             "brokenImages": evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0).length"),
         }
+        report["probes"] = {}
+        for probe in options.probe:
+            name, _, expression = probe.partition("=")
+            report["probes"][name] = evaluate(f"JSON.stringify({expression})")
         boxes = evaluate("""[...document.querySelectorAll('svg.barcode')].map(e => {
             const r = e.getBoundingClientRect();
             return {format: e.dataset.format, x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};
