@@ -306,6 +306,7 @@ let package = Package(
             dependencies: [
                 "wallet-orders",
                 "WalletOrders",
+                "WalletOrdersStore",
                 "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

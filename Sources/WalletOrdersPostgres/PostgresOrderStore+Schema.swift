@@ -105,6 +105,20 @@ extension PostgresOrderStore {
                 "CREATE INDEX push_outbox_parked ON push_outbox (topic) WHERE parked_since IS NOT NULL",
             ]
         ),
+        (
+            // What happened between changes and devices (DeliveryTrailStoring).
+            "v4-delivery-trail",
+            [
+                """
+                CREATE TABLE delivery_events (
+                    id bigserial PRIMARY KEY,
+                    trail_key text NOT NULL,
+                    at double precision NOT NULL,
+                    event text NOT NULL)
+                """,
+                "CREATE INDEX delivery_events_by_trail ON delivery_events (trail_key COLLATE \"C\", id)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

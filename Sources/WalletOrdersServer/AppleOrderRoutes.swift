@@ -31,6 +31,8 @@ struct AppleOrderRoutes: Sendable {
     let registrationLimits: RegistrationLimits
     /// Registrations per client address (`nil`: no limit).
     let registrationLimiter: RateLimiter?
+    /// Where registrations, changed-orders requests and fetches are noted (``DeliveryTrailRecorder``).
+    let trail: DeliveryTrailRecorder?
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         router.post("v1/devices/:device/registrations/:type/:order") { request, context in
@@ -79,6 +81,11 @@ struct AppleOrderRoutes: Sendable {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
         }
         let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
+        trail?.record(
+            DeliveryEvent(
+                .registered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
+                deviceHash: DeliveryEvent.hash(device), tokenHash: DeliveryEvent.hash(token),
+                detail: .init(status: result == .created ? 201 : 200, tokenPrefix: String(token.prefix(8)))))
         context.logger.info(
             "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
         return Response(status: result == .created ? .created : .ok)
@@ -88,7 +95,12 @@ struct AppleOrderRoutes: Sendable {
         let device = try context.deviceIdentifier()
         let order = try context.orderIdentifier()
         try await authorize(request, order)
-        _ = try await store.unregister(deviceIdentifier: device, from: order)
+        if try await store.unregister(deviceIdentifier: device, from: order) {
+            trail?.record(
+                DeliveryEvent(
+                    .unregistered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
+                    deviceHash: DeliveryEvent.hash(device), detail: .init(reason: "the device unregistered")))
+        }
         return Response(status: .ok)
     }
 
@@ -102,6 +114,12 @@ struct AppleOrderRoutes: Sendable {
         } catch let error as WalletOrdersError where error.code == .malformedToken {
             throw ServiceError.badRequest("bad-orders-modified-since", error.message, hint: error.hint)
         }
+        trail?.record(
+            DeliveryEvent(
+                .listed, at: Date(), orderTypeIdentifier: type, deviceHash: DeliveryEvent.hash(device),
+                detail: .init(
+                    status: changed == nil ? 204 : 200, tagSent: tag.map { String($0.prefix(64)) }, tagAnswered: changed?.lastModified,
+                    orderIdentifiers: changed.map { Array($0.orderIdentifiers.prefix(64)) } ?? [])))
         guard let changed else { return Response(status: .noContent) }
         let body = try JSONEncoder().encode(changed)
         return Response(
@@ -111,7 +129,7 @@ struct AppleOrderRoutes: Sendable {
 
     private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try context.orderIdentifier()
-        let record = try await authorize(request, order)
+        let record = try await authorize(request, order, notingRefusal: true)
         let entityTag = "\"\(record.sha256)\""
         var headers: HTTPFields = [
             .lastModified: HTTPDate.format(record.updatedAt),
@@ -121,8 +139,10 @@ struct AppleOrderRoutes: Sendable {
             .cacheControl: "private, no-cache",
         ]
         if ConditionalRequest.notModified(request.headers, entityTag: entityTag, updatedAt: record.updatedAt) {
+            noteFetch(request, order, status: 304, record: record)
             return Response(status: .notModified, headers: headers)
         }
+        noteFetch(request, order, status: 200, record: record)
         guard let bytes = try await store.archive(for: order) else {
             throw ServiceError.unauthorized  // deleted between the two reads
         }
@@ -182,17 +202,35 @@ struct AppleOrderRoutes: Sendable {
 
     // MARK: - Authorization
 
+    /// Notes a fetch of `order` in its trail: the answer, the conditional headers given, the
+    /// version answered.
+    private func noteFetch(_ request: Request, _ order: FullyQualifiedOrderIdentifier, status: Int, record: OrderAccessRecord?) {
+        guard let trail else { return }
+        trail.record(
+            DeliveryEvent(
+                .fetched, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
+                detail: .init(
+                    status: status, ifNoneMatch: request.headers[.ifNoneMatch] != nil, ifModifiedSince: request.headers[.ifModifiedSince] != nil,
+                    sha256: record?.sha256, updatedAt: record?.updatedAt.text)))
+    }
+
     /// The order's access record when `Authorization: AppleOrder <token>` carries its token;
-    /// otherwise Apple's 401, the same for an unknown order and a wrong token.
+    /// otherwise Apple's 401, the same for an unknown order and a wrong token. With
+    /// `notingRefusal`, a wrong token for a stored order is noted in its trail as a refused fetch.
     @discardableResult
-    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
+    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier, notingRefusal: Bool = false) async throws
+        -> OrderAccessRecord
+    {
         let presented = AppleOrderAuthorization.token(request.headers[.authorization])
         let record = try await store.accessRecord(for: order)
         // Compared in constant time, and compared even when there is nothing to compare with, so
         // that an unknown order costs what a wrong token costs.
         let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
         let matches = TokenComparison.equal(presented ?? "", expected)
-        guard matches, presented != nil, let record, record.authenticationToken != nil else { throw ServiceError.unauthorized }
+        guard matches, presented != nil, let record, record.authenticationToken != nil else {
+            if notingRefusal, record != nil { noteFetch(request, order, status: 401, record: nil) }
+            throw ServiceError.unauthorized
+        }
         return record
     }
 }

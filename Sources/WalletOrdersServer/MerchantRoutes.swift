@@ -24,6 +24,7 @@ import WalletOrdersStore
 /// | `GET /merchant/v1/orders/{type}/{order}/contains?updatedDate=` | FinanceKit's answer and the stored `updatedAt` |
 /// | `DELETE /merchant/v1/orders/{type}/{order}` | 200 deleted, 404 |
 /// | `GET /merchant/v1/orders/{type}/{order}/link` | the order's "Add to Apple Wallet" link |
+/// | `GET /merchant/v1/orders/{type}/{order}/devices` | each registered device, its delivery trail and a verdict (``DeliveryReport``) |
 /// | `GET /merchant/v1/history?since=&limit=` | the changes since a token |
 ///
 /// Uploads and builds go through the service's ``OrderIntake`` (validate → sign → store →
@@ -35,6 +36,8 @@ struct MerchantRoutes: Sendable {
     let links: CustomerLinks
     let publicURL: String?
     let signing: SigningIdentities
+    /// The delivery trail's writer: a devices report writes what it holds first.
+    let deliveryTrail: DeliveryTrailRecorder
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         let group = router.group("merchant/v1").add(middleware: MerchantAuthenticator(keys: apiKeys))
@@ -45,6 +48,7 @@ struct MerchantRoutes: Sendable {
         group.get("orders/:type/:order/contains") { request, context in try await contains(request, context) }
         group.delete("orders/:type/:order") { request, context in try await delete(request, context) }
         group.get("orders/:type/:order/link") { request, context in try await link(request, context) }
+        group.get("orders/:type/:order/devices") { request, context in try await devices(request, context) }
         group.get("history") { request, context in try await history(request, context) }
     }
 
@@ -215,6 +219,20 @@ struct MerchantRoutes: Sendable {
         let order = try Self.permittedOrder(context)
         guard let path = try await links.path(for: order) else { throw Self.notFound(order) }
         return try Self.json(["path": path, "url": (publicURL ?? "") + path])
+    }
+
+    /// Each device registered for the order, its delivery trail and a verdict (``DeliveryReport``);
+    /// 404 when the order isn't stored and no device's trail names it. Counts each verdict in
+    /// `wallet_orders_delivery_verdicts_total{verdict}`.
+    private func devices(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+        let order = try Self.permittedOrder(context)
+        await deliveryTrail.flush()
+        let report = try await store.deliveryReport(for: order)
+        guard report.current != nil || !report.devices.isEmpty else { throw Self.notFound(order) }
+        for device in report.devices {
+            Counter(label: "wallet_orders_delivery_verdicts_total", dimensions: [("verdict", device.verdict.rawValue)]).increment()
+        }
+        return try Self.json(report)
     }
 
     private func history(_ request: Request, _ context: OrderRequestContext) async throws -> Response {

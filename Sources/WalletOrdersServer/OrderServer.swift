@@ -14,7 +14,7 @@ public import WalletOrdersStore
 
 /// What the web service keeps its orders, registrations and push outbox in: the order store
 /// (``SQLiteOrderStore`` implements all three).
-public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring
+public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring
 
 /// The order web service: Apple's order protocol for devices, the merchant API, `/health`, and
 /// the push worker that tells devices about every change.
@@ -101,6 +101,9 @@ public struct OrderServer: Sendable {
     public let configuration: Configuration
     /// The push worker, when a sender was given.
     public let pushWorker: PushWorker?
+    /// Notes registrations, pushes, changed-orders requests and fetches in the store's delivery
+    /// trail (``DeliveryReport``), in batches.
+    public let deliveryTrail: DeliveryTrailRecorder
     /// Sends the worker's pushes.
     let pushSender: (any PushSender)?
     /// Where `GET /metrics` reads from, when metrics are on.
@@ -125,8 +128,10 @@ public struct OrderServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.pushSender = pushSender
+        let deliveryTrail = DeliveryTrailRecorder(store: store, logger: logger)
+        self.deliveryTrail = deliveryTrail
         pushWorker = pushSender.map {
-            PushWorker(outbox: store, sender: $0, configuration: configuration.push, logger: logger)
+            PushWorker(outbox: store, sender: $0, configuration: configuration.push, logger: logger, trail: deliveryTrail)
         }
     }
 
@@ -166,27 +171,31 @@ public struct OrderServer: Sendable {
             registrationLimiter: configuration.registrationsPerClientPerMinute > 0
                 ? RateLimiter(
                     rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
-                : nil
+                : nil,
+            trail: deliveryTrail
         ).add(to: router)
         let links = CustomerLinks(
             store: store, previewer: OrderPreviewer(validator: configuration.validator), badges: configuration.walletBadges)
         links.add(to: router)
         MerchantRoutes(
             store: store, intake: intake, apiKeys: MerchantAPIKeys(configuration.apiKeys), links: links,
-            publicURL: configuration.publicURL, signing: configuration.signing
+            publicURL: configuration.publicURL, signing: configuration.signing, deliveryTrail: deliveryTrail
         ).add(to: router)
         HTTPMethodRules.answerWrongMethods(on: router)
         return router
     }
 
     /// The long-lived parts the service group runs beside the HTTP server: the store when it is
-    /// a `Service` (a PostgreSQL store's connection pool), the push sender when it is one
-    /// (``APNsClient``, ``APNsSenders``: it closes its connections at shutdown), then the push
-    /// worker. A group shuts its services down last to first, after the HTTP server: requests
-    /// in flight finish, the worker stops sending, the APNs connections close, then the store's.
+    /// a `Service` (a PostgreSQL store's connection pool), the delivery trail's writer, the push
+    /// sender when it is one (``APNsClient``, ``APNsSenders``: it closes its connections at
+    /// shutdown), then the push worker. A group shuts its services down last to first, after the
+    /// HTTP server: requests in flight finish, the worker stops sending, the APNs connections
+    /// close, the trail writes what it holds, then the store's connections close.
     public var services: [any Service] {
         var services: [any Service] = []
         if let store = store as? any Service { services.append(store) }
+        // After the worker and the sender stop, before the store closes: it writes what it holds then.
+        services.append(deliveryTrail)
         if let sender = pushSender as? any Service { services.append(sender) }
         if let pushWorker { services.append(pushWorker) }
         return services

@@ -73,6 +73,9 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v7-parked-pushes") { db in
             try migrateToParkedPushes(db)
         }
+        migrator.registerMigration("v8-delivery-trail") { db in
+            try migrateToDeliveryTrail(db)
+        }
         return migrator
     }
 

@@ -235,7 +235,7 @@ import WalletOrdersTestSupport
     static let helpCommands: [[String]] = [
         [], ["init"], ["build"], ["validate"], ["verify"], ["inspect"], ["rules"], ["dev-certs"], ["demo"], ["serve"], ["store"],
         ["store", "save"], ["store", "contains"], ["store", "get"], ["store", "list"], ["store", "delete"],
-        ["store", "history"], ["store", "compact-history"],
+        ["store", "history"], ["store", "compact-history"], ["store", "devices"], ["preview"],
     ]
 
     @Test("--help at 80 columns: no line over 80, every example whole; paragraphs are not pre-wrapped", arguments: helpCommands)

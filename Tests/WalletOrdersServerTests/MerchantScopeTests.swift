@@ -90,14 +90,14 @@ struct MerchantScopeTests {
     typealias M = TwoMerchants
 
     @Test(
-        "Key A gets one 403 for B's existing and missing orders alike on fetch, contains, delete and link, and B's order is untouched",
+        "Key A gets one 403 for B's existing and missing orders alike on fetch, contains, delete, link and devices, and B's order is untouched",
         arguments: TwoMerchants.Store.allCases)
     func pathAddressedEndpoints(store: TwoMerchants.Store) async throws {
         try await M.run(on: store) { orders, client in
             let before = try await orders.archive(for: M.orderB)
             for (method, suffix) in [
                 (HTTPRequest.Method.get, ""), (.get, "/contains"), (.get, "/contains?updatedDate=2025-11-21T00:00:00Z"),
-                (.delete, ""), (.get, "/link"), (.head, ""),
+                (.delete, ""), (.get, "/link"), (.get, "/devices"), (.head, ""),
             ] {
                 let existing = try await client.execute(uri: M.path(M.orderB) + suffix, method: method, headers: M.bearer(M.keyA))
                 let missing = try await client.execute(uri: M.path(M.missingB) + suffix, method: method, headers: M.bearer(M.keyA))

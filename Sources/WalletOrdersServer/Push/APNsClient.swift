@@ -101,8 +101,24 @@ public final class APNsClient: PushSender, Service {
 
     /// Sends `notification` and says what became of it.
     public func send(_ notification: PushNotification) async -> PushOutcome {
+        await sendReporting(notification).outcome
+    }
+
+    /// The credential pushes are sent with, for people: the provider token's key and team, or
+    /// the client certificate.
+    public var credentialDescription: String {
+        switch configuration.credentials {
+        case .token(let keyID, let teamID, _): "provider token of key \(keyID), team \(teamID)"
+        case .certificate(let certificate): "client certificate \(certificate.certificateChain[0].description)"
+        }
+    }
+
+    /// Sends `notification` and says what became of it, with APNs's status and `apns-id`.
+    public func sendReporting(_ notification: PushNotification) async -> PushReceipt {
         let started = ContinuousClock.now
-        let outcome = await deliver(notification)
+        var receipt = await deliver(notification)
+        receipt.credential = credentialDescription
+        let outcome = receipt.outcome
         let elapsed = started.duration(to: .now)
         let label: String
         var metadata: Logger.Metadata = [
@@ -133,7 +149,7 @@ public final class APNsClient: PushSender, Service {
         Counter(label: "wallet_orders_apns_pushes_total", dimensions: [("outcome", label)]).increment()
         Metrics.Timer(label: "wallet_orders_apns_push_duration_seconds", preferredDisplayUnit: .seconds)
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        return outcome
+        return receipt
     }
 
     /// What an endpoint said to ``probe()``.
@@ -171,32 +187,32 @@ public final class APNsClient: PushSender, Service {
     // MARK: - Sending
 
     private enum Answer {
-        case answered(status: Int, reason: String?, retryAfter: String?)
+        case answered(status: Int, reason: String?, retryAfter: String?, apnsID: String?)
         case failed(any Error)
     }
 
-    private func deliver(_ notification: PushNotification) async -> PushOutcome {
+    private func deliver(_ notification: PushNotification) async -> PushReceipt {
         guard Self.isPlausibleDeviceToken(notification.deviceToken) else {
             // Never sent: it can't be a path segment, and APNs would answer BadDeviceToken.
-            return .deviceGone(reason: "BadDeviceToken")
+            return PushReceipt(outcome: .deviceGone(reason: "BadDeviceToken"))
         }
         guard !notification.topic.isEmpty, !notification.topic.contains(where: { $0.isNewline }) else {
-            return .rejected(reason: "BadTopic")
+            return PushReceipt(outcome: .rejected(reason: "BadTopic"))
         }
         guard let providerToken else {
-            return outcome(of: await attemptReconnecting(notification, jwt: nil))
+            return receipt(of: await attemptReconnecting(notification, jwt: nil))
         }
         do {
             let jwt = try providerToken.current()
             let answer = await attemptReconnecting(notification, jwt: jwt)
-            if case .answered(403, "ExpiredProviderToken", _) = answer {
+            if case .answered(403, "ExpiredProviderToken", _, _) = answer {
                 providerToken.invalidate(jwt)
                 logger.info("APNs provider token expired; signing a new one and sending again")
-                return outcome(of: await attemptReconnecting(notification, jwt: try providerToken.current()))
+                return receipt(of: await attemptReconnecting(notification, jwt: try providerToken.current()))
             }
-            return outcome(of: answer)
+            return receipt(of: answer)
         } catch {
-            return .credentialsRefused(reason: "the provider token can't be signed (\(error))")
+            return PushReceipt(outcome: .credentialsRefused(reason: "the provider token can't be signed (\(error))"))
         }
     }
 
@@ -263,18 +279,20 @@ public final class APNsClient: PushSender, Service {
             } else {
                 _ = try? await response.body.collect(upTo: configuration.maximumResponseBodySize)
             }
-            return .answered(status: status, reason: reason, retryAfter: retryAfter)
+            return .answered(status: status, reason: reason, retryAfter: retryAfter, apnsID: response.headers.first(name: "apns-id"))
         } catch {
             return .failed(error)
         }
     }
 
-    private func outcome(of answer: Answer) -> PushOutcome {
+    private func receipt(of answer: Answer) -> PushReceipt {
         switch answer {
-        case .answered(let status, let reason, let retryAfter):
-            return APNsOutcomeTable.outcome(status: status, reason: reason, retryAfter: retryAfter)
+        case .answered(let status, let reason, let retryAfter, let apnsID):
+            return PushReceipt(
+                outcome: APNsOutcomeTable.outcome(status: status, reason: reason, retryAfter: retryAfter), status: status,
+                apnsID: apnsID.map { String($0.prefix(64)) })
         case .failed(let error):
-            return Self.outcome(of: error)
+            return PushReceipt(outcome: Self.outcome(of: error))
         }
     }
 

@@ -47,10 +47,15 @@ public final class APNsSenders: PushSender, Service {
     }
 
     public func send(_ notification: PushNotification) async -> PushOutcome {
+        await sendReporting(notification).outcome
+    }
+
+    /// Sends with the topic's client (or the shared one), saying which credential it used.
+    public func sendReporting(_ notification: PushNotification) async -> PushReceipt {
         guard let client = byTopic[notification.topic] ?? shared else {
-            return .credentialsRefused(reason: "no APNs credentials for the topic \(notification.topic)")
+            return PushReceipt(outcome: .credentialsRefused(reason: "no APNs credentials for the topic \(notification.topic)"))
         }
-        return await client.send(notification)
+        return await client.sendReporting(notification)
     }
 
     /// Closes every client's connections (async-http-client requires it); a second call does nothing.

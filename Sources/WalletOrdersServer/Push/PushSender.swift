@@ -41,4 +41,71 @@ public enum PushOutcome: Sendable, Hashable {
 public protocol PushSender: Sendable {
     /// Sends one notification and says what became of it; never throws (a failure is an outcome).
     func send(_ notification: PushNotification) async -> PushOutcome
+
+    /// Sends one notification and says what became of it with what APNs said (its status,
+    /// `apns-id`, the credential used); by default the outcome of ``send(_:)`` alone.
+    func sendReporting(_ notification: PushNotification) async -> PushReceipt
+}
+
+/// One push's outcome and what APNs said, for the delivery trail (``DeliveryTrailRecorder``).
+public struct PushReceipt: Sendable, Hashable {
+    /// What became of the push.
+    public var outcome: PushOutcome
+    /// APNs's HTTP status; `nil` when no answer came (a lost connection, a refused handshake).
+    public var status: Int?
+    /// APNs's `apns-id` for the push.
+    public var apnsID: String?
+    /// The credential the push was sent with: the provider token's key and team, or the client
+    /// certificate; `nil` when none was (no credentials for the topic).
+    public var credential: String?
+
+    public init(outcome: PushOutcome, status: Int? = nil, apnsID: String? = nil, credential: String? = nil) {
+        self.outcome = outcome
+        self.status = status
+        self.apnsID = apnsID
+        self.credential = credential
+    }
+
+    /// What would fix a push APNs refused for its credentials or its topic, by APNs's reason;
+    /// `nil` for other outcomes.
+    public var fix: String? {
+        guard case .credentialsRefused(let reason) = outcome else {
+            if case .deviceGone(let reason) = outcome, reason.hasPrefix("DeviceTokenNotForTopic") {
+                return "The device registered with a token of another topic: the order's type (the topic) must be the pass type the "
+                    + "device's Wallet registered for; check that the order type identifier of the archive is the APNs topic."
+            }
+            return nil
+        }
+        if reason.hasPrefix("no APNs credentials") {
+            return "The service has no credentials for this topic: give apns.tokenKey (with apns.keyID and apns.teamID), or put "
+                + "the order type's identity in the signing folder (signing.directory)."
+        }
+        switch reason.split(separator: " ").first.map(String.init) ?? reason {
+        case "InvalidProviderToken":
+            return "APNs doesn't take the provider token: check apns.keyID and apns.teamID, and that the .p8 is an APNs auth key "
+                + "of that team (Certificates, Identifiers & Profiles → Keys)."
+        case "ExpiredProviderToken":
+            return "The provider token is older than an hour by APNs's clock: check this server's clock (NTP)."
+        case "MissingProviderToken":
+            return "No credential was sent: give apns.tokenKey, apns.keyID and apns.teamID, or the Order Type ID certificate."
+        case "BadCertificate":
+            return "APNs refused the client certificate: use the Order Type ID certificate of this order type, with its key, "
+                + "chained to Apple's WWDR intermediate, and not expired."
+        case "BadCertificateEnvironment":
+            return "The certificate is for the other APNs environment: set apns.environment (production or development) to match."
+        case "TopicDisallowed", "Forbidden":
+            return "The credential may not push to this topic: the order type identifier must belong to the team of the key, "
+                + "or be the Order Type ID certificate's own (its subject UID)."
+        default:
+            return "Check the APNs credentials for this topic (apns.* settings or the signing folder), then the parked pushes resume."
+        }
+    }
+}
+
+extension PushSender {
+    /// Sends `notification` and says what became of it, with what APNs said: the outcome alone
+    /// unless the sender knows more (``APNsClient`` does).
+    public func sendReporting(_ notification: PushNotification) async -> PushReceipt {
+        PushReceipt(outcome: await send(notification))
+    }
 }

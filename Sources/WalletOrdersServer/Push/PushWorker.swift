@@ -67,6 +67,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     private let sender: any PushSender
     private let configuration: PushWorkerConfiguration
     private let logger: Logger
+    private let trail: DeliveryTrailRecorder?
     private let wakeUps: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
     private let parking = Mutex(Parking())
@@ -81,12 +82,17 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         var nextProbe = ContinuousClock.now
     }
 
-    /// Creates a worker for `outbox` (which must also remove registrations whose token is gone: the order store does both).
-    public init(outbox: any PushOutboxStoring, sender: any PushSender, configuration: PushWorkerConfiguration = .init(), logger: Logger) {
+    /// Creates a worker for `outbox` (which must also remove registrations whose token is gone:
+    /// the order store does both); each push sent is noted in `trail` with APNs's answer.
+    public init(
+        outbox: any PushOutboxStoring, sender: any PushSender, configuration: PushWorkerConfiguration = .init(), logger: Logger,
+        trail: DeliveryTrailRecorder? = nil
+    ) {
         self.outbox = outbox
         self.sender = sender
         self.configuration = configuration
         self.logger = logger
+        self.trail = trail
         (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -199,7 +205,14 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
             return (CompletedPush(push, .park), false)
         }
-        let outcome = await sender.send(PushNotification(deviceToken: push.pushToken, topic: push.topic))
+        let receipt = await sender.sendReporting(PushNotification(deviceToken: push.pushToken, topic: push.topic))
+        let outcome = receipt.outcome
+        trail?.record(
+            DeliveryEvent(
+                .pushed, at: Date(), orderTypeIdentifier: push.topic, tokenHash: DeliveryEvent.hash(push.pushToken),
+                detail: .init(
+                    status: receipt.status, reason: Self.reason(of: outcome), apnsID: receipt.apnsID, credential: receipt.credential,
+                    fix: receipt.fix)))
         var completion = Self.completion(for: outcome, of: push, configuration: configuration, now: Date())
         if probing, case .retry = completion { completion = .park }  // unknown yet whether the credentials work
         let token = String(push.pushToken.prefix(8)) + "…"
@@ -219,7 +232,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "retry")]).increment()
             logger.warning("push will be retried", metadata: ["token": "\(token)", "attempt": "\(push.attempts)", "reason": "\(reason)"])
         case .credentialsRefused(let reason):
-            park(push.topic, reason: reason)
+            park(push.topic, reason: reason, receipt: receipt)
         }
         if case .park = completion {
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
@@ -231,7 +244,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     }
 
     /// Marks `topic` parked; the first time, with the error line and the gauge an operator alerts on.
-    private func park(_ topic: String, reason: String) {
+    private func park(_ topic: String, reason: String, receipt: PushReceipt) {
         let first = parking.withLock { parking -> Bool in
             parking.outboxHasParked = true
             return parking.topics.updateValue(reason, forKey: topic) == nil
@@ -241,8 +254,8 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         logger.error(
             "APNs refused the credentials for the topic; its pushes are parked until they work again",
             metadata: [
-                "apns.topic": "\(topic)", "apns.reason": "\(reason)",
-                "probe_seconds": "\(configuration.parkedProbeInterval.seconds)",
+                "apns.topic": "\(topic)", "apns.reason": "\(reason)", "apns.credential": "\(receipt.credential ?? "none")",
+                "fix": "\(receipt.fix ?? "")", "probe_seconds": "\(configuration.parkedProbeInterval.seconds)",
             ])
     }
 
@@ -262,6 +275,14 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         } catch {
             if let wasParked { parking.withLock { $0.topics[topic] = wasParked } }
             logger.error("could not resume parked pushes", metadata: ["apns.topic": "\(topic)", "error": "\(error)"])
+        }
+    }
+
+    /// The reason of an outcome that isn't a delivery.
+    static func reason(of outcome: PushOutcome) -> String? {
+        switch outcome {
+        case .delivered: nil
+        case .retryLater(_, let reason), .deviceGone(let reason), .credentialsRefused(let reason), .rejected(let reason): reason
         }
     }
 

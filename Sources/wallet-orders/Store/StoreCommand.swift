@@ -41,6 +41,7 @@ struct StoreCommand: AsyncParsableCommand {
         subcommands: [
             StoreSaveCommand.self, StoreContainsCommand.self, StoreGetCommand.self, StoreListCommand.self,
             StoreDeleteCommand.self, StoreHistoryCommand.self, StoreCompactHistoryCommand.self, StoreCopyCommand.self,
+            StoreDevicesCommand.self,
         ]
     )
 }

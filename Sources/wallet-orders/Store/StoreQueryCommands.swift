@@ -447,3 +447,92 @@ struct WithStore<Value: Encodable>: Encodable {
 
     private enum Key: String, CodingKey { case store, storeExists }
 }
+
+/// `wallet-orders store devices TYPE/ID`
+struct StoreDevicesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "Each device registered for an order, what it saw, and why it isn't up to date.",
+        discussion: """
+            For each device (named by a short hash of its identifier): its registration, the \
+            pushes to its token with APNs's answers, its requests for changed orders, the \
+            fetches of the order, and a verdict: up-to-date, pushed-never-asked, \
+            asked-tag-did-not-move, asked-never-fetched, fetched-old-version, push-refused (with \
+            APNs's reason, and for credentials what would fix it), never-pushed. The trail is \
+            written by `wallet-orders serve` (a few seconds late at most). Exit code 10 when the \
+            store knows neither the order nor a device of it.
+
+            Examples:
+              wallet-orders store devices order.com.example.shop/ORDER-1
+              wallet-orders store devices order.com.example.shop ORDER-1 --json \\
+                  | jq '.devices[].verdict'
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var order: OrderIdentifierArguments
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() async throws {
+        let identifier = order.identifier
+        let (existing, report) = try await reportingFailuresAsync { () async throws -> (ExistingStore, DeliveryReport?) in
+            let existing = try await store.openForQuestions()
+            guard let opened = existing.store else { return (existing, nil) }
+            let report = try await opened.deliveryReport(for: identifier)
+            return (existing, report.current == nil && report.devices.isEmpty ? nil : report)
+        }
+        guard let report else {
+            Terminal.reportError("\(identifier) is not in the store \(existing.name).", hint: "`wallet-orders store list` shows what is.")
+            throw StoreExitCode.notFound
+        }
+        if json {
+            try JSONOutput.print(report)
+            return
+        }
+        Terminal.write(existing.line)
+        Terminal.write(Self.text(report, identifier))
+    }
+
+    static func text(_ report: DeliveryReport, _ identifier: FullyQualifiedOrderIdentifier) -> String {
+        var lines = [
+            "\(identifier): "
+                + (report.current.map { "stored version \($0.updatedAt) (sha256 \($0.sha256.prefix(12))…)" } ?? "not stored any more")
+        ]
+        if report.devices.isEmpty { lines.append("No device has registered for it.") }
+        for device in report.devices {
+            let token = device.pushTokenPrefix.map { "token \($0)…, " } ?? ""
+            lines.append("")
+            lines.append("device \(device.device) (\(token)\(device.registered ? "registered" : "no longer registered")): \(device.verdict.summary)")
+            lines.append("  " + device.explanation)
+            for event in device.trail { lines.append("  " + Self.line(event)) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One event of a trail, for people.
+    static func line(_ event: DeliveryEvent) -> String {
+        let at = Timestamp(event.at).text
+        let detail = event.detail
+        switch event.kind {
+        case .registered:
+            return "\(at) registered" + (detail.tokenPrefix.map { " (token \($0)…)" } ?? "")
+        case .unregistered:
+            return "\(at) unregistered" + (detail.reason.map { " (\($0))" } ?? "")
+        case .pushed:
+            let answer = detail.status.map { "APNs \($0)" } ?? "no answer from APNs"
+            return "\(at) pushed: \(answer)" + (detail.reason.map { " \($0)" } ?? "") + (detail.apnsID.map { ", apns-id \($0)" } ?? "")
+        case .listed:
+            let listed = detail.orderIdentifiers.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "nothing"
+            return "\(at) asked for changes since \(detail.tagSent ?? "(no tag)"): \(detail.status ?? 0), \(listed)"
+                + (detail.tagAnswered.map { ", new tag \($0)" } ?? "")
+        case .fetched:
+            var conditions: [String] = []
+            if detail.ifNoneMatch == true { conditions.append("If-None-Match") }
+            if detail.ifModifiedSince == true { conditions.append("If-Modified-Since") }
+            return "\(at) fetched the order: \(detail.status ?? 0)" + (detail.updatedAt.map { ", version \($0)" } ?? "")
+                + (conditions.isEmpty ? "" : " (\(conditions.joined(separator: ", ")))")
+        }
+    }
+}

@@ -42,7 +42,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A fresh, empty store with registrations and the push outbox (SQLite or PostgreSQL).
     func withWebServiceStore<T>(
         updatedAtLimit: UpdatedAtLimit = .default,
-        _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring) async throws -> T
+        _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring) async throws -> T
     ) async throws -> T {
         switch self {
         case .inMemory:

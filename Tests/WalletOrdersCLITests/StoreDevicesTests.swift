@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WalletOrders
+import WalletOrdersStore
+import WalletOrdersTestSupport
+
+/// `wallet-orders store devices`: the delivery report of a store's order, from the trail a
+/// service wrote, as text and JSON.
+@Suite(.serialized) struct StoreDevicesTests {
+    @Test("Text and JSON name each device by its hash with its verdict and trail; an unknown order exits 10")
+    func report() async throws {
+        let folder = try TemporaryFolder("devices")
+        defer { folder.remove() }
+        let path = folder.file("orders.sqlite").path
+        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-1")
+        do {
+            let store = try SQLiteOrderStore(url: URL(fileURLWithPath: path))
+            defer { try? store.close() }
+            _ = try await store.register(deviceIdentifier: "kitchen-ipad", pushToken: "ab12cd34ef56", for: order, limits: .unlimited)
+            let token = DeliveryEvent.hash("ab12cd34ef56")
+            let device = DeliveryEvent.hash("kitchen-ipad")
+            try await store.recordDeliveryEvents([
+                DeliveryEvent(
+                    .registered, at: Date(timeIntervalSince1970: 1_764_000_000), orderTypeIdentifier: order.orderTypeIdentifier,
+                    orderIdentifier: order.orderIdentifier, deviceHash: device, tokenHash: token, detail: .init(status: 201, tokenPrefix: "ab12cd34")),
+                DeliveryEvent(
+                    .pushed, at: Date(timeIntervalSince1970: 1_764_000_060), orderTypeIdentifier: order.orderTypeIdentifier, tokenHash: token,
+                    detail: .init(status: 200, apnsID: "5E2B1C7A-0000-4000-8000-000000000001")),
+            ])
+        }
+        let text = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop/ORDER-1"])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.output.contains("device \(DeliveryEvent.hash("kitchen-ipad")) (token ab12cd34…, registered): pushed but never asked"))
+        #expect(text.output.contains("apns-id 5E2B1C7A-0000-4000-8000-000000000001"))
+        #expect(!text.output.contains("kitchen-ipad"))
+
+        let json = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop", "ORDER-1", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let devices = try #require(report["devices"] as? [[String: Any]])
+        #expect(devices.map { $0["verdict"] as? String } == ["pushed-never-asked"])
+
+        let unknown = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop/ORDER-2"])
+        #expect(unknown.status == 10, "\(unknown)")
+    }
+}

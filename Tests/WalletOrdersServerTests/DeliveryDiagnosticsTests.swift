@@ -1,0 +1,181 @@
+import APNsStandIn
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import WalletOrders
+import WalletOrdersIntake
+import WalletOrdersServer
+import WalletOrdersStore
+import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
+
+/// "The push succeeded; why didn't the order update?", answered from the trail the service keeps:
+/// a live service, the outbox, the APNs client and the local APNs stand-in, on SQLite and
+/// PostgreSQL.
+@Suite("Delivery diagnostics: what each device saw, and a verdict (live HTTP, APNs stand-in)", .serialized, .dedicatedThreads)
+struct DeliveryDiagnosticsTests {
+    static let type = ServiceUnderTest.order.orderTypeIdentifier
+    static let devicesPath = "/merchant/v1/orders/\(ServiceUnderTest.orderPath)/devices"
+
+    /// The report's devices, as JSON objects.
+    static func devices(_ client: any TestClientProtocol) async throws -> [[String: Any]] {
+        let answer = try await client.execute(uri: devicesPath, method: .get, headers: ServiceUnderTest.merchant)
+        try #require(answer.status == .ok, "\(answer.status) \(String(buffer: answer.body))")
+        return answer.json["devices"] as? [[String: Any]] ?? []
+    }
+
+    /// Waits (up to 20 s) until the one device's verdict is `verdict`; returns the device.
+    static func verdict(_ verdict: String, _ client: any TestClientProtocol) async throws -> [String: Any] {
+        var last: [[String: Any]] = []
+        let reached = try await PushDeliveryTests.eventually {
+            last = try await devices(client)
+            return last.count == 1 && last[0]["verdict"] as? String == verdict
+        }
+        try #require(reached, "expected \(verdict), the report says \(last)")
+        return last[0]
+    }
+
+    static func service(_ store: any OrderServiceStore, _ apns: APNsClient) throws -> OrderServer {
+        try ServiceUnderTest.server(store: store, pushSender: apns, push: PushDeliveryTests.fast)
+    }
+
+    @Test(
+        "Registered, pushed, never asked: 'pushed-never-asked'; it asks: 'asked-never-fetched'; it fetches: 'up-to-date'; device and token only as hashes",
+        arguments: ServiceStore.available)
+    func pushedThenUpToDate(_ kind: ServiceStore) async throws {
+        let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
+        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let token = APNsTest.deviceToken()
+        try await APNsTest.shuttingDown(apns) {
+            try await kind.withStore { store in
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                try await Self.service(store, apns).application().test(.live) { client in
+                    try await PushDeliveryTests.register([("phone-of-jordan", token)], client)
+                    var device = try await Self.verdict("never-pushed", client)
+                    #expect(device["device"] as? String == DeliveryEvent.hash("phone-of-jordan"))
+                    #expect(device["pushTokenPrefix"] as? String == String(token.prefix(8)))
+
+                    try await PushDeliveryTests.upload("2025-11-22T00:00:00Z", client)
+                    device = try await Self.verdict("pushed-never-asked", client)
+                    let apnsID = try #require(standIn.pushes.last?.headers["apns-id"] ?? (device["explanation"] as? String))
+                    #expect((device["explanation"] as? String)?.contains("reached APNs") == true)
+                    let trail = try #require(device["trail"] as? [[String: Any]])
+                    let push = try #require(trail.last { $0["kind"] as? String == "pushed" })
+                    #expect((push["detail"] as? [String: Any])?["status"] as? Int == 200)
+                    #expect(((push["detail"] as? [String: Any])?["apnsID"] as? String)?.isEmpty == false, "\(apnsID)")
+
+                    // The device asks what changed: the order is listed, not fetched yet.
+                    let changed = try await client.execute(uri: "/v1/devices/phone-of-jordan/registrations/\(Self.type)", method: .get)
+                    #expect(changed.json["orderIdentifiers"] as? [String] == [ServiceUnderTest.order.orderIdentifier])
+                    _ = try await Self.verdict("asked-never-fetched", client)
+
+                    let fetched = try await client.execute(
+                        uri: "/v1/orders/\(ServiceUnderTest.orderPath)", method: .get, headers: ServiceUnderTest.appleOrder())
+                    #expect(fetched.status == .ok)
+                    device = try await Self.verdict("up-to-date", client)
+                    #expect(device["registered"] as? Bool == true)
+
+                    // Nothing of the device identifier or the token is in the report but hashes and the token's start.
+                    let raw = String(
+                        buffer: try await client.execute(uri: Self.devicesPath, method: .get, headers: ServiceUnderTest.merchant).body)
+                    #expect(!raw.contains("phone-of-jordan") && !raw.contains(token))
+                }
+            }
+        }
+        try await standIn.shutdown()
+    }
+
+    @Test("APNs answering BadDeviceToken: 'push-refused' with the reason, and the registration removed", arguments: ServiceStore.available)
+    func badDeviceToken(_ kind: ServiceStore) async throws {
+        let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
+        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let token = APNsTest.deviceToken()
+        standIn.respond(toDeviceToken: token, with: .error(status: 400, reason: "BadDeviceToken"))
+        try await APNsTest.shuttingDown(apns) {
+            try await kind.withStore { store in
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                try await Self.service(store, apns).application().test(.live) { client in
+                    try await PushDeliveryTests.register([("tablet", token)], client)
+                    try await PushDeliveryTests.upload("2025-11-22T00:00:00Z", client)
+                    let device = try await Self.verdict("push-refused", client)
+                    let explanation = try #require(device["explanation"] as? String)
+                    #expect(explanation.contains("400") && explanation.contains("BadDeviceToken"), "\(explanation)")
+                    #expect(try await PushDeliveryTests.eventually { try await store.registrationCount(for: ServiceUnderTest.order) == 0 })
+                    let after = try await Self.verdict("push-refused", client)
+                    #expect(after["registered"] as? Bool == false, "the trail outlives the registration APNs ended")
+                }
+            }
+        }
+        try await standIn.shutdown()
+    }
+
+    @Test(
+        "APNs answering 403 InvalidProviderToken: 'push-refused' naming the credential and the topic, and what would fix it",
+        arguments: ServiceStore.available)
+    func credentialsRefused(_ kind: ServiceStore) async throws {
+        let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
+        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let token = APNsTest.deviceToken()
+        standIn.respond(toDeviceToken: token, with: .error(status: 403, reason: "InvalidProviderToken"))
+        try await APNsTest.shuttingDown(apns) {
+            try await kind.withStore { store in
+                _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+                try await Self.service(store, apns).application().test(.live) { client in
+                    try await PushDeliveryTests.register([("laptop", token)], client)
+                    try await PushDeliveryTests.upload("2025-11-22T00:00:00Z", client)
+                    let device = try await Self.verdict("push-refused", client)
+                    let explanation = try #require(device["explanation"] as? String)
+                    #expect(explanation.contains("403") && explanation.contains("InvalidProviderToken"), "\(explanation)")
+                    #expect(explanation.contains("key \(APNsTestPKI.keyID), team \(APNsTestPKI.teamID)"), "\(explanation)")
+                    #expect(explanation.contains("topic \(Self.type)"), "\(explanation)")
+                    #expect(explanation.contains("apns.keyID"), "what would fix it: \(explanation)")
+                    #expect(device["registered"] as? Bool == true, "a credentials refusal keeps the registration")
+                }
+            }
+        }
+        try await standIn.shutdown()
+    }
+
+    @Test("The devices report needs a merchant key (401 without); an order neither stored nor registered is 404; a stored order with no device has none")
+    func scoped() async throws {
+        let service = try ServiceUnderTest()
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        try await service.run { client in
+            let unknown = try await client.execute(
+                uri: "/merchant/v1/orders/\(Self.type)/no-such-order/devices", method: .get, headers: ServiceUnderTest.merchant)
+            #expect(unknown.status == .notFound)
+            let none = try await client.execute(uri: Self.devicesPath, method: .get)
+            #expect(none.status == .unauthorized)
+            let answer = try await client.execute(uri: Self.devicesPath, method: .get, headers: ServiceUnderTest.merchant)
+            #expect(answer.status == .ok)
+            #expect((answer.json["devices"] as? [Any])?.isEmpty == true)
+            #expect((answer.json["current"] as? [String: Any])?["updatedAt"] as? String == "2025-11-21T00:00:00Z")
+        }
+    }
+
+    @Test("Each report's verdicts are counted in wallet_orders_delivery_verdicts_total{verdict}")
+    func verdictMetric() async throws {
+        try await ServiceStore.sqlite.withStore { store in
+            let metrics = ServiceMetrics.bootstrapped
+            var configuration = try OrderServer.Configuration(
+                port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)
+            configuration.logRate = (0.01, 3)
+            let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: Logger(label: "test"), metrics: metrics)
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+            try await server.application().test(.live) { client in
+                try await PushDeliveryTests.register([("phone", APNsTest.deviceToken())], client)
+                func count() async throws -> Double {
+                    let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                    let line = text.split(separator: "\n").first { $0.hasPrefix(#"wallet_orders_delivery_verdicts_total{verdict="never-pushed"}"#) }
+                    return line.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } } ?? 0
+                }
+                let before = try await count()
+                _ = try await Self.verdict("never-pushed", client)
+                #expect(try await count() == before + 1)
+            }
+        }
+    }
+}
