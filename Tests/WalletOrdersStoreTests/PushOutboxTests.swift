@@ -136,7 +136,7 @@ struct PushOutboxTests {
                 """
                 import sqlite3, sys
                 db = sqlite3.connect(sys.argv[1])
-                for table in ('registrations', 'pushOutbox'):
+                for table in ('registrations', 'pushOutbox', 'deliveryEvents'):
                     db.execute(f'DROP TABLE {table}')
                 db.execute('ALTER TABLE orders DROP COLUMN authenticationToken')
                 db.execute('ALTER TABLE orders DROP COLUMN changeSequence')
