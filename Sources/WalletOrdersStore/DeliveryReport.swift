@@ -104,7 +104,8 @@ public struct DeliveryReport: Sendable, Hashable, Codable {
         }
         devices = tokens.keys.sorted().map { device in
             let token = tokens[device]
-            let trail = (registrationEvents.filter { $0.deviceHash == device }
+            let trail =
+                (registrationEvents.filter { $0.deviceHash == device }
                 + events.filter { ($0.kind == .pushed && $0.tokenHash == token) || ($0.kind == .listed && $0.deviceHash == device) })
                 .sorted { $0.at < $1.at }
             let (verdict, explanation, counted) = Self.verdict(

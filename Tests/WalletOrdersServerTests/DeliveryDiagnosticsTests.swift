@@ -139,7 +139,9 @@ struct DeliveryDiagnosticsTests {
         try await standIn.shutdown()
     }
 
-    @Test("The devices report needs a merchant key (401 without); an order neither stored nor registered is 404; a stored order with no device has none")
+    @Test(
+        "The devices report needs a merchant key (401 without); an order neither stored nor registered is 404; a stored order with no device has none"
+    )
     func scoped() async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -176,6 +178,36 @@ struct DeliveryDiagnosticsTests {
                 _ = try await Self.verdict("never-pushed", client)
                 #expect(try await count() == before + 1)
             }
+        }
+    }
+
+    @Test("A flood of requests is not a flood of writes: a trail's events wait only as many as it keeps, and at most the capacity in all")
+    func boundedRecorder() async throws {
+        try await ServiceStore.sqlite.withStore { store in
+            let recorder = DeliveryTrailRecorder(store: store, capacity: 100, logger: Logger(label: "test"))
+            let order = ServiceUnderTest.order
+            // 5,000 fetches of one order (a device hammering it, or an attacker with a wrong token).
+            for index in 0..<5_000 {
+                recorder.record(
+                    DeliveryEvent(
+                        .fetched, at: Date(timeIntervalSince1970: 1_764_000_000 + Double(index)), orderTypeIdentifier: order.orderTypeIdentifier,
+                        orderIdentifier: order.orderIdentifier, detail: .init(status: 401)))
+            }
+            // 1,000 changed-orders requests from as many made-up devices.
+            for index in 0..<1_000 {
+                recorder.record(
+                    DeliveryEvent(
+                        .listed, at: Date(timeIntervalSince1970: 1_764_000_000), orderTypeIdentifier: order.orderTypeIdentifier,
+                        deviceHash: DeliveryEvent.hash("made-up-\(index)"), detail: .init(status: 204)))
+            }
+            await recorder.flush()
+            let fetches = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: [], tokenHashes: []))
+            #expect(fetches.count == DeliveryTrailLimits.perTrail)
+            #expect(fetches.last?.at == Date(timeIntervalSince1970: 1_764_000_000 + 4_999), "the newest are kept")
+            let devices = (0..<1_000).map { DeliveryEvent.hash("made-up-\($0)") }
+            let listed = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: devices, tokenHashes: []))
+                .filter { $0.kind == .listed }
+            #expect(listed.count == 100 - DeliveryTrailLimits.perTrail, "the capacity bounds one write")
         }
     }
 }

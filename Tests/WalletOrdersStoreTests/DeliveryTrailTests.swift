@@ -70,7 +70,9 @@ import WalletOrdersTestSupport
         #expect(Self.verdict([Self.fetched(1), Self.pushed(10)]).0 == .pushedNeverAsked)
     }
 
-    @Test("Events come back by trail, oldest first; each trail keeps its newest, and a registration trail is found by order", arguments: StoreKind.webServiceCases)
+    @Test(
+        "Events come back by trail, oldest first; each trail keeps its newest, and a registration trail is found by order",
+        arguments: StoreKind.webServiceCases)
     func storage(_ kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             var events = [Self.registered(0)]

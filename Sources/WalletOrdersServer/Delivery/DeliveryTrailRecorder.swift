@@ -6,23 +6,31 @@ import Synchronization
 public import WalletOrdersStore
 
 /// Collects delivery events (``DeliveryEvent``) as requests and pushes happen and writes them to
-/// the store in batches, off the request's path: a Wallet GET adds an event to a list in memory,
-/// not a write. It runs as a service of the group (``OrderServer/services``): it writes what it
-/// holds every ``interval`` and when the group shuts down.
+/// the store in batches, off the request's path: a Wallet GET adds an event to a table in
+/// memory, not a write. It runs as a service of the group (``OrderServer/services``): it writes
+/// what it holds every ``interval`` and when the group shuts down.
 ///
-/// At most ``capacity`` events wait; past that the oldest are dropped and counted
-/// (`wallet_orders_delivery_events_dropped_total`). Events are diagnostics: those waiting when a
+/// What waits is bounded, so that no flood of requests turns into a flood of writes: of each
+/// trail only the newest ``DeliveryTrailLimits/perTrail`` events wait (the store would keep no
+/// more), and at most ``capacity`` in all; past that new events are dropped and counted
+/// (`wallet_orders_delivery_events_dropped_total`). A write is then at most ``capacity`` rows
+/// every ``interval``, however many requests came. Events are diagnostics: those waiting when a
 /// process dies are lost, and a failed write is logged and dropped, never retried for ever.
 public final class DeliveryTrailRecorder: Service, Sendable {
+    private struct Pending {
+        var byTrail: [String: [DeliveryEvent]] = [:]
+        var count = 0
+    }
+
     private let store: any DeliveryTrailStoring
-    private let pending = Mutex<[DeliveryEvent]>([])
+    private let pending = Mutex(Pending())
     private let logger: Logger
     /// How often waiting events are written.
     public let interval: Duration
     /// The most events that wait.
     public let capacity: Int
 
-    public init(store: any DeliveryTrailStoring, interval: Duration = .milliseconds(500), capacity: Int = 10_000, logger: Logger) {
+    public init(store: any DeliveryTrailStoring, interval: Duration = .milliseconds(500), capacity: Int = 2_000, logger: Logger) {
         self.store = store
         self.interval = interval
         self.capacity = capacity
@@ -31,27 +39,28 @@ public final class DeliveryTrailRecorder: Service, Sendable {
 
     /// Adds an event to the next write.
     public func record(_ event: DeliveryEvent) {
-        record([event])
-    }
-
-    /// Adds events to the next write.
-    public func record(_ events: [DeliveryEvent]) {
-        guard !events.isEmpty else { return }
-        let dropped = pending.withLock { pending -> Int in
-            pending.append(contentsOf: events)
-            let excess = pending.count - capacity
-            guard excess > 0 else { return 0 }
-            pending.removeFirst(excess)
-            return excess
+        let key = event.trailKey
+        let dropped = pending.withLock { pending -> Bool in
+            var trail = pending.byTrail[key] ?? []
+            if trail.count >= DeliveryTrailLimits.perTrail {
+                trail.removeFirst()  // the store would drop it too
+            } else if pending.count >= capacity {
+                return true
+            } else {
+                pending.count += 1
+            }
+            trail.append(event)
+            pending.byTrail[key] = trail
+            return false
         }
-        if dropped > 0 { Counter(label: "wallet_orders_delivery_events_dropped_total").increment(by: dropped) }
+        if dropped { Counter(label: "wallet_orders_delivery_events_dropped_total").increment() }
     }
 
     /// Writes every waiting event now (a report reads the trail after this).
     public func flush() async {
         let events = pending.withLock { pending -> [DeliveryEvent] in
-            defer { pending = [] }
-            return pending
+            defer { pending = Pending() }
+            return pending.byTrail.values.joined().sorted { $0.at < $1.at }
         }
         guard !events.isEmpty else { return }
         do {
