@@ -173,4 +173,20 @@ import WalletOrdersTestSupport
         let windowed = try Previews.source("shipped-ecommerce").files
         #expect(Previews.text(Previews.page(files: windowed, options: Self.options(appearance)).html).contains("4:00"), "a window shows its times")
     }
+
+    @Test("A rule repeated with the same message is one short line after its first, linking to it; the top counts it once")
+    func repeatedFinding() throws {
+        let files = try Previews.source("shipped-ecommerce").files
+        let message = "Wallet shows this amount as given."
+        let report = ValidationReport(
+            subject: "repeated",
+            diagnostics: (0..<3).map {
+                Diagnostic("money.example", .warning, message, at: .init(file: "order.json", jsonPointer: "/lineItems/\($0)/price"))
+            })
+        let html = Previews.previewer.render(files: files, report: report, options: PreviewOptions()).html
+        #expect(html.components(separatedBy: message).count - 1 == 2, "once in place and once at the top")
+        #expect(html.components(separatedBy: "class=\"finding warning repeated\"").count - 1 == 2)
+        #expect(html.contains(##"<a href="#finding-1">again</a>"##))
+        #expect(html.contains("× 3"))
+    }
 }
