@@ -127,7 +127,11 @@ final class ServiceCheckRun {
             var findings: [ServiceFinding] = []
             if response.status != 200 {
                 findings.append(
-                    finding(.order, .error, "The order was not served with its token.", request, expected: expected, actual: response.summary))
+                    finding(
+                        .order, .error, "The order was not served with its token.", request, expected: expected, actual: response.summary,
+                        hint: response.status == 401
+                            ? "Check that the token is the order's authenticationToken; with the right token, the service refuses its own order."
+                            : nil))
             } else if !response.body.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
                 findings.append(
                     finding(

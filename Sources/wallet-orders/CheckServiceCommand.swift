@@ -37,8 +37,9 @@ struct CheckServiceCommand: AsyncParsableCommand {
             Examples:
               wallet-orders check-service https://orders.example.com/wallet \\
                   --order order.com.example.shop/1234 --token-env ORDER_TOKEN
-              wallet-orders check-service http://127.0.0.1:8080 --order order.com.example.shop/1234 \\
-                  --token-env ORDER_TOKEN --merchant-key-env MERCHANT_KEY --format junit --out service.xml
+              wallet-orders check-service http://127.0.0.1:8080 \\
+                  --order order.com.example.shop/1234 --token-env ORDER_TOKEN \\
+                  --merchant-key-env MERCHANT_KEY --format junit --out service.xml
             """
     )
 
@@ -66,7 +67,7 @@ struct CheckServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output ('-': standard output).", valueName: "file"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Seconds one request may take, its body included (default 10).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds one request may take, its body included.", valueName: "seconds"))
     var timeout: Double = 10
 
     /// `--format`: the checker's report formats.
