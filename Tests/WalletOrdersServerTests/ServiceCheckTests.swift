@@ -20,7 +20,7 @@ struct ServiceCheckTests {
                 timeout: timeout))
     }
 
-    @Test("This service, with the merchant key and signing configured: every check runs, no findings, the test device is gone")
+    @Test("This service with the merchant key and signing: every check passes, the change reaches the device, the device is unregistered")
     func thisServiceHasNoFindings() async throws {
         let service = try MerchantBuildTests.service()
         #expect(try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
@@ -62,6 +62,7 @@ struct ServiceCheckTests {
         (.numericIfModifiedSince, "service.not-modified", .error),
         (.notFoundForUnknownOrder, "service.unknown-order", .error),
         (.floatingPointTags, "service.tag", .warning),
+        (.ignoresTag, "service.tag", .error),
     ]
 
     @Test("Each planted deviation is reported with its rule, and nothing else", arguments: planted)
@@ -102,9 +103,11 @@ struct ServiceCheckTests {
         }
     }
 
-    @Test("A body over 8 MiB is a finding; the archive checks that need it are skipped")
-    func hugeBody() async throws {
-        let report = try await DeviantOrderService(.hugeOrderBody).run { url in try await Self.checker(url).check() }
+    @Test(
+        "A body over 8 MiB is a finding, with a Content-Length or streamed; the archive checks that need it are skipped",
+        arguments: [DeviantOrderService.Deviation.hugeOrderBody, .hugeStreamedOrderBody])
+    func hugeBody(_ deviation: DeviantOrderService.Deviation) async throws {
+        let report = try await DeviantOrderService(deviation).run { url in try await Self.checker(url).check() }
         #expect(report.findings.map(\.ruleID) == ["service.order"], "\(report.rendered(as: .text))")
         #expect(report.findings.first?.actual.contains("over 8388608 bytes") == true)
     }

@@ -26,8 +26,12 @@ struct DeviantOrderService: Sendable {
         case floatingPointTags
         /// The changed-orders list is not JSON (and echoes the token).
         case garbageList
+        /// The changed-orders list ignores the tag: the order is listed again for the service's own tag.
+        case ignoresTag
         /// The order is answered with a body over 8 MiB.
         case hugeOrderBody
+        /// The order is answered with a body over 8 MiB in chunks, without a Content-Length.
+        case hugeStreamedOrderBody
         /// The changed-orders list answers after 5 seconds.
         case slowList
 
@@ -74,7 +78,7 @@ struct DeviantOrderService: Sendable {
 
     /// Whether the order changed since `tag`.
     private func changed(since tag: String?) -> Bool {
-        guard let tag else { return true }
+        guard let tag, deviation != .ignoresTag else { return true }
         if deviation == .floatingPointTags { return Double(Self.updatedAt.secondsSince1970) > (Double(tag) ?? 0) }
         return tag != self.tag
     }
@@ -95,6 +99,14 @@ struct DeviantOrderService: Sendable {
                 if let seconds, Self.updatedAt.secondsSince1970 <= seconds { return Response(status: .notModified, headers: headers) }
             }
             headers[.contentType] = deviation == .ownMediaType ? "application/vnd.apple.order" : "application/vnd.apple.finance.order"
+            if deviation == .hugeStreamedOrderBody {
+                return Response(
+                    status: .ok, headers: headers,
+                    body: ResponseBody { writer in
+                        for _ in 0..<9 { try await writer.write(ByteBuffer(repeating: 0x50, count: 1024 * 1024)) }
+                        try await writer.finish(nil)
+                    })
+            }
             let body = deviation == .hugeOrderBody ? [UInt8](repeating: 0x50, count: 9 * 1024 * 1024) : archive
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
