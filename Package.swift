@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WalletOrdersIntake", targets: ["WalletOrdersIntake"]),
         .library(name: "WalletOrdersPostgres", targets: ["WalletOrdersPostgres"]),
         .library(name: "WalletOrdersServer", targets: ["WalletOrdersServer"]),
+        .library(name: "WalletOrdersServiceCheck", targets: ["WalletOrdersServiceCheck"]),
         .executable(name: "wallet-orders", targets: ["wallet-orders"]),
     ],
     dependencies: [
@@ -136,6 +137,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A checker for any order web service: plays Wallet against it over HTTP (AsyncHTTPClient) and
+        // reports each deviation from Apple's protocol by rule. Knows neither Hummingbird nor our service.
+        .target(
+            name: "WalletOrdersServiceCheck",
+            dependencies: [
+                "WalletOrders",
+                "WalletOrdersInterop",  // the zip of a changed order (merchant API)
+                "WalletOrdersJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // An order as the customer will see it: a self-contained HTML page (`wallet-orders preview`),
         // barcodes drawn through the interop layer.
         .target(
@@ -154,6 +169,7 @@ let package = Package(
                 "WalletOrdersServer",
                 "WalletOrdersPreview",
                 "WalletOrdersPostgres",
+                "WalletOrdersServiceCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -283,6 +299,7 @@ let package = Package(
             name: "WalletOrdersServerTests",
             dependencies: [
                 "WalletOrdersServer",
+                "WalletOrdersServiceCheck",
                 "WalletOrdersPreview",
                 "WalletOrdersStore",
                 "WalletOrdersIntake",

@@ -23,7 +23,8 @@ struct WalletOrdersCommand: AsyncParsableCommand {
         version: VersionInformation.text,
         subcommands: [
             InitCommand.self, BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
-            StoreCommand.self, ServeCommand.self, DoctorCommand.self, PreviewCommand.self, DevCertsCommand.self, DemoCommand.self,
+            StoreCommand.self, ServeCommand.self, CheckServiceCommand.self, DoctorCommand.self, PreviewCommand.self, DevCertsCommand.self,
+            DemoCommand.self,
         ]
     )
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersServer
 import WalletOrdersTestSupport
 

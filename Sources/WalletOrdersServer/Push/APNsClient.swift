@@ -7,6 +7,7 @@ import NIOHTTP1
 import NIOSSL
 public import ServiceLifecycle
 import Synchronization
+import WalletOrders
 
 /// Sends Wallet's order update pushes to Apple's push service (APNs) over HTTP/2.
 ///

@@ -62,7 +62,7 @@ public struct ReportRenderer: Sendable {
 
     // MARK: - Text
 
-    private func style(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    private func style(_ text: String, _ code: String) -> String { ansiStyled(text, code, colors: colors) }
 
     func text(_ reports: [ValidationReport]) -> String {
         var out = ""
@@ -170,11 +170,7 @@ public struct ReportRenderer: Sendable {
         return Self.encode(document)
     }
 
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? "{}\n"
-    }
+    static func encode(_ value: some Encodable) -> String { stableJSON(value) }
 
     // MARK: - SARIF 2.1.0
 
@@ -241,44 +237,21 @@ public struct ReportRenderer: Sendable {
     // MARK: - JUnit
 
     func junit(_ reports: [ValidationReport]) -> String {
-        func escape(_ text: String) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                case "\n", "\t": out.unicodeScalars.append(scalar)
-                default:
-                    if scalar.value < 0x20 { continue }
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
-        }
-        let failed = reports.filter(fails).count
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"wallet-orders validate\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\">\n"
-        out += "  <testsuite name=\"wallet-orders validate\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
-        for report in reports {
-            out += "    <testcase classname=\"wallet-orders.validate\" name=\"\(escape(report.subject))\""
+        let testCases = reports.map { report -> JUnitDocument.TestCase in
             let lines = listed(report).map { diagnostic -> String in
                 var position = Self.path(of: diagnostic, in: report)
                 if let line = diagnostic.location.line { position += ":\(line)" + (diagnostic.location.column.map { ":\($0)" } ?? "") }
                 return "\(position): \(diagnostic.severity)[\(diagnostic.ruleID)]: \(diagnostic.message)"
             }
+            let outcome: JUnitDocument.TestCase.Outcome
             if fails(report) {
                 let first = (report.errors.first ?? report.warnings.first).map { "\($0.ruleID): \($0.message)" } ?? ""
-                out += ">\n      <failure message=\"\(escape(first))\" type=\"\(report.errors.isEmpty ? "warning" : "error")\">"
-                out += escape(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
-            } else if !lines.isEmpty {
-                out += ">\n      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
+                outcome = .failed(message: first, type: report.errors.isEmpty ? "warning" : "error", text: lines.joined(separator: "\n"))
             } else {
-                out += "/>\n"
+                outcome = .passed(output: lines.joined(separator: "\n"))
             }
+            return JUnitDocument.TestCase(classname: "wallet-orders.validate", name: report.subject, outcome: outcome)
         }
-        out += "  </testsuite>\n</testsuites>\n"
-        return out
+        return JUnitDocument(suiteName: "wallet-orders validate", testCases: testCases).xml
     }
 }

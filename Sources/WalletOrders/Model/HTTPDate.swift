@@ -1,5 +1,3 @@
-public import WalletOrders
-
 /// HTTP dates (RFC 9110 §5.6.7): `Last-Modified` is written as an IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`); `If-Modified-Since` is read in all three forms a recipient
 /// must accept (IMF-fixdate, RFC 850 and asctime). Whole seconds, UTC.

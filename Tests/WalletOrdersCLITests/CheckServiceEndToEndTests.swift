@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+@Suite("wallet-orders check-service: exit codes and reports, against wallet-orders serve")
+struct CheckServiceEndToEndTests {
+    static let key = "merchant-key-0123456789abcdef"
+    static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
+    static let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
+
+    @Test("Against wallet-orders serve: exit 0, JSON says passed; without signing the change checks are skipped and say why")
+    func againstTheService() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        let server = try RunningServer(
+            ["--store", store.url.path] + (try StoreFixtures.trustArguments()), environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"],
+            folder: store.folder)
+        defer { _ = try? server.stop() }
+        let result = try CLI.run(
+            ["check-service", server.baseURL, "--order", Self.order, "--token-env", "ORDER_TOKEN", "--merchant-key-env", "KEY", "--format", "json"],
+            environment: ["ORDER_TOKEN": Self.token, "KEY": Self.key])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.output.contains(Self.token) && !result.output.contains(Self.key))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(json["passed"] as? Bool == true)
+        let checks = try #require(json["checks"] as? [[String: Any]])
+        let skipped = checks.filter { $0["outcome"] as? String == "skipped" }
+        #expect(Set(skipped.compactMap { $0["ruleID"] as? String }) == ["service.change-moves-tag", "service.change-served"])
+        #expect(skipped.allSatisfy { ($0["skipReason"] as? String)?.contains("no-signing-identity") == true }, "\(skipped)")
+
+        let junit = store.folder.file("service.xml")
+        let written = try CLI.run(
+            ["check-service", server.baseURL, "--order", Self.order, "--token", Self.token, "--format", "junit", "--out", junit.path])
+        #expect(written.status == 0, "\(written)")
+        #expect(written.output.contains("OK (0 errors, 0 warnings); report written to"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="wallet-orders check-service" tests="21" failures="0""#), "\(xml)")
+    }
+
+    @Test("A wrong token: exit 1 and the findings in text")
+    func wrongToken() throws {
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        let server = try RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
+        defer { _ = try? server.stop() }
+        let result = try CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", "not-the-token-at-all"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.output.contains("error[service.order]: The order was not served with its token."), "\(result.output)")
+        #expect(result.output.contains("FAILED"))
+    }
+
+    @Test("No service at the URL: exit 2 with what failed")
+    func unreachable() throws {
+        let result = try CLI.run(["check-service", "http://127.0.0.1:1", "--order", Self.order, "--token", Self.token, "--timeout", "3"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.errorOutput.contains("can't be reached"), "\(result.errorOutput)")
+    }
+
+    @Test(
+        "Usage errors: exit 64",
+        arguments: [
+            ["check-service", "http://127.0.0.1:1", "--order", "no-slash", "--token", "t"],
+            ["check-service", "http://127.0.0.1:1", "--order", "a/b"],
+            ["check-service", "ftp://example.com", "--order", "a/b", "--token", "t"],
+            ["check-service", "http://127.0.0.1:1", "--order", "a/b", "--token", "t", "--timeout", "0"],
+        ])
+    func usageErrors(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64, "\(result)")
+    }
+}
