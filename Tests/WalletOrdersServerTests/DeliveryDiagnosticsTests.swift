@@ -186,12 +186,12 @@ struct DeliveryDiagnosticsTests {
         try await ServiceStore.sqlite.withStore { store in
             let recorder = DeliveryTrailRecorder(store: store, capacity: 100, logger: Logger(label: "test"))
             let order = ServiceUnderTest.order
-            // 5,000 fetches of one order (a device hammering it, or an attacker with a wrong token).
+            // 5,000 fetches of one order, each unlike the one before (a wrong token, then a 304, …).
             for index in 0..<5_000 {
                 recorder.record(
                     DeliveryEvent(
                         .fetched, at: Date(timeIntervalSince1970: 1_764_000_000 + Double(index)), orderTypeIdentifier: order.orderTypeIdentifier,
-                        orderIdentifier: order.orderIdentifier, detail: .init(status: 401)))
+                        orderIdentifier: order.orderIdentifier, detail: .init(status: index % 2 == 0 ? 401 : 304)))
             }
             // 1,000 changed-orders requests from as many made-up devices.
             for index in 0..<1_000 {
@@ -208,6 +208,18 @@ struct DeliveryDiagnosticsTests {
             let listed = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: devices, tokenHashes: []))
                 .filter { $0.kind == .listed }
             #expect(listed.count == 100 - DeliveryTrailLimits.perTrail, "the capacity bounds one write")
+
+            // A run of like events (a device fetching the same version again) is kept as its newest.
+            let other = FullyQualifiedOrderIdentifier(orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: "polled")
+            for index in 0..<50 {
+                recorder.record(
+                    DeliveryEvent(
+                        .fetched, at: Date(timeIntervalSince1970: 1_764_100_000 + Double(index)), orderTypeIdentifier: other.orderTypeIdentifier,
+                        orderIdentifier: other.orderIdentifier, detail: .init(status: 304, ifNoneMatch: true, sha256: "c0ffee")))
+            }
+            await recorder.flush()
+            let polled = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: other, deviceHashes: [], tokenHashes: []))
+            #expect(polled.map(\.at) == [Date(timeIntervalSince1970: 1_764_100_049)])
         }
     }
 }

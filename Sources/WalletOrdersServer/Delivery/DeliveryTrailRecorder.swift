@@ -37,20 +37,31 @@ public final class DeliveryTrailRecorder: Service, Sendable {
         self.logger = logger
     }
 
-    /// Adds an event to the next write.
+    /// Adds an event to the next write. An event like the trail's last one but for its time (a
+    /// device fetching the same version again) only moves that one's time: a trail keeps the
+    /// newest of a run of repeats, not the run.
     public func record(_ event: DeliveryEvent) {
         let key = event.trailKey
         let dropped = pending.withLock { pending -> Bool in
-            var trail = pending.byTrail[key] ?? []
-            if trail.count >= DeliveryTrailLimits.perTrail {
-                trail.removeFirst()  // the store would drop it too
+            guard let count = pending.byTrail[key]?.count else {
+                guard pending.count < capacity else { return true }
+                pending.count += 1
+                pending.byTrail[key] = [event]
+                return false
+            }
+            // Mutated in place in the dictionary (no copy of the trail).
+            if let last = pending.byTrail[key]?.last, last.kind == event.kind, last.detail == event.detail {
+                pending.byTrail[key]![count - 1].at = event.at
+                return false
+            }
+            if count >= DeliveryTrailLimits.perTrail {
+                pending.byTrail[key]!.removeFirst()  // the store would drop it too
             } else if pending.count >= capacity {
                 return true
             } else {
                 pending.count += 1
             }
-            trail.append(event)
-            pending.byTrail[key] = trail
+            pending.byTrail[key]!.append(event)
             return false
         }
         if dropped { Counter(label: "wallet_orders_delivery_events_dropped_total").increment() }
