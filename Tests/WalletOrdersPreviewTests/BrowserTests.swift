@@ -29,19 +29,22 @@ import WalletOrdersTestSupport
     /// The formats Debian's zbarimg decodes.
     static func zbarReads(_ format: String) -> Bool { format == "qr" || format == "code128" }
 
-    /// The page in Chromium (``BrowserCheck``), its barcodes read back.
-    static func check(_ html: String, width: Int = 390, probes: [String: String] = [:]) throws -> BrowserCheck.Report {
+    /// The page in Chromium (``BrowserCheck``), its barcodes read back. Chromium is waited for on
+    /// a thread of its own (``onOwnThread(_:)``): a test blocking one of Swift concurrency's two
+    /// threads for seconds starves every other suite of the run.
+    static func check(_ html: String, width: Int = 390, probes: [String: String] = [:]) async throws -> BrowserCheck.Report {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "zbarimg is missing: run .ci/setup (zbar-tools)")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let page = try folder.write(Array(html.utf8), to: "page.html")
-        return try BrowserCheck.run(page.path, width: width, probes: probes, barcodeFolder: folder.file("barcodes").path)
+        let barcodes = folder.file("barcodes").path
+        return try await onOwnThread { try BrowserCheck.run(page.path, width: width, probes: probes, barcodeFolder: barcodes) }
     }
 
     @Test("Chromium loads the page with no console error and no load, fits 390 px, shows the order, and every barcode reads back", arguments: cases)
-    func samplePage(_ item: Case) throws {
+    func samplePage(_ item: Case) async throws {
         let preview = try Previews.page(item.sample, language: item.language, appearance: item.appearance)
-        let report = try Self.check(preview.html)
+        let report = try await Self.check(preview.html)
         #expect(report.console.isEmpty, "console: \(report.console)")
         #expect(report.requests.isEmpty, "requests: \(report.requests)")
         #expect(report.failed.isEmpty, "failed loads: \(report.failed)")
@@ -69,12 +72,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("Each of Wallet's four barcode formats reads back to its message in the browser", arguments: ["qr", "pdf417", "aztec", "code128"])
-    func barcodeFormat(_ format: String) throws {
+    func barcodeFormat(_ format: String) async throws {
         let message = format == "code128" ? "NW-118734" : "https://www.northwindoutfitters.example/o/NW-118734"
         let files = try Previews.files("shipped-ecommerce") { order in
             order["barcode"] = ["format": format, "message": message, "messageEncoding": "iso-8859-1", "altText": "NW-118734"]
         }
-        let report = try Self.check(Previews.page(files: files).html)
+        let report = try await Self.check(Previews.page(files: files).html)
         let barcode = try #require(report.barcodes.first)
         #expect(barcode.format == format)
         #expect(barcode.zxing == [message])

@@ -16,11 +16,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("Notes keep their paragraphs, full width and left-aligned", arguments: appearances)
-    func notesParagraphs(_ appearance: PreviewOptions.Appearance) throws {
+    func notesParagraphs(_ appearance: PreviewOptions.Appearance) async throws {
         let notes = "Leave the parcel at the side door.\n\nIf nobody answers, the driver calls 555-0100 and tries again the next day."
         let files = try Previews.filesWithFulfillment("shipped-ecommerce", changed: { $0["notes"] = notes })
         let page = Previews.page(files: files, options: Self.options(appearance, findings: false))
-        let report = try BrowserTests.check(
+        let report = try await BrowserTests.check(
             page.html,
             probes: [
                 "notes": """
@@ -40,7 +40,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("A wide logo is shown whole: its box has the image's proportions, nothing cropped", arguments: appearances)
-    func wideLogo(_ appearance: PreviewOptions.Appearance) throws {
+    func wideLogo(_ appearance: PreviewOptions.Appearance) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let logo = folder.file("luma.png")
@@ -61,7 +61,7 @@ import WalletOrdersTestSupport
         var files = try Previews.source("shipped-ecommerce").files
         files["logo.png"] = Array(try Data(contentsOf: logo))
         let page = Previews.page(files: files, options: Self.options(appearance, findings: false))
-        let report = try BrowserTests.check(
+        let report = try await BrowserTests.check(
             page.html,
             probes: [
                 "logo": """
@@ -81,7 +81,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("A localization of images only doesn't change the page's language; a requested language has its words", arguments: appearances)
-    func localeFallback(_ appearance: PreviewOptions.Appearance) throws {
+    func localeFallback(_ appearance: PreviewOptions.Appearance) async throws {
         var files = try Previews.source("shipped-ecommerce").files
         let logo = files.removeValue(forKey: "logo.png")
         try #require(logo != nil)
@@ -89,7 +89,7 @@ import WalletOrdersTestSupport
         let page = Previews.page(files: files, options: Self.options(appearance, findings: false))
         #expect(page.language == "ja")
         #expect(page.pageLanguage == "en")
-        let report = try BrowserTests.check(
+        let report = try await BrowserTests.check(
             page.html, probes: ["lang": "document.documentElement.lang", "logo": "!!document.querySelector('img.logo')"])
         #expect(report.probe("lang") as? String == "en")
         #expect(report.probe("logo") as? Bool == true, "the logo of ja.lproj is shown")
@@ -99,13 +99,13 @@ import WalletOrdersTestSupport
 
         let japanese = Previews.page(files: files, options: Self.options(appearance, language: "ja", findings: false))
         #expect(japanese.pageLanguage == "ja")
-        let shown = try BrowserTests.check(japanese.html)
+        let shown = try await BrowserTests.check(japanese.html)
         #expect(shown.text.contains("支払い") && shown.text.contains("2025年"), "Japanese words and Japanese dates")
         #expect(!shown.text.contains("Payment"))
     }
 
     @Test("The customer's page has no findings; with findings each rule is counted at the top and shown once in place", arguments: appearances)
-    func customerMode(_ appearance: PreviewOptions.Appearance) throws {
+    func customerMode(_ appearance: PreviewOptions.Appearance) async throws {
         // Every amount a JSON number: one money.amount-number warning per amount.
         let files = try Previews.files(
             "shipped-ecommerce",
@@ -126,11 +126,11 @@ import WalletOrdersTestSupport
 
         let customer = Previews.page(files: files, options: .customer(appearance: appearance))
         #expect(!customer.html.contains("class=\"finding") && !customer.html.contains("class=\"card findings-list"))
-        let quiet = try BrowserTests.check(customer.html, probes: ["height": "document.documentElement.scrollHeight"])
+        let quiet = try await BrowserTests.check(customer.html, probes: ["height": "document.documentElement.scrollHeight"])
         #expect(!quiet.text.contains("money.amount-number") && !quiet.text.contains("Validation findings"))
         #expect(!quiet.text.contains("Languages"))
 
-        let loud = try BrowserTests.check(
+        let loud = try await BrowserTests.check(
             withFindings.html,
             probes: [
                 "height": "document.documentElement.scrollHeight",
@@ -147,7 +147,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("A long tracking number stays on one line; an estimate without a window shows its date only", arguments: appearances)
-    func trackingAndEstimate(_ appearance: PreviewOptions.Appearance) throws {
+    func trackingAndEstimate(_ appearance: PreviewOptions.Appearance) async throws {
         let files = try Previews.filesWithFulfillment(
             "shipped-ecommerce",
             changed: { fulfillment in
@@ -156,7 +156,7 @@ import WalletOrdersTestSupport
                 fulfillment.removeValue(forKey: "estimatedDeliveryWindowDuration")
             })
         let page = Previews.page(files: files, options: Self.options(appearance, findings: false))
-        let report = try BrowserTests.check(
+        let report = try await BrowserTests.check(
             page.html,
             probes: [
                 "lines": """

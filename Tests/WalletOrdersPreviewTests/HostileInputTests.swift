@@ -219,17 +219,17 @@ import WalletOrdersTestSupport
     }
 
     @Test("Chromium: the hostile page runs no script, logs nothing, requests nothing")
-    func hostilePageInBrowser() throws {
+    func hostilePageInBrowser() async throws {
         let html = try Self.hostilePage()
         Self.expectInert(html)
-        let report = try BrowserTests.check(html)
+        let report = try await BrowserTests.check(html)
         #expect(report.console.isEmpty, "console: \(report.console)")
         #expect(report.requests.isEmpty, "requests: \(report.requests)")
         #expect(report.text.contains("<script>"))
     }
 
     @Test("Chromium: the page's CSP holds even if markup got through (script, remote image, stylesheet, inline handler, base, refresh)")
-    func policyHolds() throws {
+    func policyHolds() async throws {
         let page = try Previews.page("shipped-ecommerce").html
         let injected = #"""
             <base href="https://evil.example/"><script>console.error("pwned-script")</script>
@@ -240,7 +240,7 @@ import WalletOrdersTestSupport
             <form action="https://evil.example/form"><button id="b">b</button></form>
             """#
         let html = page.replacingOccurrences(of: "<body>", with: "<body>" + injected)
-        let report = try BrowserTests.check(html)
+        let report = try await BrowserTests.check(html)
         #expect(!report.console.contains { $0.contains("pwned") }, "a script ran: \(report.console)")
         #expect(report.console.contains { $0.contains("Content Security Policy") }, "\(report.console)")
         #expect(!report.text.isEmpty)

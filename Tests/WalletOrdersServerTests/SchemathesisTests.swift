@@ -26,7 +26,7 @@ struct SchemathesisTests {
     static let maximumExamples = 100
     /// The deadline of the whole schemathesis run (it is killed after it); stretched under the
     /// sanitizers (`WALLET_ORDERS_TIME_SCALE`), which slow the server down several times.
-    static let deadline: TimeInterval = 150 * TestTiming.scale
+    static let deadline: TimeInterval = 300 * TestTiming.scale
 
     @Test("The document is valid OpenAPI 3.1.0 (openapi-spec-validator)")
     func documentIsValid() throws {

@@ -129,7 +129,7 @@ struct DeviantOrderService: Sendable {
         router.get("v1/devices/:device/registrations/:type") { request, context -> Response in
             let device = context.parameters.get("device") ?? ""
             guard devices.registered.withLock({ $0.contains(device) }) else { return Response(status: .noContent) }
-            if deviation == .slowList { try await Task.sleep(for: .seconds(5)) }
+            if deviation == .slowList { try await Task.sleep(for: .seconds(8)) }
             if deviation == .garbageList {
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"],
