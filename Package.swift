@@ -234,6 +234,14 @@ let package = Package(
             path: "Tests/ServeReference",
             swiftSettings: swiftSettings
         ),
+        // `make bench-serve`'s floor of the push line: the service's APNs client sending to the
+        // stand-in, with no store, outbox or worker.
+        .executableTarget(
+            name: "push-reference",
+            dependencies: ["WalletOrdersServer"],
+            path: "Tests/PushReference",
+            swiftSettings: swiftSettings
+        ),
         // Signed test orders: a development PKI and versions of a sample (WalletOrders and
         // Swift Testing); shared by the store and server tests.
         .target(

@@ -40,6 +40,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,7 +61,7 @@ def run(command, **kwargs):
     return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
 
 
-def build(products=("wallet-orders", "serve-reference", "apns-stand-in")):
+def build(products=("wallet-orders", "serve-reference", "apns-stand-in", "push-reference")):
     for product in products:
         subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
@@ -187,6 +188,13 @@ def timed_posts(port, path, bodies, content_type, work):
 PUSH_DEVICES = int(os.environ.get("PUSH_DEVICES", "1000"))
 
 
+def cpu_seconds(pid):
+    """The CPU time (user and system, every thread) process `pid` has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pushes(work, store, root, signing, template, order):
     """Pushes/s to apns-stand-in for one save with PUSH_DEVICES registered devices (first push to
     last), and the time from the save's answer to the first push."""
@@ -234,13 +242,26 @@ def pushes(work, store, root, signing, template, order):
             if event.get("event") == "push" and event.get("status") == 200:
                 count += 1
                 last = time.time()
-                first = first or last
+                if first is None:
+                    first = last
+                    cpu_at_first = (cpu_seconds(server.pid), cpu_seconds(stand_in.pid))
                 if count == PUSH_DEVICES:
                     break
+        cpu_at_last = (cpu_seconds(server.pid), cpu_seconds(stand_in.pid))
         # The rate from the first push to the last: the fan-out itself. The time to the first
         # push (the worker waking, its first claim, and the APNs connection's TLS handshake on
         # a cold start) is reported on its own.
-        return (PUSH_DEVICES - 1) / (last - first), first - saved
+        # How busy each side's core was during the fan-out: a side near 100 % is what bounds it.
+        busy = tuple((after - before) / (last - first) for before, after in zip(cpu_at_first, cpu_at_last))
+        stop(server)
+        # The stand-in writes a line per push: keep reading them, or its pipe fills and it stalls.
+        threading.Thread(target=lambda: [None for _ in stand_in.stdout], daemon=True).start()
+        # The floor: the same client and stand-in with no store, outbox or worker, on the same
+        # cores, as many pushes in flight as the worker keeps (batch size × concurrent batches).
+        floor = json.loads(run(["taskset", "-c", "0", os.path.join(ROOT, ".build", "release", "push-reference"),
+                                f"127.0.0.1:{apns_port}", f"{work}/apns-cert.pem", f"{work}/token.p8", "BENCHKEY01", "BENCH00001",
+                                TYPE, str(PUSH_DEVICES), "64"]).stdout)["rate"]
+        return (PUSH_DEVICES - 1) / (last - first), first - saved, busy, floor
     finally:
         stop(server)
         stand_in.kill()
@@ -296,20 +317,33 @@ def cached_gets(ports, figures, label):
     figures[f"{label}: GET order, 200 ({size} B)"] = wrk(url, [f"Authorization: AppleOrder {TOKEN}"], spread)
 
 
-# The bare route plus the store call Wallet's GET makes (serve-reference with a store): the
-# floor of the cached GET on the machine, framework and lookup and nothing else.
+# The bare route plus the store calls of one of Wallet's requests (serve-reference with a store):
+# each request's floor on the machine, framework and store and nothing else.
 LOOKUP_FLOOR = "bare route + the store's lookup (reference)"
+ARCHIVE_FLOOR = "bare route + lookup + the archive (reference)"
+LIST_FLOOR = "bare route + the changed-orders query, JSON (reference)"
+# Which floor each line of the table is read against.
+FLOORS = {"304": LOOKUP_FLOOR, "200": ARCHIVE_FLOOR, "changed orders": LIST_FLOOR}
+
+
+def floor_of(name, figures):
+    for key, floor in FLOORS.items():
+        if key in name and floor in figures:
+            return floor
+    return None
 
 
 def print_table(figures, ceiling, note):
-    floor = figures.get(LOOKUP_FLOOR)
     print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -c64 on core 1, {note}\n")
-    print("| request | req/s | vs bare route | vs bare route + lookup | p50 | p99 | errors (non-2xx/3xx, socket) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| request | req/s | vs bare route | vs its floor (the reference line of the same request) | p50 | p99 | p99 vs bare route | errors (non-2xx/3xx, socket) |")
+    print("|---|---|---|---|---|---|---|---|")
+    bare = figures.get("bare Hummingbird route (reference)")
     for name, figure in figures.items():
-        against_floor = f"{figure['rate'] / floor['rate']:.2f} ×" if floor else "–"
+        floor = floor_of(name, figures)
+        against_floor = f"{figure['rate'] / figures[floor]['rate']:.2f} ×" if floor else "–"
+        p99 = f"{figure['p99'] / bare['p99']:.2f} ×" if bare else "–"
         print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {against_floor} | {figure['p50']:.2f} ms "
-              f"| {figure['p99']:.2f} ms | {figure['errors']} |")
+              f"| {figure['p99']:.2f} ms | {p99} | {figure['errors']} |")
 
 
 def main_postgres():
@@ -371,23 +405,24 @@ def main():
         certs, root, store, order, template, signing, built = prepare(work)
 
         figures = {}
-        reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
-        figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
-        figures[LOOKUP_FLOOR] = wrk(f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
-        stop(reference)
-
-        server, port = start(
-            [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file",
-             os.path.join(work, "keys.txt"), "--signing-dir", os.path.join(work, "signing"), "--log-level", "warning"],
-            r"listening on http://127\.0\.0\.1:(\d+)")
-        base = f"http://127.0.0.1:{port}"
-        # A device registered for the 20 orders.
+        server, port = serve(work, store, root)
+        # A device registered for the 20 orders (before the reference lines: their list reads it).
         for index in range(20):
             status, _, _ = call(port, "POST", f"/v1/devices/bench-device/registrations/{TYPE}/bench-{index}",
                                 json.dumps({"pushToken": "ab" * 32}), {"Authorization": f"AppleOrder {TOKEN}"})
             assert status in (200, 201), status
         etag, size = etag_of(port)
+        stop(server)
 
+        reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
+        figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
+        figures[LOOKUP_FLOOR] = wrk(f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
+        figures[ARCHIVE_FLOOR] = wrk(f"http://127.0.0.1:{port}/archive/{TYPE}/bench-0")
+        figures[LIST_FLOOR] = wrk(f"http://127.0.0.1:{port}/changed/bench-device/{TYPE}")
+        stop(reference)
+
+        server, port = serve(work, store, root)
+        base = f"http://127.0.0.1:{port}"
         figures["/health"] = wrk(f"{base}/health")
         figures["GET order, 304 (If-None-Match)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"])
         figures[f"GET order, 200 ({size} B)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}"])
@@ -410,7 +445,7 @@ def main():
         archive_saves = timed_posts(port, "/merchant/v1/orders", signed, "application/vnd.apple.finance.order", work)
         build_saves = timed_posts(port, "/merchant/v1/orders/build", uploads, "application/json", work)
         stop(server)
-        push_rate, first_push = pushes(work, store, root, signing, template, order)
+        push_rate, first_push, (server_busy, stand_in_busy), push_floor = pushes(work, store, root, signing, template, order)
 
         print_table(figures, figures["bare Hummingbird route (reference)"]["rate"], "one thread, server on core 0")
         print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
@@ -419,7 +454,10 @@ def main():
         print(f"merchant build-and-sign ({UPLOAD_CONNECTIONS} connections, {UPLOAD_SECONDS} s): {build_saves['rate']:,.0f} saves/s = "
               f"{build_saves['rate'] / rsa:.2f} × the RSA sign rate of one core; p50 {build_saves['p50']:.2f} ms, p99 {build_saves['p99']:.2f} ms")
         print(f"pushes to the local APNs stand-in (HTTP/2, TLS, token auth): {PUSH_DEVICES} devices of one order, "
-              f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms")
+              f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms; during the fan-out the server used "
+              f"{server_busy:.0%} of core 0 and the stand-in {stand_in_busy:.0%} of core 1")
+        print(f"push floor (push-reference: the service's APNs client alone, 64 in flight, to the same stand-in): "
+              f"{push_floor:,.0f} pushes/s; the service's fan-out is {push_rate / push_floor:.2f} × that floor")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -119,6 +119,11 @@ extension PostgresOrderStore {
                 "CREATE INDEX delivery_events_by_trail ON delivery_events (trail_key COLLATE \"C\", id)",
             ]
         ),
+        (
+            // Each order type's pushes in due order, for claimPushes.
+            "v5-push-turns",
+            ["CREATE INDEX push_outbox_turns ON push_outbox (topic, not_before, id) WHERE parked_since IS NULL"]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

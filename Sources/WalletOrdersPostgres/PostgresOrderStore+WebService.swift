@@ -252,11 +252,20 @@ extension PostgresOrderStore {
             var pushes: [PendingPush] = []
             for try await row in try await connection.query(
                 """
-                WITH turns AS (
+                WITH RECURSIVE topics(topic) AS (
+                    SELECT min(topic) FROM push_outbox WHERE parked_since IS NULL
+                    UNION ALL
+                    SELECT (SELECT min(o.topic) FROM push_outbox o WHERE o.parked_since IS NULL AND o.topic > t.topic)
+                    FROM topics t WHERE t.topic IS NOT NULL),
+                candidates AS (
+                    SELECT c.id, c.topic, c.not_before FROM topics t CROSS JOIN LATERAL (
+                        SELECT q.id, q.topic, q.not_before FROM push_outbox q
+                        WHERE q.topic = t.topic AND q.parked_since IS NULL AND q.not_before <= \(nowSeconds)
+                            AND (q.leased_until IS NULL OR q.leased_until <= \(nowSeconds))
+                        ORDER BY q.not_before, q.id LIMIT \(Int64(limit))) c),
+                turns AS (
                     SELECT id, not_before, row_number() OVER (PARTITION BY topic ORDER BY not_before, id) AS turn
-                    FROM push_outbox
-                    WHERE not_before <= \(nowSeconds) AND (leased_until IS NULL OR leased_until <= \(nowSeconds))
-                        AND parked_since IS NULL),
+                    FROM candidates),
                 due AS (
                     SELECT p.id FROM push_outbox p
                     WHERE p.id IN (SELECT id FROM turns ORDER BY turn, not_before, id LIMIT \(Int64(limit)))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WalletOrders
 import WalletOrdersInterop
 
@@ -52,9 +53,15 @@ package struct OrderChangeTag: Sendable, Hashable {
 
     /// The key tags of the store identified by `storeID` carry.
     package static func storeKey(for storeID: String) -> String {
+        // Every changed-orders request asks for its store's key: the last one made is kept.
+        if let last = lastStoreKey.withLock({ $0 }), last.storeID == storeID { return last.key }
         let digest = SHA256.hash(Array("wallet-orders change tag\u{0}\(storeID)".utf8))
-        return OpaqueToken.base64URL(Data(digest.prefix(12)))
+        let key = OpaqueToken.base64URL(Data(digest.prefix(12)))
+        lastStoreKey.withLock { $0 = (storeID, key) }
+        return key
     }
+
+    private static let lastStoreKey = Mutex<(storeID: String, key: String)?>(nil)
 
     /// The tag as the device receives it.
     package var encoded: String { "\(Self.prefix).\(storeKey).\(sequence)" }

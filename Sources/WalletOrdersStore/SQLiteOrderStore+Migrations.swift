@@ -76,6 +76,9 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v8-delivery-trail") { db in
             try migrateToDeliveryTrail(db)
         }
+        migrator.registerMigration("v9-push-turns") { db in
+            try migrateToPushTurns(db)
+        }
         return migrator
     }
 

@@ -74,21 +74,26 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         -> ChangedOrders?
     {
         let tag = try ChangedOrders.tag(tag)
-        let storeID = storeID
-        return try await perform("read") { database in
-            try await database.read { db in
-                let after = ChangedOrders.changeSequence(after: tag, storeID: storeID, newest: try Self.newestChangeSequence(db))
-                let rows = try Row.fetchAll(
-                    db,
+        // The tag's sequence when it is this store's, else -1 (every change). A tag ahead of the
+        // store's newest change (a store restored from a backup) counts as -1 too, decided in the
+        // SQL, so that one statement reads one consistent snapshot.
+        let after = ChangedOrders.changeSequence(after: tag, storeID: storeID, newest: .max)
+        // Synchronous, on a lookup connection, as ``accessRecord(for:)``: one indexed join over
+        // one device's registrations (bounded by the registration limits), no task suspended.
+        let rows = try performSync("read") { _ in
+            try lookupConnection().inDatabase { db -> [Row] in
+                let statement = try db.cachedStatement(
                     sql: """
                         SELECT o.orderIdentifier, o.changeSequence FROM registrations r
                         JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
-                        WHERE r.deviceIdentifier = ? AND r.orderTypeIdentifier = ? AND o.changeSequence > ?
+                        WHERE r.deviceIdentifier = ?1 AND r.orderTypeIdentifier = ?2 AND o.changeSequence > (
+                            CASE WHEN ?3 <= COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0) THEN ?3 ELSE -1 END)
                         ORDER BY o.changeSequence
-                        """, arguments: [deviceIdentifier, orderTypeIdentifier, after])
-                return ChangedOrders(changes: rows.map { ($0[0], $0[1]) }, storeID: storeID)
+                        """)
+                return try Row.fetchAll(statement, arguments: [deviceIdentifier, orderTypeIdentifier, after])
             }
         }
+        return ChangedOrders(changes: rows.map { ($0[0], $0[1]) }, storeID: storeID)
     }
 
     @discardableResult
@@ -211,18 +216,33 @@ extension SQLiteOrderStore: PushOutboxStoring {
         let until = nowSeconds + Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
         return try await perform("claim pushes from") { database in
             try await database.write { db in
-                let rows = try Row.fetchAll(
-                    db,
+                // Each order type's pushes take turns (its first, then every type's second, …),
+                // so one merchant's fan-out never holds back another's. Only the first `limit` due
+                // pushes of each type can be in the batch, and each type's are read from the
+                // `pushOutboxTurns` index in due order (the types themselves by a skip scan of
+                // it), so a claim costs the same with a hundred pushes waiting or a million.
+                let statement = try db.cachedStatement(
                     sql: """
-                        UPDATE pushOutbox SET leasedUntil = ?, attempts = attempts + 1
+                        WITH RECURSIVE topics(topic) AS (
+                            SELECT MIN(topic) FROM pushOutbox WHERE parkedSince IS NULL
+                            UNION ALL
+                            SELECT (SELECT MIN(topic) FROM pushOutbox WHERE parkedSince IS NULL AND topic > topics.topic)
+                            FROM topics WHERE topic IS NOT NULL),
+                        candidates AS (
+                            SELECT p.id, p.topic, p.notBefore FROM topics JOIN pushOutbox p ON p.id IN (
+                                SELECT q.id FROM pushOutbox q INDEXED BY pushOutboxTurns
+                                WHERE q.topic = topics.topic AND q.parkedSince IS NULL AND q.notBefore <= ?2
+                                    AND (q.leasedUntil IS NULL OR q.leasedUntil <= ?2)
+                                ORDER BY q.notBefore, q.id LIMIT ?3))
+                        UPDATE pushOutbox SET leasedUntil = ?1, attempts = attempts + 1
                         WHERE id IN (
                             SELECT id FROM (
                                 SELECT id, notBefore, ROW_NUMBER() OVER (PARTITION BY topic ORDER BY notBefore, id) AS turn
-                                FROM pushOutbox
-                                WHERE notBefore <= ? AND (leasedUntil IS NULL OR leasedUntil <= ?) AND parkedSince IS NULL)
-                            ORDER BY turn, notBefore, id LIMIT ?)
+                                FROM candidates)
+                            ORDER BY turn, notBefore, id LIMIT ?3)
                         RETURNING id, pushToken, topic, attempts, enqueuedAt
-                        """, arguments: [until, nowSeconds, nowSeconds, limit])
+                        """)
+                let rows = try Row.fetchAll(statement, arguments: [until, nowSeconds, limit])
                 return rows.map {
                     PendingPush(
                         id: $0[0], pushToken: $0[1], topic: $0[2], attempts: $0[3],
@@ -354,6 +374,11 @@ extension SQLiteOrderStore {
     static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Schema v9: the outbox's pushes of each order type in due order, for ``claimPushes(limit:lease:now:)``.
+    static func migrateToPushTurns(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX pushOutboxTurns ON pushOutbox (topic, notBefore) WHERE parkedSince IS NULL")
     }
 
     /// Schema v7: pushes whose credentials APNs refused are parked, not dropped.

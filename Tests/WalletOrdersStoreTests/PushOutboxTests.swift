@@ -42,6 +42,39 @@ struct PushOutboxTests {
     }
 
     @Test(
+        "Claims take the order types in turn: a merchant with one push waiting is never behind another's fan-out, leased pushes are skipped",
+        arguments: StoreKind.webServiceCases)
+    func claimsTakeTurns(kind: StoreKind) async throws {
+        let orderY = RegistrationIsolationTests.orderY
+        try await kind.withWebServiceStore { store in
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try RegistrationIsolationTests.archiveY("2025-11-21T00:00:00Z")) == .added)
+            for index in 0..<40 {
+                _ = try await store.register(deviceIdentifier: "x\(index)", pushToken: "aa\(index)", for: Self.order)
+            }
+            for index in 0..<2 {
+                _ = try await store.register(deviceIdentifier: "y\(index)", pushToken: "bb\(index)", for: orderY)
+            }
+            // Merchant X's fan-out is queued first, 40 pushes; merchant Y's 2 after it.
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")) == .added)
+            #expect(try await store.intake().save(signedArchive: try RegistrationIsolationTests.archiveY("2025-11-22T00:00:00Z")) == .added)
+            let now = Date().addingTimeInterval(1)
+            func claim(_ limit: Int) async throws -> [String: Int] {
+                let claimed = try await store.claimPushes(limit: limit, lease: .seconds(300), now: now)
+                return Dictionary(claimed.map { ($0.topic, 1) }, uniquingKeysWith: +)
+            }
+            let x = Self.order.orderTypeIdentifier
+            let y = orderY.orderTypeIdentifier
+            #expect(try await claim(2) == [x: 1, y: 1], "Y's first push goes with X's first")
+            #expect(try await claim(3) == [x: 2, y: 1], "then X, Y, X: each type's next in turn")
+            // Only X's are left; the ones leased above are skipped, not claimed again.
+            #expect(try await claim(100) == [x: 37])
+            #expect(try await claim(100).isEmpty)
+            #expect(try await store.outboxStatus(now: now).pending == 42, "every claimed push is leased, none removed")
+        }
+    }
+
+    @Test(
         "Claims lease pushes: claimed ones aren't claimed again until the lease runs out (a dead worker's pushes come back)",
         arguments: StoreKind.webServiceCases)
     func leases(kind: StoreKind) async throws {
