@@ -126,6 +126,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -230,7 +231,10 @@ let package = Package(
         // measured in the same run as `wallet-orders serve` (the framework's ceiling on the machine).
         .executableTarget(
             name: "serve-reference",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), "WalletOrders", "WalletOrdersStore"],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), "WalletOrders", "WalletOrdersStore", "WalletOrdersIntake",
+                "WalletOrdersServer",
+            ],
             path: "Tests/ServeReference",
             swiftSettings: swiftSettings
         ),

@@ -1,21 +1,24 @@
 -- wrk script: POST each body of a list once (Benchmarks/serve.py's merchant figures).
 --
---   wrk -t1 -c32 -d5s -s Benchmarks/post-each.lua URL -- LIST CONTENT-TYPE KEY
+--   wrk -t1 -c32 -d5s -s Benchmarks/post-each.lua URL -- LIST CONTENT-TYPE KEY [EXPECTED]
 --
 -- LIST names one file per line; each request posts the next file's bytes, so every save is a new
 -- order and writes (one thread only: the list isn't shared between threads). The list must hold
--- more bodies than the run sends. A response that isn't 200 with "added" in it counts as failed;
--- done() prints `posted N failed M` for serve.py to read.
+-- more bodies than the run sends. A response that isn't 200 with EXPECTED in it (by default
+-- "added", with its quotes: the service's answer to a new order) counts as failed; done() prints
+-- `posted N failed M` for serve.py to read.
 
 local bodies = {}
 local headers = {}
 local next_body = 1
+local expected = '"added"'
 answered = 0
 failed = 0
 first_failure = ""
 
 function init(args)
     local list, content_type, key = args[1], args[2], args[3]
+    if args[4] then expected = args[4] end
     for path in io.lines(list) do
         local file = assert(io.open(path, "rb"))
         bodies[#bodies + 1] = file:read("*a")
@@ -38,7 +41,7 @@ end
 
 function response(status, response_headers, body)
     answered = answered + 1
-    if status ~= 200 or not string.find(body, '"added"', 1, true) then
+    if status ~= 200 or not string.find(body, expected, 1, true) then
         failed = failed + 1
         if first_failure == "" then first_failure = status .. " " .. string.sub(body, 1, 300) end
     end

@@ -6,15 +6,23 @@
   python3 Benchmarks/serve.py --store postgres   # the cached GETs on PostgreSQL, one and two instances
 
 On this 2-core machine the server runs pinned to core 0 and wrk to core 1 (client and server
-on the same machine, over loopback). Figures:
+on the same machine, over loopback). `serve` and the references run their async code where
+`--executor` says (default event-loops, as `serve` does; pool: Swift's default executor). Every
+line has a floor from the same run: the same request's store calls or library work in a bare
+Hummingbird route (serve-reference), or the push client alone (push-reference).
 
-- wrk, 64 connections, DURATION seconds each: a bare Hummingbird "hello" route (serve-reference,
-  Tests/ServeReference, the framework's ceiling here), the same bare server's route that makes
-  the store's lookup of Wallet's GET and nothing else (the cached GET's floor), /health, GET of
-  the order answered 304 (If-None-Match) and 200 (the ~10 kB archive), and the changed-orders list (20 orders); requests/s, p50 and p99.
-- Merchant uploads: signed-archive saves/s and build-and-sign saves/s (4 client threads, each a
-  new version), next to `openssl speed rsa2048` signs/s from the same run.
-- Pushes: through a local APNs stand-in (apns-stand-in), pushes/s and the time from save to push.
+- wrk, 64 connections, DURATION seconds each: the bare "hello" route (the framework's ceiling
+  here; also on Swift's default executor, for comparison), and the floors of Wallet's requests:
+  the store's lookup of its GET, the lookup and the archive, the changed-orders query and its
+  JSON. Then `serve`: /health, GET of the order answered 304 (If-None-Match) and 200 (the ~10 kB
+  archive), and the changed-orders list (20 orders); requests/s, p50 and p99, each against the
+  bare route and against its floor.
+- Merchant uploads: signed-archive saves/s and build-and-sign saves/s (32 connections, each a
+  new version), next to `openssl speed rsa2048` signs/s and to their floors: the bare route
+  validating the same bodies, or validating, building and signing them, without a store.
+- Pushes: through a local APNs stand-in (apns-stand-in), pushes/s from one save to 1,000
+  devices, the time from save to push, how busy each side's core was, and the floor: the
+  service's APNs client sending as many pushes to the same stand-in with nothing else.
 
 With `--store postgres` (`make bench-serve-pg`): the cached GETs (304 and 200) on a throwaway
 PostgreSQL cluster with default durability (pgcluster.py), with one `serve` instance and with two
@@ -54,6 +62,7 @@ UPLOAD_SECONDS = 4
 TYPE = "order.com.northwindoutfitters.shop"
 TOKEN = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
 BIN = os.path.join(ROOT, ".build", "release", "wallet-orders")
+EXECUTOR = "event-loops"  # serve --executor, and the references' (--executor)
 REFERENCE = os.path.join(ROOT, ".build", "release", "serve-reference")
 
 
@@ -131,6 +140,12 @@ def wrk(url, headers=(), ports=None):
     return {"rate": rate, "p50": percentile(50), "p99": percentile(99), "errors": failures}
 
 
+def warm_up(url):
+    """Two seconds of wrk, not counted: a process's first requests fault in its pages and grow
+    its allocator's pools, which would otherwise fall on the first line measured."""
+    run(["taskset", "-c", "1", "wrk", "-t1", "-c64", "-d2s", url])
+
+
 def openssl_sign_rate():
     out = run(["taskset", "-c", "0", "openssl", "speed", "-seconds", "3", "rsa2048"]).stdout
     match = re.search(r"rsa\s+2048 bits\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)", out)
@@ -157,9 +172,9 @@ def post(port, path, body, content_type):
 UPLOAD_CONNECTIONS = 32
 
 
-def timed_posts(port, path, bodies, content_type, work):
+def timed_posts(port, path, bodies, content_type, work, expected='"added"'):
     """wrk on core 1 for UPLOAD_SECONDS posting each body once (post-each.lua), UPLOAD_CONNECTIONS
-    at a time; every answer must be 200 `added`. Returns saves/s, p50 and p99."""
+    at a time; every answer must be 200 with `expected` in it (`added`). Returns saves/s, p50 and p99."""
     listing = os.path.join(work, f"bodies-{len(os.listdir(work))}.txt")
     folder = listing + ".d"
     os.makedirs(folder)
@@ -170,7 +185,7 @@ def timed_posts(port, path, bodies, content_type, work):
                 file.write(body)
             out.write(name + "\n")
     command = ["taskset", "-c", "1", "wrk", "-t1", f"-c{UPLOAD_CONNECTIONS}", f"-d{UPLOAD_SECONDS}s", "--latency", "-s",
-               os.path.join(HERE, "post-each.lua"), f"http://127.0.0.1:{port}{path}", "--", listing, content_type, KEY]
+               os.path.join(HERE, "post-each.lua"), f"http://127.0.0.1:{port}{path}", "--", listing, content_type, KEY, expected]
     out = run(command).stdout
     posted, failed = map(int, re.search(r"posted (\d+) failed (\d+)", out).groups())
     if failed:
@@ -212,7 +227,7 @@ def pushes(work, store, root, signing, template, order):
     apns_port = json.loads(stand_in.stdout.readline())["port"]
     server, port = start(
         [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file", os.path.join(work, "keys.txt"),
-         "--log-level", "warning", "--apns", f"127.0.0.1:{apns_port}", "--apns-ca", f"{work}/apns-cert.pem", "--apns-token-key",
+         "--log-level", "warning", "--executor", EXECUTOR, "--apns", f"127.0.0.1:{apns_port}", "--apns-ca", f"{work}/apns-cert.pem", "--apns-token-key",
          f"{work}/token.p8", "--apns-key-id", "BENCHKEY01", "--apns-team-id", "BENCH00001", "--push-poll", "0.05",
          "--registrations-per-minute", "0", "--max-registrations-per-order", str(PUSH_DEVICES + 1000)],  # the devices come from one address
         r"listening on http://127\.0\.0\.1:(\d+)")
@@ -298,7 +313,7 @@ def serve(work, store, root, env=None):
     """One `serve` instance on core 0; returns (process, port)."""
     return start(
         [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--api-key-file",
-         os.path.join(work, "keys.txt"), "--signing-dir", os.path.join(work, "signing"), "--log-level", "warning"],
+         os.path.join(work, "keys.txt"), "--signing-dir", os.path.join(work, "signing"), "--log-level", "warning", "--executor", EXECUTOR],
         r"listening on http://127\.0\.0\.1:(\d+)", env=env)
 
 
@@ -396,7 +411,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite",
                         help="postgres: the cached GETs on PostgreSQL, one and two instances, next to SQLite")
-    if parser.parse_args().store == "postgres":
+    parser.add_argument("--executor", choices=("event-loops", "pool"), default="event-loops",
+                        help="where async code runs, in `serve` and in the references alike (serve --executor; default event-loops)")
+    options = parser.parse_args()
+    global EXECUTOR
+    EXECUTOR = options.executor
+    os.environ["REFERENCE_EXECUTOR"] = EXECUTOR  # serve-reference and push-reference read it
+    if options.store == "postgres":
         return main_postgres()
     if not os.environ.get("SKIP_BUILD"):
         build()
@@ -415,14 +436,27 @@ def main():
         stop(server)
 
         reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
+        warm_up(f"http://127.0.0.1:{port}/hello")
         figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
         figures[LOOKUP_FLOOR] = wrk(f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
+        if EXECUTOR != "pool":
+            # For comparison: the same two routes on Swift's default executor, as Hummingbird
+            # runs out of the box (every ratio below is against the routes on EXECUTOR).
+            stop(reference)
+            reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)",
+                                    env=dict(os.environ, REFERENCE_EXECUTOR="pool"))
+            figures["bare route on Swift's default executor (for comparison)"] = wrk(f"http://127.0.0.1:{port}/hello")
+            figures["bare route + lookup on Swift's default executor (for comparison)"] = wrk(
+                f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
+            stop(reference)
+            reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
         figures[ARCHIVE_FLOOR] = wrk(f"http://127.0.0.1:{port}/archive/{TYPE}/bench-0")
         figures[LIST_FLOOR] = wrk(f"http://127.0.0.1:{port}/changed/bench-device/{TYPE}")
         stop(reference)
 
         server, port = serve(work, store, root)
         base = f"http://127.0.0.1:{port}"
+        warm_up(f"{base}/health")
         figures["/health"] = wrk(f"{base}/health")
         figures["GET order, 304 (If-None-Match)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"])
         figures[f"GET order, 200 ({size} B)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}"])
@@ -445,14 +479,26 @@ def main():
         archive_saves = timed_posts(port, "/merchant/v1/orders", signed, "application/vnd.apple.finance.order", work)
         build_saves = timed_posts(port, "/merchant/v1/orders/build", uploads, "application/json", work)
         stop(server)
+        # Their floors: the bare route and the library's work on the same bodies (validation; or
+        # validation, build and signature), no store.
+        reference, reference_port = start([REFERENCE, "0", store, os.path.join(work, "signing"), root],
+                                          r"listening on 127\.0\.0\.1:(\d+)")
+        archive_floor = timed_posts(reference_port, "/validate", signed, "application/vnd.apple.finance.order", work, "ok")
+        build_floor = timed_posts(reference_port, "/build", uploads, "application/json", work, "ok")
+        stop(reference)
         push_rate, first_push, (server_busy, stand_in_busy), push_floor = pushes(work, store, root, signing, template, order)
 
-        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"], "one thread, server on core 0")
+        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"],
+                    f"one thread, server on core 0; async code on {'the event loops' if EXECUTOR == 'event-loops' else 'Swift default executor'}"
+                    " in serve and the references")
         print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
         print(f"merchant upload of signed archives ({UPLOAD_CONNECTIONS} connections, {UPLOAD_SECONDS} s): {archive_saves['rate']:,.0f} saves/s, "
-              f"p50 {archive_saves['p50']:.2f} ms, p99 {archive_saves['p99']:.2f} ms")
+              f"p50 {archive_saves['p50']:.2f} ms, p99 {archive_saves['p99']:.2f} ms; its floor (bare route + validation, no store): "
+              f"{archive_floor['rate']:,.0f}/s, so {archive_saves['rate'] / archive_floor['rate']:.2f} × the floor")
         print(f"merchant build-and-sign ({UPLOAD_CONNECTIONS} connections, {UPLOAD_SECONDS} s): {build_saves['rate']:,.0f} saves/s = "
-              f"{build_saves['rate'] / rsa:.2f} × the RSA sign rate of one core; p50 {build_saves['p50']:.2f} ms, p99 {build_saves['p99']:.2f} ms")
+              f"{build_saves['rate'] / rsa:.2f} × the RSA sign rate of one core; p50 {build_saves['p50']:.2f} ms, p99 {build_saves['p99']:.2f} ms; "
+              f"its floor (bare route + validation, build and signature, no store): {build_floor['rate']:,.0f}/s = "
+              f"{build_floor['rate'] / rsa:.2f} × the RSA sign rate, so {build_saves['rate'] / build_floor['rate']:.2f} × the floor")
         print(f"pushes to the local APNs stand-in (HTTP/2, TLS, token auth): {PUSH_DEVICES} devices of one order, "
               f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms; during the fan-out the server used "
               f"{server_busy:.0%} of core 0 and the stand-in {stand_in_busy:.0%} of core 1")

@@ -30,6 +30,7 @@ extension OrderServer.Configuration {
     /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
     /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
     /// | `signing.passphraseEnvironment` | the variable holding their passphrase | none |
+    /// | `executor` | where the service's `async` code runs: `event-loops` (on SwiftNIO's event loops, no thread switch per request) or `pool` (Swift's default executor; ``OrderServer/TaskThreads``) | `event-loops` |
     /// | `metrics.key` | the key `GET /metrics` asks for (`Authorization: Bearer`); the environment: `WALLET_ORDERS_METRICS_KEY` | none (open) |
     ///
     /// A key's scope holds commas, so `apiKeys` given as one string (the environment:
@@ -102,6 +103,9 @@ extension OrderServer.Configuration {
             metricsKey = key
         }
         try readLimits(config)
+        let executor = config.string(forKey: "executor", default: OrderServer.TaskThreads.eventLoops.rawValue)
+        guard let taskThreads = OrderServer.TaskThreads(rawValue: executor) else { throw Self.invalid("executor", executor, "event-loops or pool") }
+        self.taskThreads = taskThreads
         registrationLimits = RegistrationLimits(
             maximumPerOrder: try count("registrations.maximumPerOrder", 1_000, 1...1_000_000),
             maximumPerDevice: try count("registrations.maximumPerDevice", 100, 1...1_000_000))

@@ -75,6 +75,10 @@ public struct OrderServer: Sendable {
         /// `nil` (the default) serves the metrics to anyone who reaches the service: set it, or
         /// keep `/metrics` off the public internet at the proxy, when the service faces it.
         public var metricsKey: String?
+        /// Where the service's `async` code runs (``OrderServer/TaskThreads``): `wallet-orders
+        /// serve` installs it before the service starts. An embedding application calls
+        /// ``OrderServer/TaskThreads/install()`` itself, if at all: it decides for the whole process.
+        public var taskThreads: TaskThreads = .eventLoops
         /// Told of each step of every upload and build as it begins (``OrderIntake/Step``: validating,
         /// signing, saving, notifying), for logs, metrics or tests.
         public var onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)?

@@ -10,7 +10,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
         // Synchronous, on a lookup connection: one indexed read on the web service's hottest path.
         try performSync("read") { _ in
-            try lookupConnection().inDatabase { db -> OrderAccessRecord? in
+            try withLookup { db -> OrderAccessRecord? in
                 let statement = try db.cachedStatement(
                     sql: """
                         SELECT authenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256
@@ -81,7 +81,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         // Synchronous, on a lookup connection, as ``accessRecord(for:)``: one indexed join over
         // one device's registrations (bounded by the registration limits), no task suspended.
         let rows = try performSync("read") { _ in
-            try lookupConnection().inDatabase { db -> [Row] in
+            try withLookup { db -> [Row] in
                 let statement = try db.cachedStatement(
                     sql: """
                         SELECT o.orderIdentifier, o.changeSequence FROM registrations r

@@ -54,10 +54,18 @@ public final class SQLiteOrderStore: OrderStoring {
     /// read-only `DatabaseQueue` for ``Access/readOnly``.
     private let database: any DatabaseWriter
     private let closed = Mutex(false)
-    /// Read-only connections of their own for ``contains(matching:updatedDate:)``, one per core:
-    /// one indexed lookup outside any explicit transaction costs a fraction of a pooled read.
+    /// Read-only connections of their own for the synchronous lookups (``contains(matching:updatedDate:)``,
+    /// Wallet's GET, the changed-orders list): one indexed read outside any explicit transaction
+    /// costs a fraction of a pooled read. Each lookup takes a connection no other lookup holds
+    /// (``lookupsInUse``), so a thread preempted in the middle of one never makes another wait:
+    /// there are more of them than threads that run lookups at once.
     private let lookups: [DatabaseQueue]
+    /// One bit per connection of ``lookups``: set while a lookup holds it.
+    private let lookupsInUse = Mutex<UInt64>(0)
     private let nextLookup = Atomic<Int>(0)
+    /// How many lookup connections a store opens: twice the cores, at least 4, at most 64 (one
+    /// bit each in ``lookupsInUse``).
+    static var lookupConnectionCount: Int { min(64, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
     /// Concurrent ``save(verifiedArchives:)`` calls share one transaction (one WAL flush).
     private let saveGroups = GroupCommit<VerifiedOrderArchive, Result<OrderSaveReceipt, WalletOrdersError>>()
     /// How far ahead of the clock an archive's `updatedAt` may be.
@@ -135,7 +143,7 @@ public final class SQLiteOrderStore: OrderStoring {
             case .readWrite:
                 let writer = database
                 try Self.retryingWhileBusy(until: deadline) { try Self.migrate(writer, with: migrator) }
-                lookups = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+                lookups = try (0..<Self.lookupConnectionCount).map { _ in
                     try DatabaseQueue(path: path, configuration: readOnlyConfiguration)
                 }
             case .readOnly:
@@ -145,7 +153,12 @@ public final class SQLiteOrderStore: OrderStoring {
                         "The order store \(path) has an older schema, which a read-only open can't upgrade. Nothing was changed.",
                         hint: "Open it once with write access (any store command that saves) to upgrade it.")
                 }
-                lookups = [database as! DatabaseQueue]
+                let location = try Self.readOnlyPath(url)
+                lookups =
+                    try [database as! DatabaseQueue]
+                    + (1..<Self.lookupConnectionCount).map { _ in
+                        try DatabaseQueue(path: location.path, configuration: readOnlyConfiguration)
+                    }
             }
             storeID =
                 try database.read { db in
@@ -184,6 +197,9 @@ public final class SQLiteOrderStore: OrderStoring {
                     try db.execute(sql: "PRAGMA busy_timeout = 0")
                     try db.checkpoint(.truncate)
                 }
+            }
+            if access == .readOnly {
+                for lookup in lookups.dropFirst() { try lookup.close() }  // the first is `database`
             }
             try database.close()
             if access == .readWrite {
@@ -263,9 +279,23 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    /// One of the read-only lookup connections, in turn.
-    func lookupConnection() -> DatabaseQueue {
-        lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % lookups.count]
+    /// Runs `body` on a read-only lookup connection no other lookup holds, synchronously; when
+    /// every one is held (more callers at once than connections), on the next one in turn, after
+    /// its holder.
+    func withLookup<T>(_ body: (Database) throws -> T) throws -> T {
+        let count = lookups.count
+        let free = lookupsInUse.withLock { inUse -> Int? in
+            let available = ~inUse & (count == 64 ? ~0 : (1 << count) - 1)
+            guard available != 0 else { return nil }
+            let index = available.trailingZeroBitCount
+            inUse |= 1 << index
+            return index
+        }
+        guard let free else {
+            return try lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % count].inDatabase(body)
+        }
+        defer { lookupsInUse.withLock { $0 &= ~(1 << free) } }
+        return try lookups[free].inDatabase(body)
     }
 
     public func contains(matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Timestamp?) async throws
@@ -273,12 +303,11 @@ public final class SQLiteOrderStore: OrderStoring {
     {
         // A synchronous read: one indexed lookup, one statement (so one consistent snapshot), on
         // a connection that in WAL mode never waits for writers: cheaper than suspending the task.
-        let lookup = lookupConnection()
         // One indexed lookup that answers in SQL (0 exists, 1 newerExists, 2 olderExists, no row:
         // notFound): one integer column, no row object, no Timestamp to format. One statement is
         // one consistent snapshot, on a connection that in WAL mode never waits for writers.
         let code = try performSync("read") { _ in
-            try lookup.inDatabase { db -> Int? in
+            try withLookup { db -> Int? in
                 let statement = try db.cachedStatement(
                     sql: """
                         SELECT CASE
@@ -307,7 +336,7 @@ public final class SQLiteOrderStore: OrderStoring {
         // Synchronous, on a lookup connection, as ``accessRecord(for:)``: Wallet's 200 reads the
         // archive right after its access record, and an archive is at most a few megabytes.
         try performSync("read") { _ in
-            try lookupConnection().inDatabase { db -> [UInt8]? in
+            try withLookup { db -> [UInt8]? in
                 let statement = try db.cachedStatement(
                     sql: "SELECT archive FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?")
                 let cursor = try Row.fetchCursor(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])

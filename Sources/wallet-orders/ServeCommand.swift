@@ -133,6 +133,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Another root to trust the APNs endpoint with (a stand-in's CA); repeatable.", valueName: "file"))
     var apnsTrustRoots: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Where async code runs: event-loops (default: no thread switch per request) or pool (Swift's default).",
+            valueName: "executor"))
+    var executor: String?
+
     @Option(name: .customLong("push-poll"), help: ArgumentHelp("Seconds between looks at the push outbox (default 1).", valueName: "seconds"))
     var pushPoll: Double?
 
@@ -218,6 +224,7 @@ struct ServeCommand: AsyncParsableCommand {
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
         let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
         let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
+        settings.taskThreads.install()  // before the service starts any task
         let location = try reportingFailures { () throws -> OrderStoreLocation in
             // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
             let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
@@ -283,6 +290,7 @@ struct ServeCommand: AsyncParsableCommand {
         return [
             "listen": .string(address),
             "store": .string(store),
+            "executor": .string(settings.taskThreads.rawValue),
             "apns": .string(apns.map { $0.endpoints.joined(separator: ", ") } ?? "none: pushes wait in the outbox"),
             "signingIdentities": .array(identities),
             "trustRoots": .string(extraTrustRoots == 0 ? "Apple Root CA" : "Apple Root CA and \(extraTrustRoots) more"),
@@ -301,6 +309,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("apiKeyFile", apiKeyFile.map(ConfigContent.string))
         set("publicURL", publicURL.map(ConfigContent.string))
         set("links.walletBadges", walletBadges.map(ConfigContent.string))
+        set("executor", executor.map(ConfigContent.string))
         set("push.pollSeconds", pushPoll.map(ConfigContent.double))
         set("push.leaseSeconds", pushLease.map(ConfigContent.double))
         set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))

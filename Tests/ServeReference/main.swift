@@ -1,11 +1,13 @@
 import Foundation
 import Hummingbird
 import WalletOrders
+import WalletOrdersIntake
+import WalletOrdersServer
 import WalletOrdersStore
 
 // `make bench-serve` (Benchmarks/serve.py) measures this next to `wallet-orders serve`.
 //
-// serve-reference PORT [STORE]: GET /hello answers "hello" on 127.0.0.1:PORT until SIGTERM: the
+// serve-reference PORT [STORE [SIGNING-DIR TRUST-ROOT]]: GET /hello answers "hello" on 127.0.0.1:PORT until SIGTERM: the
 // framework's ceiling. With STORE (a SQLite order store), three more routes make the store calls
 // `wallet-orders serve` makes for Wallet's requests, and nothing else (no middleware, no
 // authorization, no conditional headers, no delivery trail): each is the floor of one request,
@@ -17,6 +19,17 @@ import WalletOrdersStore
 //   the 200).
 // - GET /changed/{device}/{type}: the device's changed orders as JSON, 204 when none (the floor
 //   of the changed-orders list).
+//
+// With SIGNING-DIR (as `serve --signing-dir`) and TRUST-ROOT, the merchant lines' floors: the
+// library's work on the body and nothing else (no store, no authentication, no JSON answer).
+//
+// - POST /validate: the signed archive validated as the upload validates it; `ok` when valid,
+//   422 when not (the floor of the upload).
+// - POST /build: order.json validated, then built and signed with the first identity of
+//   SIGNING-DIR and its template, as the build endpoint does before saving; `ok` or 422 (the
+//   floor of build-and-sign).
+// On the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the default, or pool).
+OrderServer.TaskThreads(rawValue: ProcessInfo.processInfo.environment["REFERENCE_EXECUTOR"] ?? "event-loops")?.install()
 let arguments = CommandLine.arguments.dropFirst()
 let port = arguments.first.flatMap(Int.init) ?? 8090
 let router = Router()
@@ -43,6 +56,30 @@ if let path = arguments.dropFirst().first {
                 since: nil)
         else { return Response(status: .noContent) }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(changed))))
+    }
+}
+if arguments.count >= 4 {
+    let anchors = [[UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[arguments.startIndex + 3])))]
+    let validator = try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
+    let signing = try SigningIdentities.load(directory: URL(fileURLWithPath: arguments[arguments.startIndex + 2]))
+    guard let entry = signing.entries.values.first else {
+        fatalError("serve-reference: no signing identity in \(arguments[arguments.startIndex + 2])")
+    }
+    let intake = OrderIntake(validator: validator)  // no store: validate and sign only
+    let bodyLimit = 8 << 20
+    router.post("validate") { request, _ -> Response in
+        let body = try await request.body.collect(upTo: bodyLimit)
+        guard case .success = VerifiedOrderArchive.checking(bytes: body.readableBytesView, validator: validator).0 else {
+            return Response(status: .unprocessableContent)
+        }
+        return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+    }
+    router.post("build") { request, _ -> Response in
+        var files = entry.template.files
+        files[OrderArchive.orderPath] = Array(try await request.body.collect(upTo: bodyLimit).readableBytesView)
+        let result = try intake.prepare(source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity))
+        guard result.archive != nil else { return Response(status: .unprocessableContent) }
+        return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
 }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))

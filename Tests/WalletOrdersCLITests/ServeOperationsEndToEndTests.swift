@@ -40,6 +40,26 @@ struct ServeOperationsEndToEndTests {
         #expect(result.errorOutput.contains("hint: serve takes the address and the port together: --listen 127.0.0.1:8080"), "\(result.errorOutput)")
     }
 
+    @Test("--executor pool keeps Swift's default executor and serves the same; an unknown executor is refused naming the setting")
+    func executor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.file("orders.sqlite").path
+        let wrong = try CLI.run(["serve", "--store", store, "--executor", "threads"])
+        #expect(wrong.status == 1, "\(wrong)")
+        #expect(wrong.errorOutput.contains("executor") && wrong.errorOutput.contains("event-loops or pool"), "\(wrong.errorOutput)")
+        let server = try RunningServer(["--store", store, "--executor", "pool", "--log-format", "json"], folder: folder)
+        #expect(try HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
+        let order = try HTTPClient.request("GET", "\(server.baseURL)/v1/orders/order.com.example/none", headers: ["Authorization": "AppleOrder x"])
+        #expect(order.status == 401)
+        #expect(try server.stop() == 0)
+        let started = server.child.errorOutput.split(separator: "\n").compactMap { line -> [String: Any]? in
+            guard line.hasPrefix("{") else { return nil }
+            return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.first { $0["message"] as? String == "started" }
+        #expect((started?["metadata"] as? [String: Any])?["executor"] as? String == "pool", "\(server.child.errorOutput)")
+    }
+
     @Test("A port another process listens on is an error naming the address, with a hint, not a stack of NIO errors")
     func portInUse() throws {
         let folder = try TemporaryFolder()
@@ -81,6 +101,7 @@ struct ServeOperationsEndToEndTests {
         #expect(summary["signingIdentities"] as? [String] == [])
         #expect(summary["trustRoots"] as? String == "Apple Root CA")
         #expect(summary["merchantKeys"] as? String == "1")
+        #expect(summary["executor"] as? String == "event-loops", "async code on the event loops by default")
         #expect(!server.child.errorOutput.contains("merchant-key-0123456789abcdef"), "no secret in the log")
         #expect(
             records.contains {
