@@ -55,7 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import pgcluster  # noqa: E402
-DURATION = int(os.environ.get("SECONDS_EACH", os.environ.get("DURATION", "10")))
+DURATION = int(os.environ.get("SECONDS_EACH", os.environ.get("DURATION", "12")))
 KEY = "bench-merchant-key-0123456789abcdef"
 UPLOADS = int(os.environ.get("UPLOADS", "20000"))  # bodies for each upload figure; more than a run sends
 UPLOAD_SECONDS = 4
@@ -108,11 +108,11 @@ end
 """
 
 
-def wrk(url, headers=(), ports=None):
-    """wrk on core 1, 64 connections: one thread, or with `ports` one thread per port (the URL's
-    port is replaced by each thread's)."""
+def wrk(url, headers=(), ports=None, seconds=None):
+    """wrk on core 1, 64 connections, DURATION seconds (or `seconds`): one thread, or with `ports`
+    one thread per port (the URL's port is replaced by each thread's)."""
     threads = len(ports) if ports else 1
-    command = ["taskset", "-c", "1", "wrk", f"-t{threads}", "-c64", f"-d{DURATION}s", "--latency"]
+    command = ["taskset", "-c", "1", "wrk", f"-t{threads}", "-c64", f"-d{seconds or DURATION}s", "--latency"]
     for header in headers:
         command += ["-H", header]
     script = None
@@ -170,6 +170,7 @@ def post(port, path, body, content_type):
 
 
 UPLOAD_CONNECTIONS = 32
+MERCHANT_ROUNDS = 2  # each round of the service posts UPLOADS / MERCHANT_ROUNDS new orders
 
 
 def timed_posts(port, path, bodies, content_type, work, expected='"added"'):
@@ -341,24 +342,63 @@ LIST_FLOOR = "bare route + the changed-orders query, JSON (reference)"
 FLOORS = {"304": LOOKUP_FLOOR, "200": ARCHIVE_FLOOR, "changed orders": LIST_FLOOR}
 
 
+POOL_304 = "serve --executor pool: GET order, 304 (for comparison)"
+POOL_LOOKUP_FLOOR = "bare route + lookup on Swift's default executor (for comparison)"
+
+
 def floor_of(name, figures):
+    if name == POOL_304:
+        return POOL_LOOKUP_FLOOR
+    if "pool" in name or "default executor" in name:
+        return None
     for key, floor in FLOORS.items():
         if key in name and floor in figures:
             return floor
     return None
 
 
-def print_table(figures, ceiling, note):
-    print(f"\nwallet-orders serve on loopback, {DURATION} s per line, wrk -c64 on core 1, {note}\n")
-    print("| request | req/s | vs bare route | vs its floor (the reference line of the same request) | p50 | p99 | p99 vs bare route | errors (non-2xx/3xx, socket) |")
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
+
+
+def in_rounds(lines):
+    """Measures `lines` (name, url, headers) ROUNDS times in turn, DURATION / ROUNDS seconds each
+    (at least 2), and returns {name: [wrk result per round]}. On a shared host whose speed drifts
+    over minutes, a ratio of two lines measured seconds apart in the same round holds where one of
+    lines measured minutes apart doesn't; the table gives the median of each round's ratio."""
+    seconds = max(2, round(DURATION / ROUNDS))
+    samples = {name: [] for name, _, _ in lines}
+    for _ in range(ROUNDS):
+        for name, url, headers in lines:
+            samples[name].append(wrk(url, headers, seconds=seconds))
+    return samples
+
+
+def print_table(figures, ceiling_name, note):
+    """`figures`: {name: [wrk result per round]} (one result when not measured in rounds). Each
+    ratio is the median over the rounds of the ratio within a round."""
+    rounds = len(figures[ceiling_name])
+    print(f"\nwallet-orders serve on loopback, wrk -c64 on core 1, {note}; {rounds} round(s) of every line, "
+          "each ratio the median of the rounds' ratios\n")
+    print("| request | req/s (median) | vs bare route | vs its floor (the reference line of the same request) | p50 | p99 "
+          "| p99 vs bare route's | errors (non-2xx/3xx, socket) |")
     print("|---|---|---|---|---|---|---|---|")
-    bare = figures.get("bare Hummingbird route (reference)")
-    for name, figure in figures.items():
+    bare = figures[ceiling_name]
+
+    def ratio(line, other, key):
+        return median([a[key] / b[key] for a, b in zip(line, other)])
+
+    for name, line in figures.items():
         floor = floor_of(name, figures)
-        against_floor = f"{figure['rate'] / figures[floor]['rate']:.2f} ×" if floor else "–"
-        p99 = f"{figure['p99'] / bare['p99']:.2f} ×" if bare else "–"
-        print(f"| {name} | {figure['rate']:,.0f} | {figure['rate'] / ceiling:.2f} × | {against_floor} | {figure['p50']:.2f} ms "
-              f"| {figure['p99']:.2f} ms | {p99} | {figure['errors']} |")
+        against_floor = f"{ratio(line, figures[floor], 'rate'):.2f} ×" if floor else "–"
+        print(f"| {name} | {median([r['rate'] for r in line]):,.0f} | {ratio(line, bare, 'rate'):.2f} × | {against_floor} "
+              f"| {median([r['p50'] for r in line]):.2f} ms | {median([r['p99'] for r in line]):.2f} ms | {ratio(line, bare, 'p99'):.2f} × "
+              f"| {sum(r['errors'] for r in line)} |")
 
 
 def main_postgres():
@@ -399,7 +439,7 @@ def main_postgres():
             for server, _ in servers:
                 stop(server)
 
-        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"],
+        print_table({name: [figure] for name, figure in figures.items()}, "bare Hummingbird route (reference)",
                     "one thread per instance, the instances on core 0, PostgreSQL on core 0 then on core 1\n"
                     + cluster.describe().replace(", server pinned to core 1", ""))
     finally:
@@ -425,42 +465,51 @@ def main():
     try:
         certs, root, store, order, template, signing, built = prepare(work)
 
-        figures = {}
         server, port = serve(work, store, root)
-        # A device registered for the 20 orders (before the reference lines: their list reads it).
+        base = f"http://127.0.0.1:{port}"
+        # A device registered for the 20 orders.
         for index in range(20):
             status, _, _ = call(port, "POST", f"/v1/devices/bench-device/registrations/{TYPE}/bench-{index}",
                                 json.dumps({"pushToken": "ab" * 32}), {"Authorization": f"AppleOrder {TOKEN}"})
             assert status in (200, 201), status
         etag, size = etag_of(port)
-        stop(server)
-
-        reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
-        warm_up(f"http://127.0.0.1:{port}/hello")
-        figures["bare Hummingbird route (reference)"] = wrk(f"http://127.0.0.1:{port}/hello")
-        figures[LOOKUP_FLOOR] = wrk(f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
+        # The references beside it (all on core 0, one loaded at a time).
+        reference, reference_port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
+        references = [reference]
+        floors = f"http://127.0.0.1:{reference_port}"
+        lines = [("bare Hummingbird route (reference)", f"{floors}/hello", []),
+                 (LOOKUP_FLOOR, f"{floors}/lookup/{TYPE}/bench-0", [])]
         if EXECUTOR != "pool":
-            # For comparison: the same two routes on Swift's default executor, as Hummingbird
-            # runs out of the box (every ratio below is against the routes on EXECUTOR).
-            stop(reference)
-            reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)",
-                                    env=dict(os.environ, REFERENCE_EXECUTOR="pool"))
-            figures["bare route on Swift's default executor (for comparison)"] = wrk(f"http://127.0.0.1:{port}/hello")
-            figures["bare route + lookup on Swift's default executor (for comparison)"] = wrk(
-                f"http://127.0.0.1:{port}/lookup/{TYPE}/bench-0")
-            stop(reference)
-            reference, port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
-        figures[ARCHIVE_FLOOR] = wrk(f"http://127.0.0.1:{port}/archive/{TYPE}/bench-0")
-        figures[LIST_FLOOR] = wrk(f"http://127.0.0.1:{port}/changed/bench-device/{TYPE}")
-        stop(reference)
-
-        server, port = serve(work, store, root)
-        base = f"http://127.0.0.1:{port}"
-        warm_up(f"{base}/health")
-        figures["/health"] = wrk(f"{base}/health")
-        figures["GET order, 304 (If-None-Match)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"])
-        figures[f"GET order, 200 ({size} B)"] = wrk(f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}"])
-        figures["changed orders (20)"] = wrk(f"{base}/v1/devices/bench-device/registrations/{TYPE}")
+            # For comparison: the same two routes on Swift's default executor, as Hummingbird runs
+            # out of the box (every ratio is against the routes on EXECUTOR).
+            stock, stock_port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)",
+                                      env=dict(os.environ, REFERENCE_EXECUTOR="pool"))
+            references.append(stock)
+            lines += [("bare route on Swift's default executor (for comparison)", f"http://127.0.0.1:{stock_port}/hello", []),
+                      (POOL_LOOKUP_FLOOR, f"http://127.0.0.1:{stock_port}/lookup/{TYPE}/bench-0", [])]
+        if EXECUTOR != "pool":
+            # And the service itself on Swift's default executor (serve --executor pool), on the same store.
+            pooled, pooled_port = start(
+                [BIN, "serve", "--store", store, "--listen", "127.0.0.1:0", "--trust-root", root, "--log-level", "warning",
+                 "--executor", "pool"], r"listening on http://127\.0\.0\.1:(\d+)")
+            references.append(pooled)
+            pooled_base = f"http://127.0.0.1:{pooled_port}"
+            lines += [(POOL_304, f"{pooled_base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"]),
+                      ("serve --executor pool: changed orders (20) (for comparison)",
+                       f"{pooled_base}/v1/devices/bench-device/registrations/{TYPE}", [])]
+        lines += [(ARCHIVE_FLOOR, f"{floors}/archive/{TYPE}/bench-0", []),
+                  (LIST_FLOOR, f"{floors}/changed/bench-device/{TYPE}", []),
+                  ("/health", f"{base}/health", []),
+                  ("GET order, 304 (If-None-Match)", f"{base}/v1/orders/{TYPE}/bench-0",
+                   [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"]),
+                  (f"GET order, 200 ({size} B)", f"{base}/v1/orders/{TYPE}/bench-0", [f"Authorization: AppleOrder {TOKEN}"]),
+                  ("changed orders (20)", f"{base}/v1/devices/bench-device/registrations/{TYPE}", [])]
+        for _, url, headers in lines:
+            if url.endswith("/hello") or url.endswith("/health"):
+                warm_up(url)
+        figures = in_rounds(lines)
+        for process in references:
+            stop(process)
 
         # Uploads: every body a new order (so every answer is `added` and writes), UPLOADS of each kind.
         uploads = []
@@ -475,30 +524,42 @@ def main():
                 out.write(json.dumps(order) + "\n")
         run([BIN, "build", "--batch", signed_sources, "--template", template, "--out", os.path.join(work, "signed"), "--quiet"] + signing)
         signed = [open(os.path.join(work, "signed", name), "rb").read() for name in sorted(os.listdir(os.path.join(work, "signed")))]
-        rsa = openssl_sign_rate()
-        archive_saves = timed_posts(port, "/merchant/v1/orders", signed, "application/vnd.apple.finance.order", work)
-        build_saves = timed_posts(port, "/merchant/v1/orders/build", uploads, "application/json", work)
-        stop(server)
-        # Their floors: the bare route and the library's work on the same bodies (validation; or
-        # validation, build and signature), no store.
+        # Each merchant line in turn with its floor (the bare route and the library's work on the
+        # same bodies: validation; or validation, build and signature; no store), MERCHANT_ROUNDS
+        # times, each round of the service with bodies of its own (every save a new order).
         reference, reference_port = start([REFERENCE, "0", store, os.path.join(work, "signing"), root],
                                           r"listening on 127\.0\.0\.1:(\d+)")
-        archive_floor = timed_posts(reference_port, "/validate", signed, "application/vnd.apple.finance.order", work, "ok")
-        build_floor = timed_posts(reference_port, "/build", uploads, "application/json", work, "ok")
+        rsa_rates = [openssl_sign_rate()]
+        archive_saves, archive_floor, build_saves, build_floor = [], [], [], []
+        for turn in range(MERCHANT_ROUNDS):
+            archive_floor.append(timed_posts(reference_port, "/validate", signed, "application/vnd.apple.finance.order", work, "ok"))
+            archive_saves.append(timed_posts(port, "/merchant/v1/orders", signed[turn::MERCHANT_ROUNDS],
+                                             "application/vnd.apple.finance.order", work))
+            build_floor.append(timed_posts(reference_port, "/build", uploads, "application/json", work, "ok"))
+            build_saves.append(timed_posts(port, "/merchant/v1/orders/build", uploads[turn::MERCHANT_ROUNDS], "application/json", work))
+        rsa_rates.append(openssl_sign_rate())
+        rsa = sum(rsa_rates) / len(rsa_rates)
         stop(reference)
+        stop(server)
         push_rate, first_push, (server_busy, stand_in_busy), push_floor = pushes(work, store, root, signing, template, order)
 
-        print_table(figures, figures["bare Hummingbird route (reference)"]["rate"],
+        print_table(figures, "bare Hummingbird route (reference)",
                     f"one thread, server on core 0; async code on {'the event loops' if EXECUTOR == 'event-loops' else 'Swift default executor'}"
                     " in serve and the references")
-        print(f"\nopenssl speed rsa2048 (core 0): {rsa:,.0f} signs/s")
-        print(f"merchant upload of signed archives ({UPLOAD_CONNECTIONS} connections, {UPLOAD_SECONDS} s): {archive_saves['rate']:,.0f} saves/s, "
-              f"p50 {archive_saves['p50']:.2f} ms, p99 {archive_saves['p99']:.2f} ms; its floor (bare route + validation, no store): "
-              f"{archive_floor['rate']:,.0f}/s, so {archive_saves['rate'] / archive_floor['rate']:.2f} × the floor")
-        print(f"merchant build-and-sign ({UPLOAD_CONNECTIONS} connections, {UPLOAD_SECONDS} s): {build_saves['rate']:,.0f} saves/s = "
-              f"{build_saves['rate'] / rsa:.2f} × the RSA sign rate of one core; p50 {build_saves['p50']:.2f} ms, p99 {build_saves['p99']:.2f} ms; "
-              f"its floor (bare route + validation, build and signature, no store): {build_floor['rate']:,.0f}/s = "
-              f"{build_floor['rate'] / rsa:.2f} × the RSA sign rate, so {build_saves['rate'] / build_floor['rate']:.2f} × the floor")
+        print(f"\nopenssl speed rsa2048 (core 0), before and after the merchant lines: "
+              f"{' and '.join(f'{rate:,.0f}' for rate in rsa_rates)} signs/s")
+
+        def merchant(name, saves, floor, floor_name):
+            rates = ", ".join(f"{r['rate']:,.0f}" for r in saves)
+            floors = ", ".join(f"{r['rate']:,.0f}" for r in floor)
+            against = median([a["rate"] / b["rate"] for a, b in zip(saves, floor)])
+            print(f"{name} ({UPLOAD_CONNECTIONS} connections, {MERCHANT_ROUNDS} rounds of {UPLOAD_SECONDS} s): {rates} saves/s "
+                  f"= {median([r['rate'] for r in saves]) / rsa:.2f} × the RSA sign rate; p50 {median([r['p50'] for r in saves]):.2f} ms, "
+                  f"p99 {median([r['p99'] for r in saves]):.2f} ms; its floor ({floor_name}): {floors}/s "
+                  f"= {median([r['rate'] for r in floor]) / rsa:.2f} × the RSA sign rate; the service at {against:.2f} × its floor")
+
+        merchant("merchant upload of signed archives", archive_saves, archive_floor, "bare route + validation, no store")
+        merchant("merchant build-and-sign", build_saves, build_floor, "bare route + validation, build and signature, no store")
         print(f"pushes to the local APNs stand-in (HTTP/2, TLS, token auth): {PUSH_DEVICES} devices of one order, "
               f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms; during the fan-out the server used "
               f"{server_busy:.0%} of core 0 and the stand-in {stand_in_busy:.0%} of core 1")

@@ -8,10 +8,9 @@ extension OrderServer {
         /// On SwiftNIO's event loops, the threads that read and write the connections
         /// (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`).
         /// A request's handler then runs on the thread that has its bytes, and its answer is
-        /// written from there: no thread switch between the two per request. On two cores this
-        /// takes the cached GETs' floor (the framework plus the store's lookup) from about 0.35 ×
-        /// to about 0.65 × the bare route, and the build endpoint from about 0.35 × to 0.5 × the
-        /// RSA sign rate (`make bench-serve`).
+        /// written from there: no thread switch between the two per request. On two cores the
+        /// cached GET serves 1.4–1.6 × the requests a second it does on ``pool``; a handler that
+        /// does next to nothing is a little slower (`make bench-serve`).
         ///
         /// It is a setting of the whole process, made once before the service starts: every
         /// `async` function of the process runs there afterwards, so none may block its thread
