@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import Synchronization
 public import WalletOrders
 
 // The synchronous reads of single orders, on the lookup connections (``withLookup(_:)``): one
@@ -51,5 +53,75 @@ extension SQLiteOrderStore {
                 return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
             }
         }
+    }
+}
+
+/// The read-only connections of a store's synchronous lookups (``SQLiteOrderStore/withLookup(_:)``),
+/// opened as concurrent lookups need them: a store that serves one lookup at a time holds one
+/// (three file descriptors: the file, its WAL and its shared memory), and however many cores the
+/// host has, never more than ``maximum``. A lookup takes a connection no other lookup holds, so a
+/// thread preempted in the middle of one never makes another wait. When every connection is held
+/// and no other may be opened (the cap, or the open-file limit), a lookup waits for the next one
+/// in turn.
+final class LookupConnections: Sendable {
+    private struct State {
+        var open: [DatabaseQueue]
+        /// One bit per connection of `open`: set while a lookup holds it.
+        var inUse: UInt64 = 0
+        var next = 0
+        var closed = false
+    }
+
+    /// At most twice the cores, at least 4, at most 64 (one bit each in the busy mask).
+    static let maximum = min(64, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    private let state: Mutex<State>
+    private let path: String
+    private let configuration: Configuration
+
+    /// `first` is the connection the store opened, or one it opened to read with.
+    init(first: DatabaseQueue, path: String, configuration: Configuration) {
+        state = Mutex(State(open: [first]))
+        self.path = path
+        self.configuration = configuration
+    }
+
+    /// How many connections are open.
+    var count: Int { state.withLock { $0.open.count } }
+
+    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        let (held, connection) = state.withLock { state -> (Int?, DatabaseQueue) in
+            let available = ~state.inUse & (state.open.count == 64 ? ~0 : (1 << state.open.count) - 1)
+            if available != 0 {
+                let index = available.trailingZeroBitCount
+                state.inUse |= 1 << index
+                return (index, state.open[index])
+            }
+            // Opened under the lock: a fraction of a millisecond, once per connection; a failure
+            // (EMFILE) leaves the lookup to share.
+            if !state.closed, state.open.count < Self.maximum,
+                let opened = try? DatabaseQueue(path: path, configuration: configuration)
+            {
+                state.open.append(opened)
+                state.inUse |= 1 << (state.open.count - 1)
+                return (state.open.count - 1, opened)
+            }
+            defer { state.next &+= 1 }
+            return (nil, state.open[(state.next & Int.max) % state.open.count])
+        }
+        defer {
+            if let held { state.withLock { $0.inUse &= ~(1 << held) } }
+        }
+        return try connection.inDatabase(body)
+    }
+
+    /// Closes every connection but `keeping` (the store's own, which it closes itself); later
+    /// lookups share what was open, and fail as closed connections do.
+    func close(keeping: DatabaseQueue? = nil) throws {
+        let open = state.withLock { state in
+            state.closed = true
+            return state.open
+        }
+        for connection in open where connection !== keeping { try connection.close() }
     }
 }

@@ -56,16 +56,8 @@ public final class SQLiteOrderStore: OrderStoring {
     private let closed = Mutex(false)
     /// Read-only connections of their own for the synchronous lookups (``contains(matching:updatedDate:)``,
     /// Wallet's GET, the changed-orders list): one indexed read outside any explicit transaction
-    /// costs a fraction of a pooled read. Each lookup takes a connection no other lookup holds
-    /// (``lookupsInUse``), so a thread preempted in the middle of one never makes another wait:
-    /// there are more of them than threads that run lookups at once.
-    private let lookups: [DatabaseQueue]
-    /// One bit per connection of ``lookups``: set while a lookup holds it.
-    private let lookupsInUse = Mutex<UInt64>(0)
-    private let nextLookup = Atomic<Int>(0)
-    /// How many lookup connections a store opens: twice the cores, at least 4, at most 64 (one
-    /// bit each in ``lookupsInUse``).
-    static var lookupConnectionCount: Int { min(64, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
+    /// costs a fraction of a pooled read.
+    private let lookups: LookupConnections
     /// Concurrent ``save(verifiedArchives:)`` calls share one transaction (one WAL flush).
     private let saveGroups = GroupCommit<VerifiedOrderArchive, Result<OrderSaveReceipt, WalletOrdersError>>()
     /// How far ahead of the clock an archive's `updatedAt` may be.
@@ -143,9 +135,9 @@ public final class SQLiteOrderStore: OrderStoring {
             case .readWrite:
                 let writer = database
                 try Self.retryingWhileBusy(until: deadline) { try Self.migrate(writer, with: migrator) }
-                lookups = try (0..<Self.lookupConnectionCount).map { _ in
-                    try DatabaseQueue(path: path, configuration: readOnlyConfiguration)
-                }
+                lookups = LookupConnections(
+                    first: try DatabaseQueue(path: path, configuration: readOnlyConfiguration), path: path,
+                    configuration: readOnlyConfiguration)
             case .readOnly:
                 guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else {
                     throw WalletOrdersError(
@@ -154,11 +146,8 @@ public final class SQLiteOrderStore: OrderStoring {
                         hint: "Open it once with write access (any store command that saves) to upgrade it.")
                 }
                 let location = try Self.readOnlyPath(url)
-                lookups =
-                    try [database as! DatabaseQueue]
-                    + (1..<Self.lookupConnectionCount).map { _ in
-                        try DatabaseQueue(path: location.path, configuration: readOnlyConfiguration)
-                    }
+                lookups = LookupConnections(
+                    first: database as! DatabaseQueue, path: location.path, configuration: readOnlyConfiguration)
             }
             storeID =
                 try database.read { db in
@@ -190,7 +179,7 @@ public final class SQLiteOrderStore: OrderStoring {
         guard !alreadyClosed else { return }
         do {
             if access == .readWrite {
-                for lookup in lookups { try lookup.close() }
+                try lookups.close()
                 // Never waits: with other processes at work a TRUNCATE checkpoint would block (up to
                 // the busy timeout) until they pause; then the WAL stays, and the last to close empties it.
                 _ = try? database.writeWithoutTransaction { db in
@@ -199,7 +188,7 @@ public final class SQLiteOrderStore: OrderStoring {
                 }
             }
             if access == .readOnly {
-                for lookup in lookups.dropFirst() { try lookup.close() }  // the first is `database`
+                try lookups.close(keeping: database as? DatabaseQueue)  // the first is `database`
             }
             try database.close()
             if access == .readWrite {
@@ -279,24 +268,14 @@ public final class SQLiteOrderStore: OrderStoring {
         }
     }
 
-    /// Runs `body` on a read-only lookup connection no other lookup holds, synchronously; when
-    /// every one is held (more callers at once than connections), on the next one in turn, after
-    /// its holder.
+    /// Runs `body` on a read-only lookup connection no other lookup holds, synchronously
+    /// (``LookupConnections``).
     func withLookup<T>(_ body: (Database) throws -> T) throws -> T {
-        let count = lookups.count
-        let free = lookupsInUse.withLock { inUse -> Int? in
-            let available = ~inUse & (count == 64 ? ~0 : (1 << count) - 1)
-            guard available != 0 else { return nil }
-            let index = available.trailingZeroBitCount
-            inUse |= 1 << index
-            return index
-        }
-        guard let free else {
-            return try lookups[(nextLookup.add(1, ordering: .relaxed).oldValue & Int.max) % count].inDatabase(body)
-        }
-        defer { lookupsInUse.withLock { $0 &= ~(1 << free) } }
-        return try lookups[free].inDatabase(body)
+        try lookups.withConnection(body)
     }
+
+    /// How many lookup connections are open (for tests).
+    var lookupConnectionsOpen: Int { lookups.count }
 
     public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
         try await perform("read") { database in

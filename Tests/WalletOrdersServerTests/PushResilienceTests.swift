@@ -140,7 +140,7 @@ struct PushResilienceTests {
     }
 
     @Test(
-        "Fairness: while one order's fan-out to 800 devices drains, another order type's single push leaves within a second of its save",
+        "Fairness: while one order's fan-out to 800 devices drains, another order type's single push leaves behind at most the batches in flight",
         arguments: PushStoreKind.available)
     func fairAcrossOrderTypes(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
@@ -168,14 +168,15 @@ struct PushResilienceTests {
                     let saved = Date()
                     #expect(try await PushDeliveryTests.eventually(60) { standIn.pushes.contains { $0.deviceToken == single } })
                     let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
-                    let delay = delivered.receivedAt.timeIntervalSince(saved)
                     // It goes out with the first claim after its save, behind at most the batches
-                    // in flight then (2 of 32 pushes) and one claimed beside it: about a second on
-                    // a loaded two-core machine, tens of milliseconds on a server.
-                    #expect(delay < 1.5, "the other merchant's push waited \(delay) s")
+                    // in flight then (2 of 32 pushes) and one claimed beside it. Counted in pushes,
+                    // not seconds: on a loaded two-core machine those 96 pushes can take a second or
+                    // two, on a server tens of milliseconds; the wall clock only catches a stall.
                     let ahead = standIn.pushes.filter { $0.receivedAt > saved && $0.receivedAt < delivered.receivedAt }.count
                     let bound = (configuration.concurrentBatches + 1) * configuration.batchSize
                     #expect(ahead <= bound, "\(ahead) pushes of the fan-out went ahead of it")
+                    let delay = delivered.receivedAt.timeIntervalSince(saved)
+                    #expect(delay < 10, "the other merchant's push waited \(delay) s")
                     #expect(try await PushDeliveryTests.eventually(120) { standIn.pushes.count == 801 })
                 }
             }

@@ -115,11 +115,11 @@ struct ServiceCheckTests {
     @Test("A slow answer is a finding within the timeout; later requests are skipped, the device is still unregistered")
     func slowService() async throws {
         let started = ContinuousClock.now
-        // 3 s for each request: enough for every other answer on a loaded machine; the list never comes.
-        let report = try await DeviantOrderService(.slowList).run { url in try await Self.checker(url, timeout: .seconds(3)).check() }
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // 5 s for each request: enough for every other answer on a loaded machine; the list never comes.
+        let report = try await DeviantOrderService(.slowList).run { url in try await Self.checker(url, timeout: .seconds(5)).check() }
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(report.findings.map(\.ruleID) == ["service.changed-orders"], "\(report.rendered(as: .text))")
-        #expect(report.findings.first?.actual.contains("nothing within 3 s") == true)
+        #expect(report.findings.first?.actual.contains("nothing within 5 s") == true)
         #expect(report.checks.contains { $0.ruleID == "service.unregister" && $0.skipReason?.contains("stopped answering") == true })
     }
 

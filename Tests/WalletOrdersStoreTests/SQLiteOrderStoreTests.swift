@@ -323,6 +323,50 @@ struct SQLiteOrderStoreTests {
         #expect(again?.code == .storeUnavailable)
     }
 
+    @Test(
+        "Lookup connections open as concurrent lookups need them: one lookup at a time holds few descriptors, whatever the cores",
+        arguments: [SQLiteOrderStore.Access.readWrite, .readOnly])
+    func lookupDescriptors(_ access: SQLiteOrderStore.Access) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        do {
+            let writer = try SQLiteOrderStore(url: url)
+            #expect(try await writer.intake().save(signedArchive: bytes) == .added)
+            try writer.close()
+        }
+        // The kernel's count, not ours: the descriptors this process holds on the store's files.
+        func descriptors() -> [String] {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+                .filter { $0.hasPrefix(url.path) }
+        }
+        let store = try SQLiteOrderStore(url: url, access: access)
+        let id = SampleVersions.identifier
+        for _ in 0..<50 {
+            #expect(try await store.contains(matching: id, updatedDate: nil) == .exists)
+            #expect(try await store.archive(for: id) == bytes)
+        }
+        // The writer (file, WAL, shared memory), the pool's reader and one lookup connection (file
+        // and WAL each); a store that opened two lookup connections per core held two more
+        // descriptors per connection: 13 on two cores, 133 on 32.
+        let sequential = descriptors()
+        #expect(sequential.count <= (access == .readWrite ? 7 : 3), "\(sequential)")
+
+        // 200 lookups from threads at once: every one answered, on no more connections than the cap.
+        let answers = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<200 {
+                group.addTask { (try? await store.contains(matching: id, updatedDate: nil)) == .exists }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(answers == 200)
+        #expect(descriptors().count <= sequential.count + 3 * (min(64, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) - 1))
+        try store.close()
+        #expect(descriptors() == [])
+    }
+
     @Test("A store in a folder that doesn't exist gives storeUnavailable")
     func missingFolder() throws {
         let folder = try TemporaryFolder()
