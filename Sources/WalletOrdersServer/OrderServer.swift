@@ -145,7 +145,7 @@ public struct OrderServer: Sendable {
         let router = HTTPMethodRules.router(context: OrderRequestContext.self)
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(ErrorMiddleware(logger: logger))
-        router.middlewares.add(MetricsMiddleware())
+        router.middlewares.add(RequestMetricsMiddleware())
         router.get("health") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

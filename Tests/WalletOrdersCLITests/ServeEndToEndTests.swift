@@ -31,8 +31,17 @@ struct ServeEndToEndTests {
         #expect(fetched.body == (try Data(contentsOf: archive)))
         let health = try HTTPClient.request("GET", "\(server.baseURL)/health")
         #expect(health.json["status"] as? String == "ok")
-        let metrics = try HTTPClient.request("GET", "\(server.baseURL)/metrics")
-        #expect(String(decoding: metrics.body, as: UTF8.self).contains("hb_requests"))
+        #expect(try HTTPClient.request("GET", "\(server.baseURL)/no-such-route").status == 404)
+        // Each request counted and timed under Hummingbird's metric names, by route template.
+        let metrics = String(decoding: try HTTPClient.request("GET", "\(server.baseURL)/metrics").body, as: UTF8.self)
+        for line in [
+            #"hb_requests{http_route="/health",http_request_method="GET",http_response_status_code="200"} 1"#,
+            #"http_server_request_duration_count{http_route="/v1/orders/{type}/{order}",http_request_method="GET",http_response_status_code="200"} 1"#,
+            #"hb_request_errors{http_route="NotFound",http_request_method="GET",error_type="404"} 1"#,
+            #"http_server_active_requests{http_request_method="GET"} 1.0"#,  // the scrape itself
+        ] {
+            #expect(metrics.split(separator: "\n").contains { $0 == line }, "\(line)\n\(metrics)")
+        }
 
         let started = Date()
         #expect(try server.stop() == 0)
