@@ -58,8 +58,8 @@ extension SQLiteOrderStore {
 
 /// The read-only connections of a store's synchronous lookups (``SQLiteOrderStore/withLookup(_:)``),
 /// opened as concurrent lookups need them: a store that serves one lookup at a time holds one
-/// (three file descriptors: the file, its WAL and its shared memory), and however many cores the
-/// host has, never more than ``maximum``. A lookup takes a connection no other lookup holds, so a
+/// (two file descriptors: the file and its WAL; SQLite maps the shared memory once a process),
+/// and however many cores the host has, never more than ``maximum``. A lookup takes a connection no other lookup holds, so a
 /// thread preempted in the middle of one never makes another wait. When every connection is held
 /// and no other may be opened (the cap, or the open-file limit), a lookup waits for the next one
 /// in turn.
@@ -85,9 +85,6 @@ final class LookupConnections: Sendable {
         self.path = path
         self.configuration = configuration
     }
-
-    /// How many connections are open.
-    var count: Int { state.withLock { $0.open.count } }
 
     func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
         let (held, connection) = state.withLock { state -> (Int?, DatabaseQueue) in

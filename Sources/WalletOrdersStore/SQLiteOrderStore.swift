@@ -274,9 +274,6 @@ public final class SQLiteOrderStore: OrderStoring {
         try lookups.withConnection(body)
     }
 
-    /// How many lookup connections are open (for tests).
-    var lookupConnectionsOpen: Int { lookups.count }
-
     public func summary(for identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrderSummary? {
         try await perform("read") { database in
             try await database.read { db in
