@@ -470,7 +470,7 @@ import WalletOrdersTestSupport
         #expect(preview.languages.contains(name))
     }
 
-    @Test("An order.strings of 200,000 entries (about 5 MB) is validated in under 20 s and the page rendered in under 3 s")
+    @Test("An order.strings of 200,000 entries (about 5 MB) is validated and the page rendered in seconds, not minutes")
     func hugeStringsFile() throws {
         var files = try Previews.source("localized").files
         var text = ""
@@ -483,8 +483,11 @@ import WalletOrdersTestSupport
         let preview = Previews.previewer.render(files: files, report: report, options: PreviewOptions(language: "fr"))
         let rendered = ContinuousClock.now
         print("200,000 strings: validation \(validated - started), page \(rendered - validated)")
-        #expect(rendered - started < .seconds(20 * TestTiming.scale), "validation \(validated - started), page \(rendered - validated)")
-        #expect(rendered - validated < .seconds(3 * TestTiming.scale), "page \(rendered - validated)")
+        // On a quiet two-core machine (debug build): validation about 4 s, the page under 1 s; a full
+        // test run beside it has taken the
+        // page to 6.7 s. Work quadratic in the entries would take minutes.
+        #expect(rendered - started < .seconds(30 * TestTiming.scale), "validation \(validated - started), page \(rendered - validated)")
+        #expect(rendered - validated < .seconds(12 * TestTiming.scale), "page \(rendered - validated)")
         Self.expectInert(preview.html)
     }
 
