@@ -483,9 +483,8 @@ import WalletOrdersTestSupport
         let preview = Previews.previewer.render(files: files, report: report, options: PreviewOptions(language: "fr"))
         let rendered = ContinuousClock.now
         print("200,000 strings: validation \(validated - started), page \(rendered - validated)")
-        // On a quiet two-core machine (debug build): validation about 4 s, the page under 1 s; a full
-        // test run beside it has taken the
-        // page to 6.7 s. Work quadratic in the entries would take minutes.
+        // On a quiet two-core machine (debug build): validation about 4 s, the page under 1 s; a
+        // full test run beside it has taken the page to 6.7 s. Quadratic work would take minutes.
         #expect(rendered - started < .seconds(30 * TestTiming.scale), "validation \(validated - started), page \(rendered - validated)")
         #expect(rendered - validated < .seconds(12 * TestTiming.scale), "page \(rendered - validated)")
         Self.expectInert(preview.html)
