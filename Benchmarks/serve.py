@@ -39,10 +39,12 @@ the latency percentiles cover both instances in one histogram.
 TEST-ONLY certificates are made in a temporary folder and removed with it.
 """
 import argparse
+import base64
 import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -274,13 +276,62 @@ def pushes(work, store, root, signing, template, order):
         threading.Thread(target=lambda: [None for _ in stand_in.stdout], daemon=True).start()
         # The floor: the same client and stand-in with no store, outbox or worker, on the same
         # cores, as many pushes in flight as the worker keeps (batch size × concurrent batches).
+        # Its CPU time per push too (the children's rusage: push-reference is the only child that
+        # ends in between): what one core can send with this client.
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        floor_pushes = PUSH_DEVICES * 5
         floor = json.loads(run(["taskset", "-c", "0", os.path.join(ROOT, ".build", "release", "push-reference"),
                                 f"127.0.0.1:{apns_port}", f"{work}/apns-cert.pem", f"{work}/token.p8", "BENCHKEY01", "BENCH00001",
-                                TYPE, str(PUSH_DEVICES), "64"]).stdout)["rate"]
-        return (PUSH_DEVICES - 1) / (last - first), first - saved, busy, floor
+                                TYPE, str(floor_pushes), "64"]).stdout)["rate"]
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        floor_cpu = (after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime) / floor_pushes
+        return ((PUSH_DEVICES - 1) / (last - first), first - saved, busy, (floor, floor_cpu),
+                stand_in_ceiling(work, apns_port, stand_in.pid))
     finally:
         stop(server)
         stand_in.kill()
+
+
+def provider_token(work):
+    """An ES256 provider token (JWT) for the stand-in, signed by the openssl command line with
+    token.p8 (kid BENCHKEY01, team BENCH00001): header.claims.signature, base64url."""
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    signed = b64(b'{"alg":"ES256","kid":"BENCHKEY01"}') + "." + b64(json.dumps({"iss": "BENCH00001", "iat": int(time.time())}).encode())
+    der = subprocess.run(["openssl", "dgst", "-sha256", "-sign", f"{work}/token.p8"], input=signed.encode(), check=True,
+                         capture_output=True).stdout
+    # ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (P-256: each at most 33 bytes, short
+    # lengths); JWS wants r and s as 32 bytes each.
+    integers, index = [], 2
+    for _ in range(2):
+        assert der[index] == 0x02
+        length = der[index + 1]
+        integers.append(der[index + 2:index + 2 + length].lstrip(b"\0").rjust(32, b"\0"))
+        index += 2 + length
+    return signed + "." + b64(b"".join(integers))
+
+
+def stand_in_ceiling(work, apns_port, stand_in_pid):
+    """What the stand-in takes from an HTTP/2 client that isn't ours: h2load (nghttp2, in C) on
+    core 0, one TLS connection with 64 streams in flight (the service's pushes in flight), the
+    same headers and body as a push. Returns (pushes/s, the stand-in's core busy), or None
+    without h2load."""
+    if shutil.which("h2load") is None:
+        print("warning: h2load (Debian's nghttp2-client) is missing: no ceiling of the stand-in", file=sys.stderr)
+        return None
+    count = PUSH_DEVICES * 10
+    with open(f"{work}/push-body.json", "w") as body:
+        body.write("{}")
+    before = cpu_seconds(stand_in_pid)
+    out = run(["taskset", "-c", "0", "h2load", "-n", str(count), "-c", "1", "-m", "64", "-d", f"{work}/push-body.json",
+               "-H", f"apns-topic: {TYPE}", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
+               "-H", "content-type: application/json", "-H", f"authorization: bearer {provider_token(work)}",
+               f"https://127.0.0.1:{apns_port}/3/device/{'0' * 63}1"]).stdout
+    seconds = float(re.search(r"finished in ([\d.]+)s", out).group(1))
+    succeeded = int(re.search(r"(\d+) 2xx", out).group(1))
+    if succeeded != count:
+        raise SystemExit(f"h2load: {count - succeeded} of {count} pushes were refused by the stand-in\n{out}")
+    return count / seconds, (cpu_seconds(stand_in_pid) - before) / seconds
 
 
 def prepare(work):
@@ -541,7 +592,8 @@ def main():
         rsa = sum(rsa_rates) / len(rsa_rates)
         stop(reference)
         stop(server)
-        push_rate, first_push, (server_busy, stand_in_busy), push_floor = pushes(work, store, root, signing, template, order)
+        push_rate, first_push, (server_busy, stand_in_busy), (push_floor, push_cpu), ceiling = pushes(
+            work, store, root, signing, template, order)
 
         print_table(figures, "bare Hummingbird route (reference)",
                     f"one thread, server on core 0; async code on {'the event loops' if EXECUTOR == 'event-loops' else 'Swift default executor'}"
@@ -564,7 +616,11 @@ def main():
               f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms; during the fan-out the server used "
               f"{server_busy:.0%} of core 0 and the stand-in {stand_in_busy:.0%} of core 1")
         print(f"push floor (push-reference: the service's APNs client alone, 64 in flight, to the same stand-in): "
-              f"{push_floor:,.0f} pushes/s; the service's fan-out is {push_rate / push_floor:.2f} × that floor")
+              f"{push_floor:,.0f} pushes/s, {push_cpu * 1e6:.0f} µs of CPU a push (at most {1 / push_cpu:,.0f}/s on one core); "
+              f"the service's fan-out is {push_rate / push_floor:.2f} × that floor")
+        if ceiling:
+            print(f"stand-in ceiling (h2load, nghttp2's client, on core 0: one connection, 64 streams, the same pushes): "
+                  f"{ceiling[0]:,.0f} pushes/s, the stand-in's core {ceiling[1]:.0%} busy")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -115,17 +115,20 @@ public struct OrderIntake: Sendable {
         }
         do {
             // Validation found no error, so order.json has its identifiers and an RFC 3339 updatedAt.
+            var identifier: FullyQualifiedOrderIdentifier?
             if let type = order["orderTypeIdentifier"]?.stringValue, let id = order["orderIdentifier"]?.stringValue {
-                let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: id)
-                try accepting(identifier)
+                let known = FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: id)
+                identifier = known
+                try accepting(known)
                 if let text = order["updatedAt"]?.stringValue, let updatedAt = try? Timestamp(rfc3339: text),
-                    let refusal = updatedAtLimit?.refusal(of: identifier, updatedAt: updatedAt)
+                    let refusal = updatedAtLimit?.refusal(of: known, updatedAt: updatedAt)
                 {
                     return OrderIntakeResult(report: report, refusal: refusal)
                 }
             }
             onStep?(.signing)
-            let built = try builder.build(source, signingTime: signingTime)
+            // The identifier validation read: order.json is parsed once.
+            let built = try builder.build(source, identifier: identifier, signingTime: signingTime)
             return OrderIntakeResult(report: report, built: built, archive: try validator.verifiedArchive(built, order: order))
         } catch let error as WalletOrdersError {
             return OrderIntakeResult(report: report, refusal: error)

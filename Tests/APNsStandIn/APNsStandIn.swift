@@ -284,7 +284,12 @@ struct IncomingRequest {
         guard let value = headers["authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        // Trimmed by hand: Foundation's `trimmingCharacters(in:)` bridges the whole token through
+        // NSString, which was a sixth of the stand-in's time per push.
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var token = parts[1].drop(while: isBlank)
+        while let last = token.last, isBlank(last) { token = token.dropLast() }
+        return String(token)
     }
 }
 

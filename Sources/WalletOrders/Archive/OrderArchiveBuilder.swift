@@ -35,10 +35,19 @@ public struct OrderArchiveBuilder: Sendable {
     ///   ``WalletOrdersError/Code/certificateNotValid``, ``WalletOrdersError/Code/signingFailed``
     ///   or ``WalletOrdersError/Code/archiveWriteFailed``.
     public func build(_ source: OrderSource, signingTime: Date = Date()) throws -> BuiltOrderArchive {
+        try build(source, identifier: nil, signingTime: signingTime)
+    }
+
+    /// Builds and signs an archive whose `order.json` the caller has parsed already (order
+    /// intake validates it first): `identifier` is its identifier, so it isn't parsed again.
+    /// `nil` parses it, as ``build(_:signingTime:)`` does.
+    package func build(
+        _ source: OrderSource, identifier known: FullyQualifiedOrderIdentifier?, signingTime: Date = Date()
+    ) throws -> BuiltOrderArchive {
         guard let orderJSON = source.orderJSON else {
             throw WalletOrdersError(.invalidSource, "The source has no order.json.", hint: "Add order.json at the top level.")
         }
-        let identifier = try Self.identifier(of: orderJSON)
+        let identifier = try known ?? Self.identifier(of: orderJSON)
         try identity.checkCanSign(orderTypeIdentifier: identifier.orderTypeIdentifier)
         let filesSize = source.files.values.reduce(0) { $0 + $1.count }
         if filesSize >= ArchiveLimits.maximumBundleBytes {
