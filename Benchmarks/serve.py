@@ -17,6 +17,11 @@ Hummingbird route (serve-reference), or the push client alone (push-reference).
   JSON. Then `serve`: /health, GET of the order answered 304 (If-None-Match) and 200 (the ~10 kB
   archive), and the changed-orders list (20 orders); requests/s, p50 and p99, each against the
   bare route and against its floor.
+- Side by side, the same GETs again: each pair of lines (a line of `serve` and the bare route,
+  or its floor; a floor and the bare route) loaded at the same time, two processes sharing core
+  0. The scheduler gives each the same share of the core, so the ratio of their rates is the
+  inverse ratio of their CPU time a request, and the host's drift, which moves both alike, drops
+  out of it (two processes of the bare route come out at 1.00 ×).
 - Merchant uploads: signed-archive saves/s and build-and-sign saves/s (32 connections, each a
   new version), next to `openssl speed rsa2048` signs/s and to their floors: the bare route
   validating the same bodies, or validating, building and signing them, without a store.
@@ -430,6 +435,46 @@ def in_rounds(lines):
     return samples
 
 
+def together(first, second, seconds):
+    """Two wrk runs at the same time on core 1, 64 connections each, one (url, headers) each: two
+    server processes sharing core 0 under the same load. The kernel's scheduler gives each
+    process the same share of the core, so the ratio of their rates is the inverse ratio of their
+    CPU time a request, and the host's drift, which moves both alike, drops out of it."""
+    processes = []
+    for url, headers in (first, second):
+        command = ["taskset", "-c", "1", "wrk", "-t1", "-c64", f"-d{seconds}s"]
+        for header in headers:
+            command += ["-H", header]
+        processes.append(subprocess.Popen(command + [url], stdout=subprocess.PIPE, text=True))
+    results = []
+    for process in processes:
+        out, _ = process.communicate()
+        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        results.append({"rate": rate, "errors": int(errors.group(1)) if errors else 0})
+    return results
+
+
+def side_by_side(pairs):
+    """`pairs`: (name, line, against), each line a (url, headers) served by a process other than
+    its `against`'s. Every pair measured ROUNDS times in turn, DURATION / ROUNDS seconds each (at
+    least 2); returns the table of each pair's ratio of rates, the median over the rounds. (Not
+    latencies: two processes taking turns on one core make each other's p99.)"""
+    seconds = max(2, round(DURATION / ROUNDS))
+    samples = {name: [] for name, _, _ in pairs}
+    for _ in range(ROUNDS):
+        for name, line, against in pairs:
+            samples[name].append(together(line, against, seconds))
+    table = [f"\nSide by side: each pair of lines at once, two processes sharing core 0, wrk -c64 each on core 1; "
+             f"{ROUNDS} round(s) of {seconds} s, medians over the rounds\n",
+             "| pair | rate ratio (rounds) | errors (non-2xx/3xx) |", "|---|---|---|"]
+    for name, rounds in samples.items():
+        ratios = [a["rate"] / b["rate"] for a, b in rounds]
+        table.append(f"| {name} | {median(ratios):.2f} × ({', '.join(f'{r:.2f}' for r in ratios)}) "
+                     f"| {sum(a['errors'] + b['errors'] for a, b in rounds)} |")
+    return "\n".join(table)
+
+
 def print_table(figures, ceiling_name, note):
     """`figures`: {name: [wrk result per round]} (one result when not measured in rounds). Each
     ratio is the median over the rounds of the ratio within a round."""
@@ -559,6 +604,28 @@ def main():
             if url.endswith("/hello") or url.endswith("/health"):
                 warm_up(url)
         figures = in_rounds(lines)
+        # The same GETs side by side with their floors and the bare route: a second reference
+        # process, so that every pair is two processes (the service and a reference, or two references).
+        other, other_port = start([REFERENCE, "0", store], r"listening on 127\.0\.0\.1:(\d+)")
+        references.append(other)
+        second = f"http://127.0.0.1:{other_port}"
+        bare = (f"{second}/hello", [])
+        conditional = [f"Authorization: AppleOrder {TOKEN}", f"If-None-Match: {etag}"]
+        order_url = f"{base}/v1/orders/{TYPE}/bench-0"
+        list_url = f"{base}/v1/devices/bench-device/registrations/{TYPE}"
+        pairs = [("bare route / bare route (two processes: the method's own error)", (f"{floors}/hello", []), bare),
+                 ("/health / bare route", (f"{base}/health", []), bare),
+                 ("304 / bare route", (order_url, conditional), bare),
+                 ("304 / its floor (bare route + lookup)", (order_url, conditional), (f"{second}/lookup/{TYPE}/bench-0", [])),
+                 ("floor of the 304 / bare route", (f"{floors}/lookup/{TYPE}/bench-0", []), bare),
+                 ("200 / bare route", (order_url, [f"Authorization: AppleOrder {TOKEN}"]), bare),
+                 ("200 / its floor (bare route + lookup + archive)", (order_url, [f"Authorization: AppleOrder {TOKEN}"]),
+                  (f"{second}/archive/{TYPE}/bench-0", [])),
+                 ("floor of the 200 / bare route", (f"{floors}/archive/{TYPE}/bench-0", []), bare),
+                 ("changed orders / bare route", (list_url, []), bare),
+                 ("changed orders / its floor (bare route + query, JSON)", (list_url, []), (f"{second}/changed/bench-device/{TYPE}", [])),
+                 ("floor of the changed orders / bare route", (f"{floors}/changed/bench-device/{TYPE}", []), bare)]
+        paired = side_by_side(pairs)
         for process in references:
             stop(process)
 
@@ -598,6 +665,7 @@ def main():
         print_table(figures, "bare Hummingbird route (reference)",
                     f"one thread, server on core 0; async code on {'the event loops' if EXECUTOR == 'event-loops' else 'Swift default executor'}"
                     " in serve and the references")
+        print(paired)
         print(f"\nopenssl speed rsa2048 (core 0), before and after the merchant lines: "
               f"{' and '.join(f'{rate:,.0f}' for rate in rsa_rates)} signs/s")
 
