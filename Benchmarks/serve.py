@@ -21,7 +21,7 @@ Hummingbird route (serve-reference), or the push client alone (push-reference).
   or its floor; a floor and the bare route) loaded at the same time, two processes sharing core
   0. The scheduler gives each the same share of the core, so the ratio of their rates is the
   inverse ratio of their CPU time a request, and the host's drift, which moves both alike, drops
-  out of it (two processes of the bare route come out at 1.00 ×).
+  out of it (two processes of the bare route come out at 0.97–1.00 ×).
 - Merchant uploads: signed-archive saves/s and build-and-sign saves/s (32 connections, each a
   new version), next to `openssl speed rsa2048` signs/s and to their floors: the bare route
   validating the same bodies, or validating, building and signing them, without a store.
