@@ -259,13 +259,15 @@ public final class PostgresTestCluster: Sendable {
     /// The URL of `database` over TCP with the password: `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`,
     /// plus `parameters` (e.g. `sslmode=verify-full`).
     ///
-    /// Unless `parameters` sets it, `pool_timeout` is 60 s, not the default 10: with every
-    /// suite running at once on two cores, a new connection (a forked backend, a TLS handshake)
-    /// has been seen to take longer than 10 s. The tests of the timeout set their own.
+    /// Unless `parameters` sets them, `pool_timeout` and `connect_timeout` are 60 s, not the
+    /// default 10: with every suite running at once on two cores, a new connection (a forked
+    /// backend, a TLS handshake, SCRAM) has been seen to take longer than 10 s, waiting for a
+    /// pooled connection and connecting alike. The tests of the timeouts set their own.
     public func url(database: String, password: String? = nil, parameters: String? = nil) -> URL {
         let secret = password ?? self.password
         var parameters = parameters.map { [$0] } ?? []
         if !parameters.contains(where: { $0.contains("pool_timeout=") }) { parameters.append("pool_timeout=60") }
+        if !parameters.contains(where: { $0.contains("connect_timeout=") }) { parameters.append("connect_timeout=60") }
         let query = "?" + parameters.joined(separator: "&")
         return URL(string: "postgres://postgres:\(secret)@\(host):\(port)/\(database)\(query)")!
     }
