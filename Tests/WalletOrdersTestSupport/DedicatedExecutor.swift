@@ -10,9 +10,12 @@ public import Testing
 /// their bodies, and the services they start (whose connection tasks are child tasks and inherit
 /// the preference), on these threads instead.
 public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
-    /// Four threads: the services of the suites running at once are light, and a test that blocks
-    /// does so on a thread of its own (`onOwnThread`).
-    public static let shared = DedicatedExecutor(threads: 4)
+    /// Sixteen threads: the services of the suites running at once are light, but some of those
+    /// suites' tests block the thread they run on for seconds (a browser rendering a page, a
+    /// child process). With four threads, a full run once had all four blocked at the same time:
+    /// every service in the process stopped answering for about 13 s, and tests across five
+    /// suites saw their connections closed at the services' deadlines. Idle threads cost nothing.
+    public static let shared = DedicatedExecutor(threads: 16)
 
     private let condition = NSCondition()
     private var queue: [UnownedJob] = []
