@@ -26,6 +26,29 @@ extension PostgresOrderStore {
         }
     }
 
+    public func accessRecord(for identifier: FullyQualifiedOrderIdentifier, archiveIf wantsArchive: (OrderAccessRecord) -> Bool)
+        async throws -> (record: OrderAccessRecord, archive: [UInt8]?)?
+    {
+        // Two statements: the record, then the archive only when it is wanted (a 304 moves no
+        // archive over the connection). The second asks for the record's version by its digest:
+        // when a save replaced it in between, the record is read again.
+        while true {
+            guard let record = try await accessRecord(for: identifier) else { return nil }
+            guard wantsArchive(record) else { return (record, nil) }
+            let archive = try await withConnection("read") { [logger] connection -> [UInt8]? in
+                let rows = try await connection.query(
+                    """
+                    SELECT archive FROM orders
+                    WHERE order_type_identifier = \(identifier.orderTypeIdentifier) AND order_identifier = \(identifier.orderIdentifier)
+                      AND sha256 = \(record.sha256)
+                    """, logger: logger)
+                for try await row in rows { return Array(try row.decode(ByteBuffer.self).readableBytesView) }
+                return nil
+            }
+            if let archive { return (record, archive) }
+        }
+    }
+
     public func register(
         deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
     ) async throws -> DeviceRegistrationResult {

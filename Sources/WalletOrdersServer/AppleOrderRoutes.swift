@@ -129,26 +129,45 @@ struct AppleOrderRoutes: Sendable {
 
     private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try context.orderIdentifier()
-        let record = try await authorize(request, order, notingRefusal: true)
-        let entityTag = "\"\(record.sha256)\""
+        let presented = AppleOrderAuthorization.token(request.headers[.authorization])
+        // The record and, for a 200, the archive of its version: one read.
+        var admitted = false
+        var notModified = false
+        let fetched = try await store.accessRecord(for: order) { record in
+            admitted = Self.admits(presented, record)
+            notModified = admitted && ConditionalRequest.notModified(request.headers, entityTag: Self.entityTag(record), updatedAt: record.updatedAt)
+            return admitted && !notModified
+        }
+        guard let fetched, admitted else {
+            if fetched != nil {
+                noteFetch(request, order, status: 401, record: nil)
+            } else {
+                _ = Self.admits(presented, nil)  // an unknown order costs what a wrong token costs
+            }
+            throw ServiceError.unauthorized
+        }
+        let record = fetched.record
         var headers: HTTPFields = [
             .lastModified: HTTPDate.format(record.updatedAt),
-            .eTag: entityTag,
+            .eTag: Self.entityTag(record),
             // The answer depends on the Authorization header: shared caches must not keep it, and
             // the device revalidates every time (Apple: "support standard HTTP caching").
             .cacheControl: "private, no-cache",
         ]
-        if ConditionalRequest.notModified(request.headers, entityTag: entityTag, updatedAt: record.updatedAt) {
+        if notModified {
             noteFetch(request, order, status: 304, record: record)
             return Response(status: .notModified, headers: headers)
         }
         noteFetch(request, order, status: 200, record: record)
-        guard let bytes = try await store.archive(for: order) else {
-            throw ServiceError.unauthorized  // deleted between the two reads
-        }
+        guard let bytes = fetched.archive else { throw ServiceError.unauthorized }  // asked for, so always there
         headers[.contentType] = OrderMediaType.order
         headers[.contentDisposition] = OrderMediaType.attachment(for: order)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The archive's entity tag: its SHA-256, quoted.
+    private static func entityTag(_ record: OrderAccessRecord) -> String {
+        "\"\(record.sha256)\""
     }
 
     /// Device logs: one record per request, its messages escaped and cut to `logRequestBytes` in
@@ -221,17 +240,22 @@ struct AppleOrderRoutes: Sendable {
     private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier, notingRefusal: Bool = false) async throws
         -> OrderAccessRecord
     {
-        let presented = AppleOrderAuthorization.token(request.headers[.authorization])
         let record = try await store.accessRecord(for: order)
-        // Compared in constant time, and compared even when there is nothing to compare with, so
-        // that an unknown order costs what a wrong token costs.
-        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
-        let matches = TokenComparison.equal(presented ?? "", expected)
-        guard matches, presented != nil, let record, record.authenticationToken != nil else {
+        guard Self.admits(AppleOrderAuthorization.token(request.headers[.authorization]), record), let record else {
             if notingRefusal, record != nil { noteFetch(request, order, status: 401, record: nil) }
             throw ServiceError.unauthorized
         }
         return record
+    }
+
+    /// Whether `presented` (the token of `Authorization: AppleOrder`) opens `record`: never
+    /// without a token, nor for an order without one. Compared in constant time, and compared
+    /// even when there is nothing to compare with, so that an unknown order costs what a wrong
+    /// token costs.
+    private static func admits(_ presented: String?, _ record: OrderAccessRecord?) -> Bool {
+        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
+        let matches = TokenComparison.equal(presented ?? "", expected)
+        return matches && presented != nil && record?.authenticationToken != nil
     }
 }
 

@@ -8,22 +8,31 @@ public import WalletOrders
 
 extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
+        try await accessRecord(for: identifier) { _ in false }?.record
+    }
+
+    public func accessRecord(for identifier: FullyQualifiedOrderIdentifier, archiveIf wantsArchive: (OrderAccessRecord) -> Bool)
+        async throws -> (record: OrderAccessRecord, archive: [UInt8]?)?
+    {
         // Synchronous, on a lookup connection: one indexed read on the web service's hottest path.
+        // One statement, so one snapshot: the archive is the version of the record. SQLite reads
+        // the archive (the last column, in overflow pages) only when it is asked for.
         try performSync("read") { _ in
-            try withLookup { db -> OrderAccessRecord? in
+            try withLookup { db -> (record: OrderAccessRecord, archive: [UInt8]?)? in
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT authenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256
+                        SELECT authenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256, archive
                         FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
                         """)
-                guard
-                    let row = try Row.fetchOne(
-                        statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
-                else { return nil }
-                return OrderAccessRecord(
+                let cursor = try Row.fetchCursor(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+                guard let row = try cursor.next() else { return nil }
+                let record = OrderAccessRecord(
                     identifier: identifier, authenticationToken: row[0],
                     updatedAt: try Self.storedTimestamp(seconds: row[1], nanoseconds: row[2], text: row[3], of: identifier),
                     sha256: row[4])
+                guard wantsArchive(record) else { return (record, nil) }
+                // The blob's bytes copied once, straight from SQLite's buffer.
+                return (record, try row.withUnsafeData(atIndex: 5) { data in data.map { [UInt8]($0) } ?? [] })
             }
         }
     }

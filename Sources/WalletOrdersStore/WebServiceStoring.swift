@@ -132,6 +132,13 @@ public protocol DeviceRegistrationStoring: Sendable {
     /// The access record of a stored order, or `nil` when no such order is stored.
     func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord?
 
+    /// The access record of a stored order and, when `wantsArchive` asks for it given that
+    /// record, the archive of the version the record describes; `nil` when no such order is
+    /// stored. Wallet's order fetch reads both at once: its 304 reads no archive, and its 200's
+    /// body is the version its `ETag` names, whatever a save does meanwhile.
+    func accessRecord(for identifier: FullyQualifiedOrderIdentifier, archiveIf wantsArchive: (OrderAccessRecord) -> Bool) async throws
+        -> (record: OrderAccessRecord, archive: [UInt8]?)?
+
     /// Registers `deviceIdentifier` for updates of `order`, pushed to `pushToken`; registering
     /// again replaces that registration's push token and nothing else. A new registration past
     /// `limits` is refused and nothing is stored (the check and the insert are one transaction).

@@ -15,8 +15,8 @@ import WalletOrdersStore
 //
 // - GET /lookup/{type}/{order}: the order's access record; 304 when it is there, 404 when not
 //   (the floor of the cached GET).
-// - GET /archive/{type}/{order}: the access record, then the archive as the body (the floor of
-//   the 200).
+// - GET /archive/{type}/{order}: the access record and the archive, read at once, the archive as
+//   the body (the floor of the 200).
 // - GET /changed/{device}/{type}: the device's changed orders as JSON, 204 when none (the floor
 //   of the changed-orders list).
 //
@@ -44,7 +44,7 @@ if let path = arguments.dropFirst().first {
     router.get("archive/:type/:order") { _, context -> Response in
         let order = FullyQualifiedOrderIdentifier(
             orderTypeIdentifier: try context.parameters.require("type"), orderIdentifier: try context.parameters.require("order"))
-        guard try await store.accessRecord(for: order) != nil, let bytes = try await store.archive(for: order) else {
+        guard let bytes = try await store.accessRecord(for: order, archiveIf: { _ in true })?.archive else {
             return Response(status: .notFound)
         }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

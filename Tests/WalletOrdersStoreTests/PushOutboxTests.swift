@@ -155,6 +155,36 @@ struct PushOutboxTests {
         }
     }
 
+    @Test(
+        "The access record with its archive in one read: the archive only when asked for, and always the version the record names",
+        arguments: StoreKind.webServiceCases)
+    func accessRecordWithArchive(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            #expect(try await store.accessRecord(for: Self.order, archiveIf: { _ in true }) == nil)
+            let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+            _ = try await store.intake().save(signedArchive: first)
+            var asked: [OrderAccessRecord] = []
+            let without = try #require(
+                try await store.accessRecord(for: Self.order) { record in
+                    asked.append(record)
+                    return false
+                })
+            #expect(without.archive == nil)
+            #expect(asked == [without.record])
+            #expect(without.record == (try await store.accessRecord(for: Self.order)))
+            let with = try #require(try await store.accessRecord(for: Self.order, archiveIf: { _ in true }))
+            #expect(with.archive == first)
+            #expect(with.record.sha256 == SHA256Oracle.hex(first))
+            // A newer version: record and archive move together.
+            let second = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
+            _ = try await store.intake().save(signedArchive: second)
+            let after = try #require(try await store.accessRecord(for: Self.order, archiveIf: { _ in true }))
+            #expect(after.archive == second)
+            #expect(after.record.sha256 == SHA256Oracle.hex(second))
+            #expect(after.record.updatedAt.text == "2025-11-22T00:00:00Z")
+        }
+    }
+
     @Test("A store made before the web service (schema v3) is migrated: tokens are read from the stored archives")
     func migrationFromV3() async throws {
         try await Self.withStore { _, folder in
