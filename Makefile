@@ -4,6 +4,7 @@
 
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
+TEST_WIDTH ?= 6
 
 PREFIX ?= /usr/local
 
@@ -98,10 +99,11 @@ screenshots: setup-test
 ## the open-file limit a server takes (the soft limit raised to the hard one): in-process servers,
 ## their clients and the stores of tests running side by side hold over a thousand descriptors at
 ## their peak, past the usual soft limit of 1,024. .ci/swift-test keeps the whole output in
-## .build/test-output.txt and, when the run fails, ends with a short list of what failed.
+## .build/test-output.txt, runs at most TEST_WIDTH tests at once (6; 0 for no limit) and, when the
+## run fails, ends with a short list of what failed.
 test: setup-test lint
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" bash .ci/swift-test --skip-build $(SWIFT_BUILD_FLAGS)
+	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" bash .ci/swift-test --skip-build $(SWIFT_BUILD_FLAGS)
 
 ## The toolchain's formatter in lint mode (.swift-format: 4 spaces, 150 columns), every finding an
 ## error; generated files are left out. `make format` rewrites the files the way lint wants them.
