@@ -135,11 +135,13 @@ test-sanitizers:
 
 test-asan: setup-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
-	ulimit -s 65536 && $(ASAN_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+	ulimit -s 65536 && $(ASAN_ENV) SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" TEST_OUTPUT=.build-asan/test-output.txt \
+		bash .ci/swift-test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
 test-tsan: setup-test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
-	ulimit -s 65536 && $(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	ulimit -s 65536 && $(TSAN_ENV) SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" TEST_OUTPUT=.build-tsan/test-output.txt \
+		bash .ci/swift-test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
 ## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
 ORDERS ?= 10000
