@@ -28,8 +28,9 @@ struct AccessLogTests {
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
         let log = CapturedLog()
-        let configuration = try OrderServer.Configuration(
+        var configuration = try OrderServer.Configuration(
             port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)
+        configuration.connections = .liveTestClient
         let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: log.logger())
         let linkKey: String = try await server.application().test(.live) { client in
             let link = try await client.execute(
@@ -77,8 +78,9 @@ struct AccessLogTests {
         defer { folder.remove() }
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         let log = CapturedLog()
-        let configuration = try OrderServer.Configuration(
+        var configuration = try OrderServer.Configuration(
             port: 0, apiKeys: [MerchantAPIKey(ServiceUnderTest.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator)
+        configuration.connections = .liveTestClient
         let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: log.logger())
         try await server.application().test(.live) { client in
             for (bytes, status) in [

@@ -47,6 +47,7 @@ struct ServiceUnderTest {
         logger.logLevel = .warning
         var configuration = try OrderServer.Configuration(
             port: 0, apiKeys: [MerchantAPIKey(Self.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
+        configuration.connections = .liveTestClient
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
         configuration.onIntakeStep = onIntakeStep

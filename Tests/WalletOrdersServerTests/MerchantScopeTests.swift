@@ -72,6 +72,7 @@ struct TwoMerchants {
             identities[type] = .init(identity: TestPKI.identity(for: type), template: template)
         }
         configuration.signing = SigningIdentities(identities)
+        configuration.connections = .liveTestClient
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         func serve(_ orders: any OrderServiceStore) async throws {

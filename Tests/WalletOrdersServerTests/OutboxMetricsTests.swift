@@ -27,6 +27,7 @@ struct OutboxMetricsTests {
             let metrics = ServiceMetrics(registry: PrometheusCollectorRegistry())
             var configuration = try OrderServer.Configuration(port: 0, apiKeys: [], validator: TestPKI.validator)
             configuration.logRate = (0.01, 3)
+            configuration.connections = .liveTestClient
             let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: Logger(label: "test"), metrics: metrics)
             _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             try await server.application().test(.live) { client in

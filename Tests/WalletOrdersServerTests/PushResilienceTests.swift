@@ -206,6 +206,7 @@ struct RegistrationLimitTests {
         var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator)
         configuration.registrationLimits = RegistrationLimits(maximumPerOrder: 3, maximumPerDevice: 100)
         configuration.registrationsPerClientPerMinute = 6
+        configuration.connections = .liveTestClient
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: logger)
