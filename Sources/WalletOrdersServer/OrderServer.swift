@@ -142,10 +142,11 @@ public struct OrderServer: Sendable {
     /// The router with every route and middleware. HEAD is answered wherever GET is, and a wrong
     /// method on a path the service has with 405 and `Allow`.
     public func router() -> Router<OrderRequestContext> {
-        let router = HTTPMethodRules.router(context: OrderRequestContext.self)
-        router.middlewares.add(AccessLogMiddleware())
-        router.middlewares.add(ErrorMiddleware(logger: logger))
-        router.middlewares.add(RequestMetricsMiddleware())
+        let router = HTTPMethodRules.router(context: OrderRequestContext.self) {
+            AccessLogMiddleware()
+            ErrorMiddleware(logger: logger)
+            RequestMetricsMiddleware()
+        }
         router.get("health") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -85,11 +85,12 @@ public final class PreviewServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `onListening` gets the real port.
     public func run(logger: Logger = Logger(label: "wallet-orders.preview"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        let router = HTTPMethodRules.router(context: BasicRequestContext.self)
         let server = self
         // Only this loopback address and port by name: a page elsewhere that rebinds its own host
         // name to 127.0.0.1 (DNS rebinding) sends its own Host and gets nothing.
-        router.middlewares.add(LoopbackHostMiddleware { server.boundPort.withLock { $0 } })
+        let router = HTTPMethodRules.router(context: BasicRequestContext.self) {
+            LoopbackHostMiddleware { server.boundPort.withLock { $0 } }
+        }
         let headers: HTTPFields = [
             .cacheControl: "no-store", .init("X-Content-Type-Options")!: "nosniff", .init("X-Frame-Options")!: "DENY",
             .init("Referrer-Policy")!: "no-referrer",
