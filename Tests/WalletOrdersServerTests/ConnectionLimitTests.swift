@@ -60,8 +60,9 @@ struct ConnectionLimitTests {
 
     @Test("A keep-alive connection is served, then closed after the idle timeout; one in use is not")
     func idleKeepAlive() async throws {
-        // The service counts idle time from the last bytes it read, so a connection whose next
-        // request leaves within the timeout of the previous one's sending must still be open. The
+        // The service counts idle time from the last request it read or answer it wrote, both after
+        // the request was sent, so a connection whose next request leaves within the timeout of the
+        // previous one's sending must still be open. The
         // client measures that gap itself: on a loaded machine its thread can oversleep by seconds,
         // and a sequence with a late request proves nothing, so it is run again on a new connection.
         let idle = 6.0
@@ -90,8 +91,8 @@ struct ConnectionLimitTests {
                         #expect(attempts < 5, "this client's thread was late on every attempt")
                         if attempts < 5 { continue } else { return }
                     }
-                    // The service read the last request after it was sent, so it closes no sooner than
-                    // the timeout after that.
+                    // The service read and answered the last request after it was sent, so it closes no
+                    // sooner than the timeout after that.
                     let lastSend = try #require(previousSend)
                     #expect(RawSocket.closedByServer([socket], seconds: 40) == [true])
                     #expect((idle - 0.1...idle + 20).contains(Date().timeIntervalSince(lastSend)), "\(Date().timeIntervalSince(lastSend)) s")
