@@ -8,7 +8,8 @@ import Logging
 /// The route is the template the router matched (`/orders/{type}/{order}/{key}`,
 /// `/v1/devices/{device}/registrations/{type}`), never the path itself, so the secrets that
 /// travel in paths (customer link keys, device library identifiers) never reach the log. A
-/// request no route matched logs `(no route)`.
+/// request no route matched logs Hummingbird's name for it, `NotFound`, as the request metrics
+/// label it.
 ///
 /// Add it first, so that it sees the answer ``ErrorMiddleware`` makes of a failure.
 struct AccessLogMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
