@@ -33,6 +33,8 @@ struct AppleOrderRoutes: Sendable {
     let registrationLimiter: RateLimiter?
     /// Where registrations, changed-orders requests and fetches are noted (``DeliveryTrailRecorder``).
     let trail: DeliveryTrailRecorder?
+    /// The archives of recent 200s, by digest.
+    let archives: ArchiveCache
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         router.post("v1/devices/:device/registrations/:type/:order") { request, context in
@@ -130,13 +132,17 @@ struct AppleOrderRoutes: Sendable {
     private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try context.orderIdentifier()
         let presented = AppleOrderAuthorization.token(request.headers[.authorization])
-        // The record and, for a 200, the archive of its version: one read.
+        // The record and, for a 200, the archive of its version: one read, and none of the archive
+        // when the cache holds that version.
         var admitted = false
         var notModified = false
+        var cached: ByteBuffer?
         let fetched = try await store.accessRecord(for: order) { record in
             admitted = Self.admits(presented, record)
             notModified = admitted && ConditionalRequest.notModified(request.headers, entityTag: Self.entityTag(record), updatedAt: record.updatedAt)
-            return admitted && !notModified
+            guard admitted, !notModified else { return false }
+            cached = archives.archive(sha256: record.sha256)
+            return cached == nil
         }
         guard let fetched, admitted else {
             if fetched != nil {
@@ -159,10 +165,17 @@ struct AppleOrderRoutes: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         noteFetch(request, order, status: 200, record: record)
-        guard let bytes = fetched.archive else { throw ServiceError.unauthorized }  // asked for, so always there
+        let body: ByteBuffer
+        if let cached {
+            body = cached
+        } else if let bytes = fetched.archive {
+            body = archives.keep(bytes, sha256: record.sha256)
+        } else {
+            throw ServiceError.unauthorized  // asked for, so always there
+        }
         headers[.contentType] = OrderMediaType.order
         headers[.contentDisposition] = OrderMediaType.attachment(for: order)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// The archive's entity tag: its SHA-256, quoted.

@@ -26,6 +26,7 @@ extension OrderServer.Configuration {
     /// | `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds` | what `POST /v1/log` may write: per request, and for every client together per window (``DeviceLogLimits``) | 4096, 1048576, 60 |
     /// | `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`, `connections.bodyTimeoutSeconds` | connection deadlines (``ConnectionLimits``) | 10, 60, 30 |
     /// | `connections.maximum`, `connections.maximumPerAddress` | open connections, in all and per client address | 10000, 64 |
+    /// | `cache.archiveBytes` | bytes of archives kept in memory for repeated fetches (``OrderServer/Configuration/archiveCacheBytes``; 0: none) | 67108864 (64 MiB) |
     /// | `trustedProxies` | addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client | none |
     /// | `tls.certificate`, `tls.key` | PEM files: serve HTTPS yourself | none (plain HTTP behind a proxy) |
     /// | `signing.directory` | identities to build and sign with (``SigningIdentities``) | none |
@@ -110,6 +111,7 @@ extension OrderServer.Configuration {
             maximumPerOrder: try count("registrations.maximumPerOrder", 1_000, 1...1_000_000),
             maximumPerDevice: try count("registrations.maximumPerDevice", 100, 1...1_000_000))
         registrationsPerClientPerMinute = try count("registrations.perClientPerMinute", 60, 0...1_000_000)
+        archiveCacheBytes = try count("cache.archiveBytes", archiveCacheBytes, 0...(1 << 40))
         if let folder = config.string(forKey: "signing.directory") {
             let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
             signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)

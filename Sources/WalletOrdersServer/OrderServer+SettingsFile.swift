@@ -9,7 +9,7 @@ extension OrderServer.Configuration {
     public static let settingKeys: Set<String> = [
         "listen", "store", "apiKeys", "apiKeyFile", "publicURL", "links.walletBadges", "updatedAtMarginSeconds", "trustRoots", "trustedProxies",
         "log.level", "log.format", "log.rate", "log.burst", "log.requestBytes", "log.budgetBytes", "log.budgetSeconds",
-        "metrics.key", "executor",
+        "metrics.key", "executor", "cache.archiveBytes",
         "tls.certificate", "tls.key",
         "signing.directory", "signing.passphraseEnvironment",
         "push.batchSize", "push.concurrentBatches", "push.leaseSeconds", "push.pollSeconds", "push.initialBackoffSeconds",

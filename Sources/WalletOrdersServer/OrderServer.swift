@@ -65,6 +65,10 @@ public struct OrderServer: Sendable {
         public var registrationsPerClientPerMinute = 60
         /// Timeouts and caps for connections (``ConnectionLimits``).
         public var connections = ConnectionLimits()
+        /// The most bytes of archives kept in memory for Wallet's repeated fetches (default 64 MiB;
+        /// 0 keeps none). Kept by digest, so never stale, and shared by every order; an archive
+        /// larger than an eighth of this is always read from the store.
+        public var archiveCacheBytes = 64 << 20
         /// What `POST /v1/log` may write to the log (``DeviceLogLimits``).
         public var deviceLog = DeviceLogLimits()
         /// Reverse proxies whose `X-Forwarded-For` names the client (for the log endpoint's limits
@@ -177,7 +181,7 @@ public struct OrderServer: Sendable {
                 ? RateLimiter(
                     rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
                 : nil,
-            trail: deliveryTrail
+            trail: deliveryTrail, archives: ArchiveCache(capacityBytes: configuration.archiveCacheBytes)
         ).add(to: router)
         let links = CustomerLinks(
             store: store, previewer: OrderPreviewer(validator: configuration.validator), badges: configuration.walletBadges)
@@ -229,10 +233,9 @@ public struct OrderServer: Sendable {
             }
         }
         // Connections are capped and timed (ConnectionLimits); requests that aren't valid HTTP
-        // get the JSON error body too (ParseErrorAnswer).
+        // get the JSON error body too (RequestProgress).
         let server = HTTPServerBuilder.guarded(
-            limits: configuration.connections, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
-            tls: tlsConfiguration, additionalChannelHandlers: { [ParseErrorAnswer()] })
+            limits: configuration.connections, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies), tls: tlsConfiguration)
         return Application(
             router: router(),
             server: server,

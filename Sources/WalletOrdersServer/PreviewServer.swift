@@ -110,8 +110,7 @@ public final class PreviewServer: Sendable {
         let port = port
         // The service's connection handling: capped, timed, and safe to cancel.
         let connections = HTTPServerBuilder.guarded(
-            limits: ConnectionLimits(idleTimeout: idleTimeout), trustedProxies: TrustedProxies(ranges: []), tls: nil,
-            additionalChannelHandlers: { [] })
+            limits: ConnectionLimits(idleTimeout: idleTimeout), trustedProxies: TrustedProxies(ranges: []), tls: nil)
         let application = Application(
             router: router, server: connections,
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "wallet-orders-preview"),

@@ -144,14 +144,12 @@ public struct DeliveryEvent: Sendable, Hashable, Codable {
     /// The parts of a key are separated by U+001F (unit separator), which no identifier holds
     /// in practice (and no store's text type refuses, as NUL would be).
     static func trailKey(_ kind: Kind, type: String, order: String?, device: String?, token: String?) -> String {
-        let parts: [String] =
-            switch kind {
-            case .registered, .unregistered: ["registration", type, order ?? "", device ?? ""]
-            case .pushed: ["push", type, token ?? ""]
-            case .listed: ["list", type, device ?? ""]
-            case .fetched: ["fetch", type, order ?? ""]
-            }
-        return parts.joined(separator: "\u{1F}")
+        switch kind {
+        case .registered, .unregistered: "registration\u{1F}\(type)\u{1F}\(order ?? "")\u{1F}\(device ?? "")"
+        case .pushed: "push\u{1F}\(type)\u{1F}\(token ?? "")"
+        case .listed: "list\u{1F}\(type)\u{1F}\(device ?? "")"
+        case .fetched: "fetch\u{1F}\(type)\u{1F}\(order ?? "")"
+        }
     }
 
     /// The start of the keys of `order`'s registration trails (one a device).

@@ -492,11 +492,8 @@ public final class SQLiteOrderStore: OrderStoring {
     private static func summary(_ row: Row) throws -> StoredOrderSummary {
         let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: row[0], orderIdentifier: row[1])
         let savedText: String = row[7]
-        let instant = try timestamp(seconds: row[2], nanoseconds: row[3], of: identifier)
-        // The text as the order wrote it, when it still denotes the stored instant.
-        let written = (try? Timestamp(rfc3339: row[8] as String)).flatMap { $0 == instant ? $0 : nil }
         return StoredOrderSummary(
-            identifier: identifier, updatedAt: written ?? instant,
+            identifier: identifier, updatedAt: try storedTimestamp(seconds: row[2], nanoseconds: row[3], text: row[8], of: identifier),
             status: row[4], sha256: row[5], archiveSize: row[6],
             savedAt: (try? Timestamp(rfc3339: savedText)) ?? Timestamp(secondsSince1970: 0))
     }
@@ -505,8 +502,12 @@ public final class SQLiteOrderStore: OrderStoring {
     static func storedTimestamp(seconds: Int64, nanoseconds: Int64, text: String, of identifier: FullyQualifiedOrderIdentifier)
         throws -> Timestamp
     {
-        let instant = try timestamp(seconds: seconds, nanoseconds: nanoseconds, of: identifier)
-        return (try? Timestamp(rfc3339: text)).flatMap { $0 == instant ? $0 : nil } ?? instant
+        // The text as stored when it names the stored instant (one parse, no formatting: this is
+        // on every Wallet fetch); otherwise the instant, in UTC.
+        if let stored = try? Timestamp(rfc3339: text), stored.secondsSince1970 == seconds, Int64(stored.nanoseconds) == nanoseconds {
+            return stored
+        }
+        return try timestamp(seconds: seconds, nanoseconds: nanoseconds, of: identifier)
     }
 
     private static func timestamp(seconds: Int64, nanoseconds: Int64, of identifier: FullyQualifiedOrderIdentifier) throws

@@ -20,9 +20,43 @@ enum LogFormat: String, CaseIterable {
     /// The handler for a logger labelled `label`.
     func handler(label: String) -> any LogHandler {
         switch self {
-        case .text: StreamLogHandler.standardError(label: label)
+        case .text: DeferredMetadataLogHandler(StreamLogHandler.standardError(label: label))
         case .json: JSONLogHandler(label: label)
         }
+    }
+}
+
+/// swift-log's text handler with its metadata kept as given and formatted when a line is written.
+/// `StreamLogHandler` formats all of its metadata each time a key is set, and Hummingbird sets the
+/// request's id on every request's logger, whether the request logs anything or not.
+struct DeferredMetadataLogHandler: LogHandler {
+    private var base: StreamLogHandler
+    var metadata: Logger.Metadata
+
+    init(_ base: StreamLogHandler) {
+        self.base = base
+        metadata = base.metadata
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { base.metadataProvider }
+        set { base.metadataProvider = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var line = base
+        line.metadata = metadata
+        line.log(event: event)
     }
 }
 

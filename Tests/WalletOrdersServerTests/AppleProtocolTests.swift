@@ -208,6 +208,36 @@ struct AppleProtocolTests {
         }
     }
 
+    @Test(
+        "A repeated 200 is served from memory and is always the stored version: a version saved between fetches is the next answer, a deleted order a 401"
+    )
+    func repeatedFetchesFollowTheStore() async throws {
+        let service = try ServiceUnderTest()
+        let first = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30Z")
+        let second = try SampleVersions.archive(updatedAt: "2025-11-21T11:00:00Z")
+        _ = try await service.store.intake().save(signedArchive: first)
+        try await service.run { client in
+            let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
+            for _ in 0..<3 {  // the first read from the store, the others from memory
+                let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+                #expect(fetched.status == .ok)
+                #expect(Array(fetched.body.readableBytesView) == first)
+            }
+            // Saved behind the service's back (as another instance on the same store would).
+            _ = try await service.store.intake().save(signedArchive: second)
+            let updated = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(Array(updated.body.readableBytesView) == second)
+            #expect(updated.headers[.eTag] == "\"\(SHA256Hex.of(second))\"")
+            // HEAD answers from the same bytes: their length, no body.
+            let head = try await client.execute(uri: uri, method: .head, headers: ServiceUnderTest.appleOrder())
+            #expect(head.headers[.contentLength] == String(second.count))
+            #expect(head.body.readableBytes == 0)
+            #expect(try await service.store.delete(ServiceUnderTest.order))
+            let gone = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(gone.status == .unauthorized)
+        }
+    }
+
     @Test("Changed orders: all registered orders first, then only those changed after the tag; 204 when none; a foreign tag gets them all")
     func changedOrders() async throws {
         let service = try ServiceUnderTest()

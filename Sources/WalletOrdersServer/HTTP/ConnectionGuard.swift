@@ -1,23 +1,20 @@
+import HTTPTypes
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import NIOSSL
 import Synchronization
 
 extension HTTPServerBuilder {
     /// HTTP/1.1, over TLS when `tls` is given, behind the connection caps and deadlines of
-    /// `limits`; `additionalChannelHandlers` go after the HTTP decoder, as in Hummingbird's
-    /// `.http1(configuration:)`.
-    static func guarded(
-        limits: ConnectionLimits, trustedProxies: TrustedProxies, tls: TLSConfiguration?,
-        additionalChannelHandlers: @escaping @Sendable () -> [any RemovableChannelHandler]
-    ) -> HTTPServerBuilder {
+    /// `limits`, with the service's JSON error body on the 400 of a request that isn't valid HTTP.
+    static func guarded(limits: ConnectionLimits, trustedProxies: TrustedProxies, tls: TLSConfiguration?) -> HTTPServerBuilder {
         let counter = ConnectionCounter(
             maximum: limits.effectiveMaximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress, exempt: trustedProxies)
-        let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: additionalChannelHandlers() + [RequestProgress()], idleTimeout: .init(limits.idleTimeout))
+        let configuration = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestProgress()], idleTimeout: .init(limits.idleTimeout))
         return HTTPServerBuilder { responder in
             let http1 = HTTP1Channel(responder: responder, configuration: configuration)
             let unserved = UnservedConnections()
@@ -246,16 +243,31 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     }
 }
 
-/// Tells ``ConnectionDeadlines`` where each request is: it sits after the HTTP decoder (one of
-/// Hummingbird's `additionalChannelHandlers`) and sees request heads and ends arrive and response
-/// ends leave.
+/// Follows each request of a connection after the HTTP decoder (Hummingbird's
+/// `additionalChannelHandlers`), where request heads and ends arrive and response parts leave:
+///
+/// - It tells ``ConnectionDeadlines`` where each request is.
+/// - It gives the service's JSON error body to the 400 that Hummingbird writes, with no body, when
+///   a request isn't valid HTTP/1.1 (a header value with a control character, for example): the
+///   HTTP decoder reports an `HTTPParserError` up the pipeline, Hummingbird answers `400` with
+///   `Content-Length: 0` and closes the connection. The error is noted on its way in and the
+///   answer filled in on its way out.
+///
+/// One handler for both: every handler in the pipeline is called for every part of every request
+/// and answer.
 final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// The answer to a request that isn't valid HTTP/1.1.
+    static let invalidHTTP = ServiceError.badRequest(
+        "bad-http", "The request is not valid HTTP/1.1.",
+        hint: "Check the request line and the headers: header values may not hold control characters.")
+
     private var deadlines: ConnectionDeadlines?
+    private var parseFailed = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
@@ -274,8 +286,26 @@ final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError { parseFailed = true }
+        context.fireErrorCaught(error)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { deadlines?.responseSent() }
+        switch unwrapOutboundIn(data) {
+        case .end:
+            deadlines?.responseSent()
+        case .head(var head) where parseFailed && head.status == .badRequest && head.headerFields[.contentType] == nil:
+            parseFailed = false
+            let body = Self.invalidHTTP.body
+            for field in Self.invalidHTTP.responseHeaders { head.headerFields[field.name] = field.value }
+            head.headerFields[.contentLength] = String(body.count)
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+            return
+        case .head, .body:
+            break
+        }
         context.write(data, promise: promise)
     }
 }

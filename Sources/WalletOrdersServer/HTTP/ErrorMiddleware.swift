@@ -24,7 +24,7 @@ struct ErrorMiddleware: RouterMiddleware {
             // so handlers call the store and the intake without wrapping each call.
             return answer(.from(error), context)
         } catch let error as HTTPParserError {
-            throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see ParseErrorAnswer)
+            throw error  // a body that isn't valid HTTP: Hummingbird answers 400 and closes (see RequestProgress)
         } catch let error as any HTTPResponseError {
             let status = error.status
             let code: String
