@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -36,5 +37,42 @@ extension OrderServer {
         }
 
         private static let installed = Mutex(false)
+    }
+}
+
+extension OrderServer.TaskThreads {
+    /// Sizes SwiftNIO's shared event loops, which Hummingbird serves connections on (and
+    /// ``eventLoops`` runs `async` code on), to the CPUs the process may run on. SwiftNIO counts
+    /// the host's cores within a cgroup's quota and cpuset, but not the process's CPU affinity
+    /// (`taskset`, systemd's `CPUAffinity=`, `numactl`): a service pinned to one core of two ran
+    /// two event loops taking turns on that core, each holding half the connections, every request
+    /// on the waiting one delayed by the other's time slice.
+    ///
+    /// `NIO_SINGLETON_GROUP_LOOP_COUNT`, when set, is left to decide. Call it at most once, first in
+    /// `main`, before anything uses SwiftNIO's singletons: SwiftNIO stops the process on a second
+    /// call, or on one after they are in use. Returns the count, or `nil` when it left it to
+    /// SwiftNIO.
+    @discardableResult
+    public static func sizeEventLoopsToAllowedCPUs() -> Int? {
+        guard ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil,
+            let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let allowed = allowedCPUs(status: status), allowed < System.coreCount
+        else { return nil }
+        NIOSingletons.groupLoopCountSuggestion = allowed
+        return allowed
+    }
+
+    /// The CPUs a Linux process may run on, from the `Cpus_allowed_list:` line of its
+    /// `/proc/self/status` (`0-3,8,10-11`); `nil` when the text has no such line or it doesn't read.
+    static func allowedCPUs(status: String) -> Int? {
+        let label = "Cpus_allowed_list:"
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
+        var count = 0
+        for item in line.dropFirst(label.count).split(separator: ",") {
+            let bounds = item.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(bounds.count), let low = bounds.first!, let high = bounds.last!, 0 <= low, low <= high else { return nil }
+            count += high - low + 1
+        }
+        return count > 0 ? count : nil
     }
 }

@@ -219,6 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()  // as many event loops as CPUs the process may use, before any is made
         let config = try await reportingFailuresAsync { try await readConfiguration() }
         ConnectionLimits.raiseOpenFileLimit()  // a descriptor per connection: the soft limit (often 1024) is far too low
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }

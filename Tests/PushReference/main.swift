@@ -9,7 +9,9 @@ import WalletOrdersServer
 // at a time (the push worker's batch size × concurrent batches), and prints
 // `{"pushes": COUNT, "seconds": …, "rate": …}`. No store, no outbox, no worker: the client and
 // the stand-in alone, which is what the service's fan-out can't beat on the machine.
-// On the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the default, or pool).
+// On the event loops and the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the
+// default, or pool).
+OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()
 OrderServer.TaskThreads(rawValue: ProcessInfo.processInfo.environment["REFERENCE_EXECUTOR"] ?? "event-loops")?.install()
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 8, let colon = arguments[0].lastIndex(of: ":"), let port = Int(arguments[0][colon...].dropFirst()),

@@ -28,7 +28,9 @@ import WalletOrdersStore
 // - POST /build: order.json validated, then built and signed with the first identity of
 //   SIGNING-DIR and its template, as the build endpoint does before saving; `ok` or 422 (the
 //   floor of build-and-sign).
-// On the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the default, or pool).
+// On the event loops and the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the
+// default, or pool).
+OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()
 OrderServer.TaskThreads(rawValue: ProcessInfo.processInfo.environment["REFERENCE_EXECUTOR"] ?? "event-loops")?.install()
 let arguments = CommandLine.arguments.dropFirst()
 let port = arguments.first.flatMap(Int.init) ?? 8090
