@@ -52,6 +52,9 @@ fi
 KEY=$(head -1 "$LOCAL_DIR/keys.txt" | cut -d' ' -f1)
 
 start_apns_stand_in "$LOCAL_DIR" "$KEY_ID" "$TEAM_ID"
+# Emptied first: tee empties it only once it runs, and until then the loop below would read the
+# address of the last run from it.
+: > "$LOCAL_DIR/serve.log"
 "$BIN/wallet-orders" serve --store "$LOCAL_DIR/orders.sqlite" --listen "$LISTEN" --api-key-file "$LOCAL_DIR/keys.txt" \
     --signing-dir "$LOCAL_DIR/signing" --trust-root "$SIGNING/root-ca.pem" \
     --apns "127.0.0.1:$APNS_PORT" --apns-ca "$LOCAL_DIR/apns-cert.pem" --apns-token-key "$LOCAL_DIR/token.p8" \

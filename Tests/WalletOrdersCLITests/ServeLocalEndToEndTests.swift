@@ -27,8 +27,16 @@ struct ServeLocalEndToEndTests {
             }
             usleep(50_000)
         }
-        child.kill()
+        stop(child)
         throw FixtureError(description: "serve-local did not start:\n\(child.output)\n\(child.errorOutput)")
+    }
+
+    /// Stops the script as Ctrl-C would, so that its trap stops the service and the stand-in too
+    /// (a SIGKILL would leave them running, and Foundation's `Process` waiting for them).
+    static func stop(_ child: ChildProcess) {
+        guard child.process.isRunning else { return }
+        kill(child.process.processIdentifier, SIGTERM)
+        _ = try? child.wait(timeout: 30)
     }
 
     @Test("It signs with a development identity and pushes to the stand-in; SIGTERM stops both; a second run carries on with the same store and key")
@@ -37,6 +45,7 @@ struct ServeLocalEndToEndTests {
         defer { folder.remove() }
         let local = folder.url.appendingPathComponent("local")
         let (first, url) = try Self.start(local: local, folder: folder, name: "first")
+        defer { Self.stop(first) }
         let key = try #require(try String(contentsOf: local.appendingPathComponent("keys.txt"), encoding: .utf8).split(separator: " ").first)
         #expect(first.output.contains("Authorization: Bearer \(key)"), "the guide shows the merchant's key: \(first.output)")
         let merchant = ["Authorization": "Bearer \(key)", "Content-Type": "application/json"]
@@ -71,7 +80,7 @@ struct ServeLocalEndToEndTests {
 
         // Run again: the same key, and the store still has the order.
         let (second, secondURL) = try Self.start(local: local, folder: folder, name: "second")
-        defer { second.kill() }
+        defer { Self.stop(second) }
         #expect(second.output.contains("Authorization: Bearer \(key)"))
         let fetched = try HTTPClient.request(
             "GET", "\(secondURL)/v1/orders/\(Self.type)/\(Self.order)", headers: ["Authorization": "AppleOrder \(Self.token)"])

@@ -16,7 +16,7 @@ struct ServeOperationsEndToEndTests {
             ),
             ("{\"lissen\": \"127.0.0.1:0\"}", "service.json:1:2: 'lissen' is not a setting", "Did you mean 'listen'?"),
             ("{\"listen\": \"127.0.0.1:0\", \"listen\": \"127.0.0.1:1\"}", "service.json:1:27: ", "duplicate"),
-            ("{\"zzzzzz\": 1}", "'zzzzzz' is not a setting", "The settings are: apiKeyFile, apiKeys, apns, connections,"),
+            ("{\"zzzzzz\": 1}", "'zzzzzz' is not a setting", "The settings are: apiKeyFile, apiKeys, apns, cache, connections,"),
             ("[1, 2]", "service.json:1:1: the settings file is not a JSON object", "one object"),
         ])
     func settingsFileMistakes(text: String, message: String, hint: String) throws {
