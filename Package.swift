@@ -322,6 +322,8 @@ let package = Package(
                 "APNsStandIn",
                 "apns-stand-in",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings
         ),

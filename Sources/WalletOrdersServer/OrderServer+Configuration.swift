@@ -38,9 +38,13 @@ extension OrderServer.Configuration {
     /// `WALLET_ORDERS_API_KEYS='KEY1 order.com.example.shop;KEY2 *'`) separates its entries by
     /// `;` or newlines, whatever the provider's array separator.
     ///
+    /// A value of the wrong type (`{"push": {"batchSize": "lots"}}`) is refused, not passed over
+    /// (``checkSettingTypes(_:)``).
+    ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value, or
     ///   the key file and line of a malformed merchant API key (never the key itself).
     public init(config: ConfigReader, validator: OrderValidator) throws {
+        try Self.checkSettingTypes(config)
         let listen = config.string(forKey: "listen", default: "127.0.0.1:8080")
         guard let (host, port) = Self.hostAndPort(listen) else {
             throw Self.invalid("listen", listen, "host:port, e.g. 127.0.0.1:8080 or [::1]:8080")

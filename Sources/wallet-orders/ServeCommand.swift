@@ -352,6 +352,9 @@ struct ServeCommand: AsyncParsableCommand {
                     hint: "Give a JSON object such as {\"listen\": \"127.0.0.1:8080\", \"push\": {\"pollSeconds\": 1}}.")
             }
         }
-        return ConfigReader(providers: providers)
+        let reader = ConfigReader(providers: providers)
+        // Before anything is read: a value of the wrong type would be passed over, its default used.
+        try OrderServer.Configuration.checkSettingTypes(reader)
+        return reader
     }
 }

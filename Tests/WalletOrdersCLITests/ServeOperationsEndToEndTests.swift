@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 @Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs")
 struct ServeOperationsEndToEndTests {
     @Test(
-        "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key",
+        "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key, a value of the wrong type",
         arguments: [
             ("{\n  \"listen\": \"127.0.0.1:0\",\n  \"push\": {\"pollSeconds\": 1,}\n}\n", "service.json:3:29: ", "trailing commas are not allowed"),
             (
@@ -18,6 +18,11 @@ struct ServeOperationsEndToEndTests {
             ("{\"listen\": \"127.0.0.1:0\", \"listen\": \"127.0.0.1:1\"}", "service.json:1:27: ", "duplicate"),
             ("{\"zzzzzz\": 1}", "'zzzzzz' is not a setting", "The settings are: apiKeyFile, apiKeys, apns, cache, connections,"),
             ("[1, 2]", "service.json:1:1: the settings file is not a JSON object", "one object"),
+            (
+                #"{"push": {"batchSize": "lots"}}"#, #"The setting push.batchSize is "lots"; it takes a whole number."#,
+                "WALLET_ORDERS_PUSH_BATCH_SIZE"
+            ),
+            (#"{"cache": {"archiveBytes": false}}"#, "service.json:1:28: the setting cache.archiveBytes is a boolean", "leave it out"),
         ])
     func settingsFileMistakes(text: String, message: String, hint: String) throws {
         let folder = try TemporaryFolder()
