@@ -111,12 +111,14 @@ public final class SQLiteOrderStore: OrderStoring {
                 Self.createPrivately(url)
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(busyTimeout)
-                configuration.prepareDatabase { db in
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
-                }
                 // Opening a new file switches it to WAL, which needs the file to itself for a moment:
                 // another process doing the same gets SQLITE_BUSY at once (no busy handler runs), so wait.
-                database = try Self.retryingWhileBusy(until: deadline) { try DatabasePool(path: path, configuration: configuration) }
+                let pool = try Self.retryingWhileBusy(until: deadline) { try DatabasePool(path: path, configuration: configuration) }
+                // The WAL synced at every commit. Set here, on the pool's one writer, and not in
+                // prepareDatabase: the pool sets NORMAL when it puts the writer in WAL mode, after
+                // prepareDatabase has run.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                database = pool
             case .readOnly:
                 // A read-only connection (SQLITE_OPEN_READONLY: every write fails with
                 // SQLITE_READONLY). Not `query_only`: GRDB resets that pragma after each read.
@@ -521,6 +523,15 @@ public final class SQLiteOrderStore: OrderStoring {
                 hint: "Delete the order and save it again.")
         }
         return Timestamp(secondsSince1970: seconds, nanoseconds: Int32(nanoseconds))
+    }
+
+    /// A `PRAGMA`'s value on the connection that writes (`synchronous`, `journal_mode`): what
+    /// SQLite itself says the commits run with.
+    package func writerPragma(_ name: String) async throws -> String? {
+        precondition(name.allSatisfy { $0.isLetter || $0 == "_" }, "a pragma name")
+        return try await perform("read") { database in
+            try await database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+        }
     }
 
     // MARK: - Errors
