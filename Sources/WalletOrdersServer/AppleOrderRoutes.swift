@@ -79,8 +79,8 @@ struct AppleOrderRoutes: Sendable {
             throw ServiceError.badRequest(
                 "bad-body", "The body is not a JSON object with a string pushToken.", hint: #"Send {"pushToken": "<hex>"}."#)
         }
-        guard (8...512).contains(token.utf8.count), token.utf8.allSatisfy({ $0.isHexDigit }) else {
-            throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (hexadecimal digits).")
+        guard PushNotification.isPlausible(deviceToken: token) else {
+            throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (8 to 200 hexadecimal digits).")
         }
         let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
         trail?.record(

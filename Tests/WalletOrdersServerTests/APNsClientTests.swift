@@ -378,6 +378,17 @@ struct APNsClientTests {
         }
     }
 
+    @Test("the tokens registration takes are exactly the tokens the client sends: 8 to 200 hex digits")
+    func tokenBounds() {
+        #expect(PushNotification.isPlausible(deviceToken: String(repeating: "ab", count: 100)))
+        #expect(PushNotification.isPlausible(deviceToken: "0123abcd"))
+        #expect(PushNotification.isPlausible(deviceToken: APNsTest.deviceToken()))
+        #expect(!PushNotification.isPlausible(deviceToken: String(repeating: "ab", count: 100) + "c"))
+        #expect(!PushNotification.isPlausible(deviceToken: "0123abc"))
+        #expect(!PushNotification.isPlausible(deviceToken: "0123abcg"))
+        #expect(!PushNotification.isPlausible(deviceToken: "١٢٣٤٥٦٧٨"), "Arabic-Indic digits are not hex")
+    }
+
     @Test("logs name a device by its first 8 characters only")
     func redaction() {
         #expect(APNsClient.redacted("0123456789abcdef") == "01234567…")

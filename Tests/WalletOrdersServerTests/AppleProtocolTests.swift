@@ -121,6 +121,8 @@ struct AppleProtocolTests {
         arguments: [
             (#"{"pushToken": 12}"#, "bad-body"), ("not json", "bad-body"), (#"{"pushToken": "xyz!"}"#, "bad-push-token"),
             (#"{"pushToken": ""}"#, "bad-push-token"), (String(repeating: " ", count: 5_000), "body-too-large"),
+            // Longer than any token APNs has announced (100 bytes): the APNs client would never send it.
+            (#"{"pushToken": "\#(String(repeating: "ab", count: 100))c"}"#, "bad-push-token"),
         ])
     func badRegistrationBodies(body: String, code: String) async throws {
         let service = try ServiceUnderTest()

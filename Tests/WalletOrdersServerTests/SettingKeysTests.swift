@@ -98,6 +98,29 @@ struct SettingKeysTests {
         }
     }
 
+    @Test(
+        "A header or body deadline longer than the idle timeout is refused (Hummingbird's idle timeout would cut it short); equal or shorter is taken"
+    )
+    func deadlinesWithinTheIdleTimeout() throws {
+        let validator = try OrderValidator()
+        func read(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> OrderServer.Configuration {
+            try OrderServer.Configuration(config: ConfigReader(provider: InMemoryProvider(values: values)), validator: validator)
+        }
+        for key in ["connections.bodyTimeoutSeconds", "connections.headerTimeoutSeconds"] {
+            do {
+                _ = try read([AbsoluteConfigKey(ConfigKey(key).components): 120.0])
+                Issue.record("\(key) 120 s with the idle timeout at 60 s was taken")
+            } catch let error as WalletOrdersError {
+                #expect(error.code == .invalidConfiguration)
+                #expect(error.message.contains(key) && error.message.contains("connections.idleTimeoutSeconds"), "\(error.message)")
+            }
+            let taken = try read([
+                AbsoluteConfigKey(ConfigKey(key).components): 120.0, AbsoluteConfigKey(ConfigKey("connections.idleTimeoutSeconds").components): 120.0,
+            ])
+            #expect(taken.connections.idleTimeout == .seconds(120))
+        }
+    }
+
     @Test("In the settings file, a boolean or an object where a value goes is an error at its line and column")
     func booleansAndObjects() throws {
         for (text, message) in [

@@ -15,7 +15,7 @@ import WalletOrders
 /// | limit | default | what happens |
 /// |---|---|---|
 /// | ``headerTimeout`` | 10 s | a request's head (request line and headers) must arrive within it, counted from the connection's start or from the first byte of a later request; then the connection is closed |
-/// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout) |
+/// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout, which also closes a connection whose request sends nothing for that long: the header and body deadlines may not be longer) |
 /// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long is abandoned and the connection closed |
 /// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | past it, a new connection is closed at once, before a byte is read |
 /// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address; trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
@@ -114,6 +114,19 @@ extension OrderServer.Configuration {
             bodyTimeout: try seconds("connections.bodyTimeoutSeconds", defaults.bodyTimeout),
             maximumConnections: try count("connections.maximum", defaults.maximumConnections),
             maximumConnectionsPerAddress: try count("connections.maximumPerAddress", defaults.maximumConnectionsPerAddress))
+        // Hummingbird's idle timeout also closes a connection whose request stops arriving: a
+        // longer header or body deadline would never be reached, so it is an error, not a quiet cap.
+        for (key, value) in [
+            ("connections.headerTimeoutSeconds", connections.headerTimeout), ("connections.bodyTimeoutSeconds", connections.bodyTimeout),
+        ]
+        where value > connections.idleTimeout {
+            throw WalletOrdersError(
+                .invalidConfiguration,
+                "The setting \(key) (\(value.seconds) s) is longer than connections.idleTimeoutSeconds (\(connections.idleTimeout.seconds) s).",
+                hint:
+                    "A connection that sends nothing for the idle timeout is closed, in a request too: raise the idle timeout with it (--idle-timeout)."
+            )
+        }
         let log = DeviceLogLimits()
         deviceLog = DeviceLogLimits(
             requestBytes: try count("log.requestBytes", log.requestBytes), budgetBytes: try count("log.budgetBytes", log.budgetBytes),

@@ -193,7 +193,7 @@ public final class APNsClient: PushSender, Service {
     }
 
     private func deliver(_ notification: PushNotification) async -> PushReceipt {
-        guard Self.isPlausibleDeviceToken(notification.deviceToken) else {
+        guard PushNotification.isPlausible(deviceToken: notification.deviceToken) else {
             // Never sent: it can't be a path segment, and APNs would answer BadDeviceToken.
             return PushReceipt(outcome: .deviceGone(reason: "BadDeviceToken"))
         }
@@ -340,11 +340,6 @@ public final class APNsClient: PushSender, Service {
     /// A device token for logs: its first 8 characters and `…`.
     public static func redacted(_ deviceToken: String) -> String {
         deviceToken.count <= 8 ? deviceToken : deviceToken.prefix(8) + "…"
-    }
-
-    /// Hex, 1 to 200 characters (APNs tokens are 64 today; Apple says not to assume a length).
-    static func isPlausibleDeviceToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 200 && token.allSatisfy(\.isHexDigit)
     }
 
     static func reason(in body: ByteBuffer) -> String? {

@@ -13,7 +13,7 @@ public import Foundation
 /// | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` | ``PushOutcome/deviceGone(reason:)`` |
 /// | 429, and 500 to 599 (any reason) | ``PushOutcome/retryLater(after:reason:)`` |
 /// | 403 (any reason: `BadCertificate`, `BadCertificateEnvironment`, `ExpiredProviderToken`, `InvalidProviderToken`, `MissingProviderToken`, `Forbidden`), 400 `TopicDisallowed` | ``PushOutcome/credentialsRefused(reason:)`` |
-/// | anything else: other 400s (`BadTopic`, `MissingTopic`, `BadPriority`, `InvalidPushType`, `PayloadEmpty`, …), 404 `BadPath`, 405 `MethodNotAllowed`, 413 `PayloadTooLarge`, unexpected statuses | ``PushOutcome/rejected(reason:)`` |
+/// | anything else: other 400s (`BadTopic`, `MissingTopic`, `BadPriority`, `InvalidPushType`, `PayloadEmpty`, …), 404 `BadPath`, 405 `MethodNotAllowed`, 413 `PayloadTooLarge`, unexpected statuses | ``PushOutcome/rejected(reason:)`` (parked by ``PushWorker`` like refused credentials, never dropped) |
 ///
 /// `retryLater` carries the `Retry-After` header's delay when APNs sent one (seconds, or an
 /// HTTP date). The outcome's reason is APNs' `reason`, or `HTTP <status>` when the body had none.

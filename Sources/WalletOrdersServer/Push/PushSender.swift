@@ -14,6 +14,13 @@ public struct PushNotification: Sendable, Hashable {
         self.deviceToken = deviceToken
         self.topic = topic
     }
+
+    /// Whether `token` can be an APNs device token: 8 to 200 hexadecimal digits (64 today; Apple
+    /// says not to assume a length, and 100 bytes is the most it has announced). Registration
+    /// refuses any other with 400, so a token it takes is one the APNs client sends.
+    public static func isPlausible(deviceToken token: String) -> Bool {
+        (8...200).contains(token.utf8.count) && token.utf8.allSatisfy(\.isHexDigit)
+    }
 }
 
 /// What became of one push.
@@ -32,8 +39,10 @@ public enum PushOutcome: Sendable, Hashable {
     /// in the TLS handshake; no credentials for the topic): the push is parked, not dropped, until
     /// the credentials work again.
     case credentialsRefused(reason: String)
-    /// A failure of the push itself that retrying won't fix (`BadTopic`, `PayloadTooLarge`,
-    /// `BadPriority`…): the push is dropped and the reason logged; the registration is kept.
+    /// Any other refusal (`BadTopic`, `MissingTopic`, `BadPriority`, `PayloadTooLarge`, 404
+    /// `BadPath`, an unexpected status): retrying the same request won't change it, and since a
+    /// Wallet push carries only its token and topic, neither would another push of the topic. The
+    /// push is parked with its topic, like ``credentialsRefused(reason:)``, not dropped.
     case rejected(reason: String)
 }
 

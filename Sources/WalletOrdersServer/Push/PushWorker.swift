@@ -57,7 +57,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 /// | the token is gone (410, `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`) | removed with the registrations it was for (that token, that order type) |
 /// | a passing failure (429, 5xx, no connection, a timeout) | retried with exponential backoff and full jitter, capped at ``PushWorkerConfiguration/maximumBackoff`` (or after `Retry-After`), for as long as it takes |
 /// | APNs refused the credentials (``PushOutcome/credentialsRefused(reason:)``) | parked with every push of its topic; an error log line and the gauge `wallet_orders_push_topic_parked{topic}` = 1 say so; one is tried every ``PushWorkerConfiguration/parkedProbeInterval``, and the first delivered push of the topic resumes them all |
-/// | a failure of the push itself (``PushOutcome/rejected(reason:)``) | dropped with an error log line |
+/// | APNs refused the push for another reason (``PushOutcome/rejected(reason:)``: `BadTopic`, `BadPath`, `PayloadTooLarge`, an unexpected status) | parked the same way: a Wallet push carries nothing but its token and topic, so such a refusal says the topic or the endpoint is wrong, and every push of the topic would get it; the error log line names the reason |
 ///
 /// A service of swift-service-lifecycle: on graceful shutdown it stops claiming and waits for the
 /// pushes it is sending, so none is left claimed. Delivery is at least once: a worker killed
@@ -227,12 +227,12 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
                 metadata: ["token": "\(token)", "apns.topic": "\(push.topic)", "reason": "\(reason)"])
         case .rejected(let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "rejected")]).increment()
-            logger.error("APNs refused a push; it was dropped", metadata: ["token": "\(token)", "topic": "\(push.topic)", "reason": "\(reason)"])
+            park(push.topic, reason: reason, receipt: receipt, because: "APNs refused a push of the topic")
         case .retryLater(_, let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "retry")]).increment()
             logger.warning("push will be retried", metadata: ["token": "\(token)", "attempt": "\(push.attempts)", "reason": "\(reason)"])
         case .credentialsRefused(let reason):
-            park(push.topic, reason: reason, receipt: receipt)
+            park(push.topic, reason: reason, receipt: receipt, because: "APNs refused the credentials for the topic")
         }
         if case .park = completion {
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "parked")]).increment()
@@ -244,7 +244,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     }
 
     /// Marks `topic` parked; the first time, with the error line and the gauge an operator alerts on.
-    private func park(_ topic: String, reason: String, receipt: PushReceipt) {
+    private func park(_ topic: String, reason: String, receipt: PushReceipt, because cause: String) {
         let first = parking.withLock { parking -> Bool in
             parking.outboxHasParked = true
             return parking.topics.updateValue(reason, forKey: topic) == nil
@@ -252,7 +252,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         guard first else { return }
         Gauge(label: "wallet_orders_push_topic_parked", dimensions: [("topic", topic)]).record(1)
         logger.error(
-            "APNs refused the credentials for the topic; its pushes are parked until they work again",
+            "\(cause); its pushes are parked until one gets through",
             metadata: [
                 "apns.topic": "\(topic)", "apns.reason": "\(reason)", "apns.credential": "\(receipt.credential ?? "none")",
                 "fix": "\(receipt.fix ?? "")", "probe_seconds": "\(configuration.parkedProbeInterval.seconds)",
@@ -291,9 +291,9 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         -> PushCompletion
     {
         switch outcome {
-        case .delivered, .rejected: return .remove
+        case .delivered: return .remove
         case .deviceGone: return .tokenGone
-        case .credentialsRefused: return .park
+        case .credentialsRefused, .rejected: return .park
         case .retryLater(let after, _):
             let exponent = min(max(push.attempts - 1, 0), 30)
             let ceiling = min(configuration.maximumBackoff.seconds, configuration.initialBackoff.seconds * pow(2, Double(exponent)))
