@@ -2,6 +2,8 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import Testing
+import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
@@ -11,12 +13,13 @@ import WalletOrdersTestSupport
 enum LimitedService {
     static func run<T: Sendable>(
         connections: ConnectionLimits = .init(), deviceLog: DeviceLogLimits = .init(), logRate: (rate: Double, burst: Double) = (5, 20),
-        trustedProxies: [IPAddressRange] = [], log: CapturedLog? = nil, _ body: @Sendable (_ port: Int) async throws -> T
+        trustedProxies: [IPAddressRange] = [], log: CapturedLog? = nil, archives: [[UInt8]] = [], _ body: @Sendable (_ port: Int) async throws -> T
     ) async throws -> T {
         let folder = try TemporaryFolder("limits")
         defer { folder.remove() }
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         defer { try? store.close() }
+        for archive in archives { _ = try await store.intake().save(signedArchive: archive) }
         var logger = log?.logger() ?? Logger(label: "test")
         if log == nil { logger.logLevel = .warning }
         var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator, logRate: logRate)
@@ -112,6 +115,56 @@ struct ConnectionLimitTests {
                 let start = Date()
                 #expect(RawSocket.closedByServer([socket], seconds: 20) == [true])
                 #expect((0.9...15).contains(Date().timeIntervalSince(start)), "\(Date().timeIntervalSince(start)) s")
+            }
+        }
+    }
+
+    @Test(
+        "A request answered before its body ended (here 401, before the body is needed) closes the connection after the answer: the client reads the answer, and the rest of a 100 MB body is not read"
+    )
+    func earlyAnswerCloses() async throws {
+        try await LimitedService.run { port in
+            try await onOwnThread {
+                let socket = try RawSocket(port: port)
+                socket.sendTimeout(seconds: 10)
+                let total = 100 * 1024 * 1024
+                try socket.write(
+                    "POST /v1/devices/d/registrations/order.com.example/o HTTP/1.1\r\nHost: localhost\r\n"
+                        + "Authorization: AppleOrder wrong\r\nContent-Length: \(total)\r\n\r\n")
+                let answer = socket.receive(seconds: 30)
+                #expect(answer.text.hasPrefix("HTTP/1.1 401 "), "\(answer)")
+                #expect(answer.text.lowercased().contains("connection: close"), "\(answer)")
+                // Keep sending, as a client that doesn't read answers early would.
+                let chunk = String(repeating: "x", count: 64 * 1024)
+                var sent = 0
+                let start = Date()
+                while sent < total, (try? socket.write(chunk)) != nil { sent += chunk.utf8.count }
+                #expect(sent < total / 4, "the service kept reading: \(sent) bytes taken")
+                #expect(Date().timeIntervalSince(start) < 25, "\(Date().timeIntervalSince(start)) s")
+            }
+        }
+    }
+
+    @Test("A client that stops reading its answers is closed after the body timeout, not held forever")
+    func stalledReader() async throws {
+        let limits = ConnectionLimits(bodyTimeout: .seconds(1))
+        let archive = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
+        try await LimitedService.run(connections: limits, archives: [archive]) { port in
+            try await onOwnThread {
+                let socket = try RawSocket(port: port)
+                // 2,000 requests for a 10 kB archive, sent at once and never read: 20 MB of answers,
+                // more than the sockets' buffers hold.
+                let request =
+                    "GET /v1/orders/\(SampleVersions.identifier.orderTypeIdentifier)/\(SampleVersions.identifier.orderIdentifier) HTTP/1.1\r\n"
+                    + "Host: localhost\r\nAuthorization: AppleOrder q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU\r\n\r\n"
+                let requests = 2_000
+                socket.sendTimeout(seconds: 10)
+                try? socket.write(String(repeating: request, count: requests))
+                Thread.sleep(forTimeInterval: 6)
+                // Now read: the service gave up on this client, so the answers stop short of all of them.
+                let (received, ended) = socket.drain(seconds: 20)
+                #expect(ended, "the connection was still open after \(received) bytes")
+                #expect(received < requests * archive.count, "\(received) bytes")
             }
         }
     }

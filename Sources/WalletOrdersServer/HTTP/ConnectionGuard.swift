@@ -149,22 +149,36 @@ final class ConnectionCounter: Sendable {
 }
 
 /// Closes a connection whose request head doesn't arrive within `headerTimeout` (counted from the
-/// connection's start, or from the first byte of a later request), or whose request body sends
-/// nothing for `bodyTimeout`. It sits first in the pipeline, where it sees bytes arrive;
-/// ``RequestProgress``, after the HTTP decoder, tells it where each request is.
+/// connection's start, or from the first byte of a later request), whose request body sends
+/// nothing for `bodyTimeout`, or whose client takes nothing of a response for `bodyTimeout` (the
+/// socket stays unwritable). After an answer sent before its request's body ended (a 413, a 401
+/// that didn't need the body), it reads at most ``lingerBytes`` more for up to ``lingerTime``, so
+/// that the client, still sending, can read the answer, then closes. It sits first in the
+/// pipeline, where it sees bytes arrive; ``RequestProgress``, after the HTTP decoder, tells it
+/// where each request is.
 final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+
+    /// What is read of a request after its early answer before the connection is closed.
+    static let lingerBytes = 256 * 1024
+    /// How long the rest of such a request may take.
+    static let lingerTime = TimeAmount.seconds(2)
 
     private let headerTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
     private var context: ChannelHandlerContext?
     /// Requests whose head has arrived and whose response hasn't been sent.
     private var requestsOpen = 0
-    private var readingBody = false
+    private(set) var readingBody = false
     /// When the head now awaited started to arrive (the connection's start for the first).
     private var headStarted: NIODeadline?
     private var lastBodyRead = NIODeadline.now()
+    /// Since when the socket hasn't taken what the service writes.
+    private var writeStalled: NIODeadline?
+    /// Set once a request was answered before its body ended: the bytes that may still be read,
+    /// and until when.
+    private var lingering: (bytesLeft: Int, until: NIODeadline)?
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
 
@@ -186,6 +200,14 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let lingering {
+            let left = lingering.bytesLeft - unwrapInboundIn(data).readableBytes
+            guard left > 0 else {
+                context.close(promise: nil)
+                return
+            }
+            self.lingering?.bytesLeft = left
+        }
         if readingBody {
             lastBodyRead = .now()
         } else if headStarted == nil {
@@ -193,6 +215,12 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
             schedule()
         }
         context.fireChannelRead(data)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        writeStalled = context.channel.isWritable ? nil : .now()
+        schedule()
+        context.fireChannelWritabilityChanged()
     }
 
     /// A request's head arrived: its body, if any, is next.
@@ -207,6 +235,7 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     /// A request's end arrived.
     func requestReceived() {
         readingBody = false
+        if lingering != nil { context?.close(promise: nil) }
     }
 
     /// A response's end was written.
@@ -215,12 +244,20 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
         schedule()
     }
 
+    /// A response's end was written before its request's body ended: read a little more of it
+    /// (``lingerBytes``, ``lingerTime``), then close.
+    func answeredBeforeBodyEnded() {
+        lingering = (Self.lingerBytes, .now() + Self.lingerTime)
+        schedule()
+    }
+
     /// When the connection is closed unless something happens first; `nil` while the service is
-    /// answering, or between requests (where Hummingbird's idle timeout applies).
+    /// answering (and its client takes the answer), or between requests (where Hummingbird's idle
+    /// timeout applies).
     private var deadline: NIODeadline? {
-        if readingBody { return lastBodyRead + bodyTimeout }
-        if requestsOpen > 0 { return nil }
-        return headStarted.map { $0 + headerTimeout }
+        let waiting: NIODeadline? =
+            if readingBody { lastBodyRead + bodyTimeout } else if requestsOpen > 0 { nil } else { headStarted.map { $0 + headerTimeout } }
+        return [waiting, writeStalled.map { $0 + bodyTimeout }, lingering?.until].compactMap { $0 }.min()
     }
 
     private func schedule() {
@@ -268,6 +305,9 @@ final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
 
     private var deadlines: ConnectionDeadlines?
     private var parseFailed = false
+    /// The response being written answers a request whose body hasn't ended: the connection
+    /// closes after it.
+    private var answeringEarly = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
@@ -295,6 +335,10 @@ final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapOutboundIn(data) {
         case .end:
             deadlines?.responseSent()
+            if answeringEarly {
+                answeringEarly = false
+                deadlines?.answeredBeforeBodyEnded()
+            }
         case .head(var head) where parseFailed && head.status == .badRequest && head.headerFields[.contentType] == nil:
             parseFailed = false
             let body = Self.invalidHTTP.body
@@ -302,6 +346,13 @@ final class RequestProgress: ChannelDuplexHandler, RemovableChannelHandler {
             head.headerFields[.contentLength] = String(body.count)
             context.write(wrapOutboundOut(.head(head)), promise: promise)
             context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+            return
+        case .head(var head) where deadlines?.readingBody == true:
+            // Answered before the body ended (413, or a refusal that didn't need it): the rest of
+            // the body is not read, so this is the connection's last answer.
+            answeringEarly = true
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
             return
         case .head, .body:
             break

@@ -16,7 +16,7 @@ import WalletOrders
 /// |---|---|---|
 /// | ``headerTimeout`` | 10 s | a request's head (request line and headers) must arrive within it, counted from the connection's start or from the first byte of a later request; then the connection is closed |
 /// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout, which also closes a connection whose request sends nothing for that long: the header and body deadlines may not be longer) |
-/// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long is abandoned and the connection closed |
+/// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long, or an answer the client takes nothing of for this long, is abandoned and the connection closed |
 /// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | past it, a new connection is closed at once, before a byte is read |
 /// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address; trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
 ///
@@ -27,7 +27,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var headerTimeout: Duration
     /// How long a keep-alive connection may wait for its next request.
     public var idleTimeout: Duration
-    /// How long a request body may go without sending a byte.
+    /// How long a request body may go without sending a byte, and an answer without the client
+    /// taking a byte.
     public var bodyTimeout: Duration
     /// Open connections in all; further ones are closed at once. The service lowers it to what
     /// the process's open-file limit allows (less ``reservedFileDescriptors``).

@@ -77,6 +77,25 @@ final class RawSocket: @unchecked Sendable {
         return text[end.upperBound...].utf8.count >= length
     }
 
+    /// Makes a send that can't go on for `seconds` fail instead of blocking.
+    func sendTimeout(seconds: Int) {
+        var time = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Reads everything until the server ends the connection (a close or a reset) or nothing
+    /// arrives for `seconds`: how many bytes came, and whether the connection ended.
+    func drain(seconds: Double) -> (bytes: Int, ended: Bool) {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while Self.waitReadable([descriptor], seconds: seconds).contains(descriptor) {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return (total, true) }
+            total += count
+        }
+        return (total, false)
+    }
+
     /// Sends `request` and reads one response (`Connection: close` requests end with the close).
     func exchange(_ request: String, seconds: Double = 30) throws -> (text: String, closed: Bool) {
         try write(request)
