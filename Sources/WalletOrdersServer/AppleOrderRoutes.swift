@@ -60,7 +60,7 @@ struct AppleOrderRoutes: Sendable {
         if let registrationLimiter {
             let client = trustedProxies.client(
                 socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
-            if let wait = registrationLimiter.acquire(client) {
+            if let wait = registrationLimiter.acquire(IPAddressRange.limitKey(client)) {
                 throw ServiceError(
                     .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
                     hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
@@ -189,7 +189,7 @@ struct AppleOrderRoutes: Sendable {
     private func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let client = trustedProxies.client(
             socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
-        if let wait = logLimiter.acquire(client) {
+        if let wait = logLimiter.acquire(IPAddressRange.limitKey(client)) {
             throw Self.tooManyLogs("rate-limited", "Too many log messages from this client.", wait: wait)
         }
         let overhead = DeviceLogLimits.recordOverheadBytes

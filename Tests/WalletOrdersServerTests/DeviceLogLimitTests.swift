@@ -93,6 +93,29 @@ struct DeviceLogLimitTests {
         #expect(proxies.client(socketAddress: "10.0.0.1", forwardedFor: []) == "10.0.0.1")
     }
 
+    @Test(
+        "An IPv6 client is counted by its /64, so one subscriber can't multiply the per-address limits by picking new addresses; IPv4 by its address"
+    )
+    func limitsPerIPv6Network() {
+        #expect(IPAddressRange.limitKey("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(IPAddressRange.limitKey("2001:DB8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64")
+        #expect(IPAddressRange.limitKey("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(IPAddressRange.limitKey("203.0.113.7") == "203.0.113.7")
+        #expect(IPAddressRange.limitKey("unknown") == "unknown")
+        // Connections: 4 per address; a fifth from anywhere in the same /64 is refused, another /64 is not.
+        let counter = ConnectionCounter(maximum: 100, maximumPerAddress: 4, exempt: TrustedProxies(ranges: []))
+        let held = (1...4).compactMap { counter.open("2001:db8:1:2::\($0)") }
+        #expect(held.count == 4)
+        #expect(counter.open("2001:db8:1:2:dead:beef:0:1") == nil)
+        #expect(counter.open("2001:db8:1:3::1") != nil)
+        counter.close(held[0])
+        #expect(counter.open("2001:db8:1:2:1234::9") != nil, "a closed connection frees its /64's place")
+        // Request rates: the registration and log limiters take the same key.
+        let limiter = RateLimiter(rate: 0.0001, burst: 1, maximumClients: 100)
+        #expect(limiter.acquire(IPAddressRange.limitKey("2001:db8:1:2::1"), now: 0) == nil)
+        #expect(limiter.acquire(IPAddressRange.limitKey("2001:db8:1:2::2"), now: 1) != nil)
+    }
+
     @Test("The log rate limiter forgets the least recently used clients when full, not everyone: a limited client stays limited")
     func rateLimiterEviction() {
         let limiter = RateLimiter(rate: 0.0001, burst: 1, maximumClients: 100)

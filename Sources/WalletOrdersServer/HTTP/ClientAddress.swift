@@ -45,6 +45,15 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         bytes(address).map(text)
     }
 
+    /// What a client's limits (connections per address, request rates) are counted under: an
+    /// IPv4 address itself; an IPv6 address's /64 (`2001:db8:1:2::/64`), since one subscriber is
+    /// given at least a /64 and picks any address in it, and counting each address would let one
+    /// client multiply every per-address limit by 2⁶⁴; anything else as it is.
+    static func limitKey(_ address: String) -> String {
+        guard let bytes = bytes(address) else { return address }
+        return bytes.count == 4 ? text(bytes) : text(masked(bytes, 64)) + "/64"
+    }
+
     private static func text(_ bytes: [UInt8]) -> String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         _ = bytes.withUnsafeBytes { inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, $0.baseAddress, &text, socklen_t(text.count)) }

@@ -118,9 +118,10 @@ final class ConnectionCounter: Sendable {
         self.exempt = exempt
     }
 
-    /// Counts a new connection from `address`, or `nil` when it is over a cap.
+    /// Counts a new connection from `address` (an IPv6 address with the rest of its /64:
+    /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap.
     func open(_ address: String) -> Ticket? {
-        let perAddress = exempt.contains(address) ? nil : address
+        let perAddress = exempt.contains(address) ? nil : IPAddressRange.limitKey(address)
         return counts.withLock { counts in
             guard counts.total < maximum else { return nil }
             if let perAddress {

@@ -18,7 +18,7 @@ import WalletOrders
 /// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout, which also closes a connection whose request sends nothing for that long: the header and body deadlines may not be longer) |
 /// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long, or an answer the client takes nothing of for this long, is abandoned and the connection closed |
 /// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | past it, a new connection is closed at once, before a byte is read |
-/// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address; trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
+/// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address (an IPv6 client per /64, which one subscriber is given to pick addresses from); trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
 ///
 /// A connection refused by a cap costs one `accept` and one `close`: the service goes on
 /// answering every other client, `/health` included.
