@@ -17,7 +17,7 @@ extension OrderServer.Configuration {
     /// | `publicURL` | the public base URL, for customer links | none (paths) |
     /// | `links.walletBadges` | a folder of Apple's Add to Apple Wallet badges, one SVG a language (`en.svg`, `fr.svg`; ``WalletBadges``), for the customer links' page | none (a text link) |
     /// | `updatedAtMarginSeconds` | how far ahead of the clock an uploaded `updatedAt` may be (``UpdatedAtLimit``) | 86400 (a day) |
-    /// | `push.batchSize`, `push.concurrentBatches`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 32, 2, 30, 1 |
+    /// | `push.batchSize`, `push.concurrentBatches`, `push.leaseSeconds`, `push.pollSeconds` | the push worker | 32, 2, 120, 1 |
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds` | retries (never given up) | 1, 900 |
     /// | `push.parkedProbeSeconds` | how often parked pushes (credentials refused) are tried | 60 |
     /// | `registrations.maximumPerOrder`, `registrations.maximumPerDevice` | device registrations (``RegistrationLimits``) | 1000, 100 |
@@ -77,7 +77,7 @@ extension OrderServer.Configuration {
         }
         let push = PushWorkerConfiguration(
             batchSize: try count("push.batchSize", 32, 1...1_000), concurrentBatches: try count("push.concurrentBatches", 2, 1...64),
-            lease: try seconds("push.leaseSeconds", 30, 1...86_400),
+            lease: try seconds("push.leaseSeconds", PushWorkerConfiguration.defaultLease.seconds, 1...86_400),
             pollInterval: try seconds("push.pollSeconds", 1, 0.01...3_600),
             initialBackoff: try seconds("push.initialBackoffSeconds", 1, 0.01...3_600),
             maximumBackoff: try seconds("push.maximumBackoffSeconds", 900, 0.01...86_400),

@@ -144,7 +144,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("push-lease"),
-        help: ArgumentHelp("Seconds a claimed push stays claimed before another worker may send it (default 30).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds a claimed push stays claimed before another worker may send it (default 120, past the slowest send to APNs).",
+            valueName: "seconds"))
     var pushLease: Double?
 
     @Option(

@@ -87,6 +87,14 @@ struct PushResilienceTests {
     }
 
     @Test(
+        "The default lease outlasts the APNs client's slowest send (two connections, two answers), so a slow APNs never gets a push twice"
+    )
+    func leaseOutlastsTheSlowestSend() {
+        let apns = APNsConfiguration(endpoint: .production, credentials: APNsTest.tokenCredentials)
+        #expect(PushWorkerConfiguration().lease > (apns.connectTimeout + apns.requestTimeout) * 2)
+    }
+
+    @Test(
         "Any other refusal (400 BadTopic, 404 BadPath from a wrong endpoint, 413, a status APNs doesn't send) parks the pushes instead of dropping them; they are delivered once a probe gets through",
         arguments: [(400, "BadTopic"), (404, "BadPath"), (413, "PayloadTooLarge"), (418, "Teapot")])
     func otherRefusalsPark(status: Int, reason: String) async throws {

@@ -17,8 +17,13 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
     /// on the APNs connection.
     public var concurrentBatches: Int
     /// How long a claim lasts: a push claimed by a worker that died is sent again after it
-    /// (default 30 s; a push takes well under a second).
+    /// (default ``defaultLease``). It must outlast the slowest send, or a slow APNs gets the push
+    /// twice: ``APNsClient`` waits up to 10 s to connect and 30 s for an answer, and sends a push a
+    /// second time on a lost connection or an expired provider token.
     public var lease: Duration
+    /// Two minutes: longer than the APNs client's slowest send (twice 10 s to connect and 30 s for
+    /// an answer), so a push is sent twice only when its worker died.
+    public static let defaultLease = Duration.seconds(120)
     /// How often the outbox is looked at when nothing wakes the worker: saves by other processes
     /// and retries coming due are found this way (default 1 s).
     public var pollInterval: Duration
@@ -36,7 +41,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 
     /// Creates a configuration.
     public init(
-        batchSize: Int = 32, concurrentBatches: Int = 2, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
+        batchSize: Int = 32, concurrentBatches: Int = 2, lease: Duration = PushWorkerConfiguration.defaultLease, pollInterval: Duration = .seconds(1),
         initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(900), parkedProbeInterval: Duration = .seconds(60)
     ) {
         self.batchSize = max(1, batchSize)
