@@ -28,7 +28,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
     /// and retries coming due are found this way (default 1 s).
     public var pollInterval: Duration
     /// The first retry's delay; each further attempt doubles it, up to ``maximumBackoff``, and a
-    /// random part of it (full jitter, half to all) spreads retries out (default 1 s).
+    /// random part of it (each delay drawn from half to all of its step) spreads retries out (default 1 s).
     public var initialBackoff: Duration
     /// The longest delay between two attempts (default 15 minutes). Attempts are not capped: a
     /// push is retried until it is delivered, a newer change for the same token and topic
@@ -60,7 +60,7 @@ public struct PushWorkerConfiguration: Sendable, Hashable {
 /// |---|---|
 /// | delivered | removed |
 /// | the token is gone (410, `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`) | removed with the registrations it was for (that token, that order type) |
-/// | a passing failure (429, 5xx, no connection, a timeout) | retried with exponential backoff and full jitter, capped at ``PushWorkerConfiguration/maximumBackoff`` (or after `Retry-After`), for as long as it takes |
+/// | a passing failure (429, 5xx, no connection, a timeout) | retried with exponential backoff and jitter (half to all of each step), capped at ``PushWorkerConfiguration/maximumBackoff`` (or after `Retry-After`), for as long as it takes |
 /// | APNs refused the credentials (``PushOutcome/credentialsRefused(reason:)``) | parked with every push of its topic; an error log line and the gauge `wallet_orders_push_topic_parked{topic}` = 1 say so; one is tried every ``PushWorkerConfiguration/parkedProbeInterval``, and the first delivered push of the topic resumes them all |
 /// | APNs refused the push for another reason (``PushOutcome/rejected(reason:)``: `BadTopic`, `BadPath`, `PayloadTooLarge`, an unexpected status) | parked the same way: a Wallet push carries nothing but its token and topic, so such a refusal says the topic or the endpoint is wrong, and every push of the topic would get it; the error log line names the reason |
 ///
