@@ -103,7 +103,7 @@ struct PushResilienceTests {
         try await APNsTest.shuttingDown(apns) {
             let recorder = CapturedLog()
             var configuration = Self.fast
-            configuration.parkedProbeInterval = .milliseconds(200)
+            configuration.parkedProbeInterval = .milliseconds(500)
             try await ServiceStore.sqlite.withStore { store in
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
                 let token = APNsTest.deviceToken()
@@ -112,6 +112,8 @@ struct PushResilienceTests {
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
                 try await Self.withWorker(store, apns, configuration, logger: recorder.logger()) { _ async throws in
                     #expect(try await PushDeliveryTests.eventually { standIn.requests.count >= 1 })
+                    // The worker logs the refusal once APNs's answer is in: wait for the line.
+                    #expect(try await PushDeliveryTests.eventually { recorder.all.contains { $0.message.contains("parked") } })
                     #expect(try await store.outboxStatus(now: Date()).pending == 1, "the refused push is kept")
                     let parked = recorder.all.filter { $0.level >= .error && $0.message.contains("parked") }
                     #expect(parked.first?.metadata["apns.reason"] == "\(reason)", "\(recorder.all.map(\.message))")

@@ -125,7 +125,7 @@ extension OrderServer.Configuration {
                 .invalidConfiguration,
                 "The setting \(key) (\(value.seconds) s) is longer than connections.idleTimeoutSeconds (\(connections.idleTimeout.seconds) s).",
                 hint:
-                    "A connection that sends nothing for the idle timeout is closed, in a request too: raise the idle timeout with it (--idle-timeout)."
+                    "A connection that sends nothing for the idle timeout is closed, in a request too: raise connections.idleTimeoutSeconds with it."
             )
         }
         let log = DeviceLogLimits()
