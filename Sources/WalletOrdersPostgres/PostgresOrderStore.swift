@@ -16,12 +16,13 @@ public import WalletOrdersStore
 ///
 /// - **The same contract** as ``SQLiteOrderStore`` and ``InMemoryOrderStore``: every save decides
 ///   with ``OrderStoreDecision`` inside the transaction that writes.
-/// - **Writers take one lock**: every transaction that changes the store (save, delete,
+/// - **Order writers take one lock**: every transaction that changes orders (save, delete,
 ///   compaction) first locks the row of the change counter (`SELECT … FOR UPDATE`), so writes
 ///   from every server on the database behave like some serial order (compare-and-replace, no
 ///   lost update, no duplicate row), and history sequence numbers become visible in order, so a
 ///   history token never skips a change that commits late. This is SQLite's one-writer rule
-///   across servers; reads never wait.
+///   across servers for orders; reads never wait. Registrations and the push outbox's updates
+///   touch their own rows and don't take this lock.
 /// - **Durability** is the server's: an acknowledged save is committed (with the server's
 ///   default `synchronous_commit = on`, flushed to its WAL).
 /// - **Schema:** named migrations in `wallet_orders_migrations`, applied in one transaction under

@@ -23,8 +23,10 @@ extension OrderServer {
         case pool
 
         /// Makes `self` the process's executor for `async` code; call it once, before the service
-        /// (or anything else) starts tasks. ``pool`` changes nothing. Returns whether `async` code
-        /// now runs on the event loops (false on a platform where SwiftNIO can't take over).
+        /// (or anything else) starts tasks, from the main thread (SwiftNIO stops the process on
+        /// Darwin otherwise: from `async` code, call it inside `MainActor.run`). ``pool`` changes
+        /// nothing. Returns whether `async` code now runs on the event loops (false on a platform
+        /// where SwiftNIO can't take over).
         @discardableResult
         public func install() -> Bool {
             guard self == .eventLoops else { return false }

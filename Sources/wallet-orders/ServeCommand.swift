@@ -227,7 +227,9 @@ struct ServeCommand: AsyncParsableCommand {
         let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
         let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
         let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
-        settings.taskThreads.install()  // before the service starts any task
+        // Before the service starts any task, and on the main thread, which SwiftNIO requires on Darwin.
+        let taskThreads = settings.taskThreads
+        await MainActor.run { _ = taskThreads.install() }
         let location = try reportingFailures { () throws -> OrderStoreLocation in
             // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
             let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
