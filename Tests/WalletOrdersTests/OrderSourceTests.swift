@@ -160,6 +160,26 @@ import WalletOrdersTestSupport
         #expect(try builder.build(OrderSource(files: files), signingTime: TestPKI.signingTime).bytes.count > 0)
     }
 
+    @Test("Validating a source of 5 MB or more reports bundle.too-large, as validating its archive does")
+    func sourceBundleTooLarge() throws {
+        let validator = try OrderValidator(verifier: TestPKI.verifier)
+        var files: [String: [UInt8]] = ["order.json": Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8)]
+        files["a.bin"] = [UInt8](repeating: 0x25, count: 2_600_000)
+        files["b.bin"] = [UInt8](repeating: 0x25, count: 2_500_000)
+        let report = validator.validate(OrderSource(files: files), subject: "big")
+        let finding = try #require(report.diagnostics(ruleID: "bundle.too-large").first, "\(report.diagnostics)")
+        #expect(report.diagnostics(ruleID: "bundle.too-large").count == 1)
+        #expect(finding.severity == .error)
+        #expect(finding.message.contains("Largest: a.bin (2.60 MB), b.bin (2.50 MB), order.json"), "\(finding.message)")
+        // The intake's way through (validate, then sign) reports it too, before anything is signed.
+        let identity = TestPKI.identity(for: Self.typeIdentifier)
+        let beforeSigning = validator.validate(OrderSource(files: files), signedBy: identity, at: TestPKI.signingTime, subject: "big")
+        #expect(beforeSigning.report.diagnostics(ruleID: "bundle.too-large").map(\.message) == [finding.message])
+        // Under the limit: no finding.
+        files["b.bin"] = [UInt8](repeating: 0x25, count: 2_000_000)
+        #expect(!validator.validate(OrderSource(files: files), subject: "small").contains(ruleID: "bundle.too-large"))
+    }
+
     @Test("A signature whose signing time falls after the certificate expired is an error at signing time")
     func expiredAtSigning() throws {
         let built = try SampleBuilds.build("store-pickup")

@@ -35,3 +35,47 @@ extension ArchiveLimits {
     /// can't be one Wallet accepts.
     public static let maximumArchiveFileBytes = 8 << 20
 }
+
+// MARK: - The bundle limit
+
+extension ArchiveLimits {
+    /// A bundle's size measured against ``maximumBundleBytes``: its files' total and its largest
+    /// files. The one check of Apple's limit, which building (``OrderArchiveBuilder``, as an error),
+    /// validating an archive and validating a source (as the `bundle.too-large` finding) share.
+    struct BundleSize {
+        /// Path → byte count.
+        let sizes: [String: Int]
+        /// The files' sizes added up.
+        let total: Int
+
+        /// Measures files given as path → byte count.
+        init(_ sizes: [String: Int]) {
+            self.sizes = sizes
+            total = sizes.values.reduce(0, +)
+        }
+
+        /// The three largest files, largest first (ties by path).
+        var largest: [(path: String, bytes: Int)] {
+            sizes.map { (path: $0.key, bytes: $0.value) }.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.path < $1.path }
+                .prefix(3).map { $0 }
+        }
+
+        /// Measures files given as path → bytes.
+        init(files: [String: [UInt8]]) { self.init(files.mapValues(\.count)) }
+
+        /// Whether the files add up to ``ArchiveLimits/maximumBundleBytes`` or more.
+        var isTooLarge: Bool { total >= ArchiveLimits.maximumBundleBytes }
+
+        /// `a.pdf (3.00 MB), b.png (1.20 MB)`.
+        var largestText: String { largest.map { "\($0.path) (\(ByteCountText.format($0.bytes)))" }.joined(separator: ", ") }
+
+        /// The `bundle.too-large` finding, or `nil` when the bundle is under the limit.
+        var finding: Diagnostic? {
+            guard isTooLarge else { return nil }
+            return Diagnostic(
+                .bundleTooLarge,
+                "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largestText).",
+                hint: "Shrink or drop the largest files: images need only be 300×300 px (@2x 600, @3x 900).")
+        }
+    }
+}

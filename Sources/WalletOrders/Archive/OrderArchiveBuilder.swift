@@ -49,19 +49,18 @@ public struct OrderArchiveBuilder: Sendable {
         }
         let identifier = try known ?? Self.identifier(of: orderJSON)
         try identity.checkCanSign(orderTypeIdentifier: identifier.orderTypeIdentifier)
-        let filesSize = source.files.values.reduce(0) { $0 + $1.count }
-        if filesSize >= ArchiveLimits.maximumBundleBytes {
-            throw Self.tooLarge(source.files, total: filesSize)
-        }
+        var sizes = source.files.mapValues(\.count)
+        let filesSize = ArchiveLimits.BundleSize(sizes)
+        if filesSize.isTooLarge { throw Self.tooLarge(filesSize) }
         try identity.checkValidity(at: signingTime)
 
         let manifest = Manifest(hashing: source.files)
         let manifestBytes = manifest.jsonBytes
         let signature = try identity.sign(manifestBytes, signingTime: signingTime)
-        let total = filesSize + manifestBytes.count + signature.count
-        if total >= ArchiveLimits.maximumBundleBytes {
-            throw Self.tooLarge(source.files, total: total)
-        }
+        sizes[OrderArchive.manifestPath] = manifestBytes.count
+        sizes[OrderArchive.signaturePath] = signature.count
+        let total = ArchiveLimits.BundleSize(sizes)
+        if total.isTooLarge { throw Self.tooLarge(total) }
 
         let deflate = compression == .deflate
         var entries: [ZipWriter.Entry] = [
@@ -139,12 +138,10 @@ public struct OrderArchiveBuilder: Sendable {
             hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
     }
 
-    static func tooLarge(_ files: [String: [UInt8]], total: Int) -> WalletOrdersError {
-        let largest = files.sorted { $0.value.count > $1.value.count }.prefix(3)
-            .map { "\($0.key) (\(ByteCountText.format($0.value.count)))" }.joined(separator: ", ")
-        return WalletOrdersError(
+    static func tooLarge(_ size: ArchiveLimits.BundleSize) -> WalletOrdersError {
+        WalletOrdersError(
             .bundleTooLarge,
-            "The order adds up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest files: \(largest).",
+            "The order adds up to \(ByteCountText.format(size.total)); Wallet requires less than 5 MB. Largest files: \(size.largestText).",
             hint: "Shrink or drop the largest files: images need only be 300×300 px (@2x 600, @3x 900).")
     }
 }

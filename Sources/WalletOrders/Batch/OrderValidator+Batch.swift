@@ -15,7 +15,7 @@ extension OrderValidator {
     /// yielding each report as it completes (see ``OrderBatchSequence``; use
     /// ``OrderBatchValidationResult/index`` to restore input order).
     ///
-    /// A URL naming a folder is validated as an order source (content checks, as
+    /// A URL naming a folder is validated as an order source (size and content checks, as
     /// ``validate(_:subject:)``); any other as an archive file (everything, as
     /// ``validate(archiveBytes:subject:now:)``). A file that can't be read gives a report with a
     /// `file.unreadable` error rather than stopping the batch.

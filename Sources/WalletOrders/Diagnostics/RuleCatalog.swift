@@ -198,7 +198,7 @@ extension ValidationRule {
     /// order.json, manifest.json or signature is not at the root.
     public static let archiveMissingFile = ValidationRule("archive.missing-file", .error, "order.json, manifest.json or signature is not at the root.", "All three must sit at the top level of the zip. A common cause is zipping the folder instead of its contents, which adds a wrapper folder.")
     /// The files add up to 5 MB or more.
-    public static let bundleTooLarge = ValidationRule("bundle.too-large", .error, "The files add up to 5 MB or more.", "Apple: the total size of the bundle must be below 5 MB. Shrink images (300×300 px is enough) and labels.")
+    public static let bundleTooLarge = ValidationRule("bundle.too-large", .error, "The files add up to 5 MB or more.", "Apple: the total size of the bundle must be below 5 MB. Checked on archives and on source folders (measured without the manifest and signature building adds, a few kB). Shrink images (300×300 px is enough) and labels.")
     /// manifest.json is not a JSON object of strings.
     public static let manifestInvalidJSON = ValidationRule("manifest.invalid-json", .error, "manifest.json is not a JSON object of strings.", "The manifest maps each path to its SHA-256 hex digest. A trailing comma (as in Apple's example) makes it invalid JSON.")
     /// The manifest hashes manifest.json or signature.

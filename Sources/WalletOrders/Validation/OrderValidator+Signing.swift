@@ -7,7 +7,7 @@ package import WalletOrdersJSON
 
 extension OrderValidator {
     /// Validates `source` as `identity` will sign it at `signingTime`, before any signature is
-    /// made: the content (as ``validate(_:subject:now:)``), the identity's binding to the order's
+    /// made: the size and content (as ``validate(_:subject:now:)``), the identity's binding to the order's
     /// `orderTypeIdentifier`, and, with `checkingTrust`, what validating the signed archive would
     /// say about its signature that building doesn't make true by construction: the identity's
     /// certificate profile and its chain to this validator's trust anchors at `signingTime`
@@ -20,7 +20,7 @@ extension OrderValidator {
         checkingTrust: Bool = true, now: Date = Date()
     ) -> (report: ValidationReport, order: JSONNode?) {
         let parsed = source.orderJSON.map { JSONParser.parse($0) }
-        var report = ValidationReport(subject: subject, diagnostics: validateContent(files: source.files, parsed: parsed, now: now))
+        var report = ValidationReport(subject: subject, diagnostics: validateSource(source.files, parsed: parsed, now: now))
         if checkingTrust { report.diagnostics += verifier.signingFindings(identity, at: signingTime, now: now) }
         if let orderTypeIdentifier = parsed?.root?["orderTypeIdentifier"]?.stringValue {
             report.diagnostics += OrderArchiveVerifier.bindingFindings(

@@ -96,10 +96,18 @@ public struct OrderValidator: Sendable {
         return (report, parsed.root)
     }
 
-    /// Validates an order source before signing: `order.json`, its files and localizations.
-    /// `now` is the time dates are compared with (an `updatedAt` far ahead of it is a warning).
+    /// Validates an order source before signing: its size (Apple's bundle limit, as building and
+    /// validating the archive check it), `order.json`, its files and localizations. `now` is the
+    /// time dates are compared with (an `updatedAt` far ahead of it is a warning).
     public func validate(_ source: OrderSource, subject: String, now: Date = Date()) -> ValidationReport {
-        ValidationReport(subject: subject, diagnostics: validateContent(files: source.files, now: now))
+        ValidationReport(subject: subject, diagnostics: validateSource(source.files, now: now))
+    }
+
+    /// What validating a source finds: the bundle size (``ArchiveLimits/BundleSize``; an archive
+    /// has it checked in its container stage), then the content (``validateContent(files:parsed:now:)``).
+    func validateSource(_ files: [String: [UInt8]], parsed: JSONParseResult? = nil, now: Date) -> [Diagnostic] {
+        let size = ArchiveLimits.BundleSize(files: files).finding
+        return (size.map { [$0] } ?? []) + validateContent(files: files, parsed: parsed, now: now)
     }
 
     /// The content checks: JSON, schema, rules. `parsed` is `files["order.json"]` parsed, when

@@ -130,14 +130,9 @@ public struct OrderArchiveVerifier: Sendable {
     }
 
     private func checkBundleSize(_ archive: OrderArchive, into report: inout ValidationReport) {
-        let total = archive.filePaths.reduce(0) { $0 + (archive.contents(of: $1)?.count ?? 0) }
-        guard total >= ArchiveLimits.maximumBundleBytes else { return }
-        let largest = archive.filePaths.sorted { (archive.contents(of: $0)?.count ?? 0) > (archive.contents(of: $1)?.count ?? 0) }
-            .prefix(3).map { "\($0) (\(ByteCountText.format(archive.contents(of: $0)?.count ?? 0)))" }
-        report.add(
-            .bundleTooLarge,
-            "The order's files add up to \(ByteCountText.format(total)); Wallet requires less than 5 MB. Largest: \(largest.joined(separator: ", ")).",
-            hint: "Shrink or drop the largest files.")
+        var sizes: [String: Int] = [:]
+        for path in archive.filePaths { sizes[path] = archive.contents(of: path)?.count ?? 0 }
+        if let finding = ArchiveLimits.BundleSize(sizes).finding { report.diagnostics.append(finding) }
     }
 
     // MARK: - Manifest
