@@ -124,6 +124,17 @@ extension PostgresOrderStore {
             "v5-push-turns",
             ["CREATE INDEX push_outbox_turns ON push_outbox (topic, not_before, id) WHERE parked_since IS NULL"]
         ),
+        (
+            // Deleting an order used to leave its registrations.
+            "v6-registrations-of-deleted-orders",
+            [
+                """
+                DELETE FROM registrations r WHERE NOT EXISTS (
+                    SELECT 1 FROM orders o
+                    WHERE o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier)
+                """
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

@@ -322,7 +322,14 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
                 """, logger: writer.logger)
             var deleted = false
             for try await _ in rows { deleted = true }
-            if deleted { try await writer.logChange(connection, identifier, .deleted) }
+            guard deleted else { return false }
+            // Its devices' registrations go with it (as on SQLite).
+            try await connection.query(
+                """
+                DELETE FROM registrations
+                WHERE order_type_identifier = \(identifier.orderTypeIdentifier) AND order_identifier = \(identifier.orderIdentifier)
+                """, logger: writer.logger)
+            try await writer.logChange(connection, identifier, .deleted)
             return deleted
         }
     }

@@ -120,7 +120,8 @@ public protocol OrderStoring: Sendable {
     ///   another sort order.
     func list(_ query: OrderQuery) async throws -> OrderListPage
 
-    /// Removes the order; returns whether it was stored.
+    /// Removes the order, and with it the devices' registrations for it on a store that keeps
+    /// them (``DeviceRegistrationStoring``); returns whether it was stored.
     func delete(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool
 
     /// What changed since `token`, like FinanceKit's `FinanceStore.history(since:)`.

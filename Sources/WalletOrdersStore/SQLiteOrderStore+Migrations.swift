@@ -79,6 +79,16 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v9-push-turns") { db in
             try migrateToPushTurns(db)
         }
+        migrator.registerMigration("v10-registrations-of-deleted-orders") { db in
+            // Deleting an order used to leave its registrations.
+            try db.execute(
+                sql: """
+                    DELETE FROM registrations WHERE NOT EXISTS (
+                        SELECT 1 FROM orders
+                        WHERE orders.orderTypeIdentifier = registrations.orderTypeIdentifier
+                            AND orders.orderIdentifier = registrations.orderIdentifier)
+                    """)
+        }
         return migrator
     }
 

@@ -351,6 +351,11 @@ public final class SQLiteOrderStore: OrderStoring {
                     sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
                     arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
                 guard db.changesCount > 0 else { return false }
+                // Its devices' registrations go with it: they would count toward each device's cap
+                // for ever, and reach the next order stored under the same identifier.
+                try db.execute(
+                    sql: "DELETE FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
                 try Self.logChange(db, identifier, .deleted)
                 return true
             }

@@ -139,6 +139,56 @@ struct RegistrationIsolationTests {
         await store.close()
     }
 
+    @Test("SQLite: registrations a deleted order left behind (before schema v10) are removed when the store opens")
+    func sqliteMigrationRemovesRegistrationsOfDeletedOrders() async throws {
+        let folder = try TemporaryFolder("migration")
+        defer { folder.remove() }
+        let url = folder.file("orders.sqlite")
+        do {
+            let store = try SQLiteOrderStore(url: url)
+            try await Self.prepare(store)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .created)
+            try store.close()
+        }
+        // What a delete did before v10: the order's row only.
+        let downgrade = try ExternalProgram.python(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("DELETE FROM orders WHERE orderIdentifier = ?", (sys.argv[2],))
+            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v10-registrations-of-deleted-orders'")
+            db.commit()
+            """, [url.path, Self.orderX.orderIdentifier])
+        #expect(downgrade.status == 0, "\(downgrade)")
+        let store = try SQLiteOrderStore(url: url)
+        #expect(try await store.registrationCount(for: Self.orderX) == 0)
+        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+    }
+
+    @Test(
+        "PostgreSQL: registrations a deleted order left behind (before migration 6) are removed when the store opens",
+        .enabled(if: PostgresTestCluster.serverBinaries != nil))
+    func postgresMigrationRemovesRegistrationsOfDeletedOrders() async throws {
+        let cluster = try PostgresDatabase.cluster()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        do {
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
+            try await Self.prepare(store)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .created)
+            await store.close()
+        }
+        try cluster.psql(
+            """
+            DELETE FROM orders WHERE order_identifier = '\(Self.orderX.orderIdentifier)';
+            DELETE FROM wallet_orders_migrations WHERE version = 6;
+            """, database: database)
+        let store = try await PostgresOrderStore(url: cluster.url(database: database))
+        #expect(try await store.registrationCount(for: Self.orderX) == 0)
+        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+        await store.close()
+    }
+
     @Test(
         "Caps: a new registration past the order's or the device's cap is refused with its code and nothing stored; registering again still works",
         arguments: StoreKind.webServiceCases)
@@ -185,6 +235,31 @@ struct RegistrationIsolationTests {
             }
             #expect(created == 5)
             #expect(try await store.registrationCount(for: Self.orderX) == 5)
+        }
+    }
+
+    @Test(
+        "Deleting an order removes its registrations: they no longer count toward the device's cap, and a new order under the same identifier reaches none of the old devices",
+        arguments: StoreKind.webServiceCases)
+    func deleteRemovesRegistrations(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            let limits = RegistrationLimits(maximumPerOrder: 10, maximumPerDevice: 2)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX, limits: limits) == .created)
+            #expect(try await store.delete(Self.orderX))
+            #expect(try await store.registrationCount(for: Self.orderX) == 0)
+            #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+
+            // D holds order Y only: a second order is within its cap of two.
+            _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "X-2"))
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: SampleVersions.identifier("X-2"), limits: limits) == .created)
+
+            // The identifier stored again, as another customer's order: D is not told of it.
+            for push in try await store.claimPushes(limit: 100, lease: .seconds(30), now: Date()) { try await store.complete(push, .remove) }
+            #expect(try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-23T00:00:00Z")) == .added)
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(30), now: Date()).isEmpty)
+            let changed = try await store.changedOrders(deviceIdentifier: "D", orderTypeIdentifier: Self.orderX.orderTypeIdentifier, since: nil)
+            #expect(changed?.orderIdentifiers == ["X-2"])
         }
     }
 }
