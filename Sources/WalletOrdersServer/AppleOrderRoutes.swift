@@ -154,7 +154,7 @@ struct AppleOrderRoutes: Sendable {
         }
         let record = fetched.record
         var headers: HTTPFields = [
-            .lastModified: HTTPDate.format(record.updatedAt),
+            .lastModified: ConditionalRequest.lastModified(record.updatedAt),
             .eTag: Self.entityTag(record),
             // The answer depends on the Authorization header: shared caches must not keep it, and
             // the device revalidates every time (Apple: "support standard HTTP caching").

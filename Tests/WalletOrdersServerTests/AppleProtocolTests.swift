@@ -173,8 +173,8 @@ struct AppleProtocolTests {
             #expect(first.headers[.cacheControl] == "private, no-cache")
 
             for headers: HTTPFields in [
-                [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:30 GMT"], [.ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
-                [.ifModifiedSince: "Friday, 21-Nov-25 10:20:30 GMT"], [.ifModifiedSince: "Fri Nov 21 10:20:30 2025"],
+                [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:31 GMT"], [.ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
+                [.ifModifiedSince: "Friday, 21-Nov-25 10:20:31 GMT"], [.ifModifiedSince: "Fri Nov 21 10:20:31 2025"],
                 [.ifNoneMatch: etag], [.ifNoneMatch: "\"other\", \(etag)"], [.ifNoneMatch: "*"],
                 // Optional whitespace (spaces and tabs) around list members, and a weak tag.
                 [.ifNoneMatch: "\"other\",\t \(etag) \t"], [.ifNoneMatch: "W/\(etag)"],
@@ -188,6 +188,9 @@ struct AppleProtocolTests {
             }
             for headers: HTTPFields in [
                 [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:29 GMT"], [.ifModifiedSince: "yesterday"],
+                // Last-Modified's own second: updatedAt (10:20:30.5) is later than it, and another
+                // version may have been saved within that second.
+                [.ifModifiedSince: "Fri, 21 Nov 2025 10:20:30 GMT"],
                 [.ifNoneMatch: "\"other\""],
                 // If-None-Match decides when both are there (RFC 9110 §13.2.2).
                 [.ifNoneMatch: "\"other\"", .ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
@@ -207,6 +210,54 @@ struct AppleProtocolTests {
             let split = try await client.execute(
                 uri: uri, method: .get, headers: [.authorization: "AppleOrder \(token.prefix(4)) \(token.dropFirst(4))"])
             #expect(split.status == .unauthorized)
+        }
+    }
+
+    @Test(
+        "Two versions saved within one second: a device holding the first, asking with If-Modified-Since, gets the second; a whole-second version gets its 304"
+    )
+    func sameSecondVersions() async throws {
+        let service = try ServiceUnderTest()
+        let first = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30.100Z")
+        let second = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:30.900Z")
+        let third = try SampleVersions.archive(updatedAt: "2025-11-21T10:20:31Z")
+        _ = try await service.store.intake().save(signedArchive: first)
+        try await service.run { client in
+            let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
+            let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+            let lastModified = try #require(fetched.headers[.lastModified])
+            #expect(try await service.store.intake().save(signedArchive: second) == .added)
+            var conditional = ServiceUnderTest.appleOrder()
+            conditional[.ifModifiedSince] = lastModified
+            let updated = try await client.execute(uri: uri, method: .get, headers: conditional)
+            #expect(updated.status == .ok)
+            #expect(updated.headers[.eTag] == "\"\(SHA256Hex.of(second))\"")
+
+            #expect(try await service.store.intake().save(signedArchive: third) == .added)
+            let latest = try await client.execute(uri: uri, method: .get, headers: conditional)
+            #expect(latest.headers[.eTag] == "\"\(SHA256Hex.of(third))\"")
+            conditional[.ifModifiedSince] = try #require(latest.headers[.lastModified])
+            #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .notModified)
+        }
+    }
+
+    @Test("Last-Modified is never later than the answer's Date, for an order whose updatedAt is ahead of the clock")
+    func lastModifiedNotAfterDate() async throws {
+        let service = try ServiceUnderTest()
+        let ahead = Timestamp(Date().addingTimeInterval(3_600)).text
+        let archive = try SampleVersions.archive(updatedAt: ahead)
+        #expect(try await service.store.intake().save(signedArchive: archive) == .added)
+        try await service.run { client in
+            let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
+            let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(fetched.status == .ok)
+            let lastModified = try #require(fetched.headers[.lastModified].flatMap(HTTPDate.parse))
+            let date = try #require(fetched.headers[.date].flatMap(HTTPDate.parse))
+            #expect(lastModified <= date)
+            // Asked again with that date, the order is sent again, never a 304 for a version later than it.
+            var conditional = ServiceUnderTest.appleOrder()
+            conditional[.ifModifiedSince] = try #require(fetched.headers[.lastModified])
+            #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .ok)
         }
     }
 
