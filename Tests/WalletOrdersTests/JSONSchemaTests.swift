@@ -261,7 +261,7 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
     }
 
     @Test(
-        "format asserts date-time, uri and duration, and only annotates the others",
+        "format asserts date-time, uri, duration and iso8601-duration, and only annotates the others",
         arguments: [
             ("date-time", "2025-11-21T19:48:12Z", true), ("date-time", "2025-11-21T19:48:12.5+09:00", true),
             ("date-time", "1998-12-31T23:59:60Z", true), ("date-time", "1998-12-31T15:59:60-08:00", true),
@@ -271,6 +271,11 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
             ("uri", "urn:isbn:0451450523", true), ("uri", "/relative/path", false), ("uri", "https://exa mple.com", false),
             ("duration", "PT30M", true), ("duration", "P1Y2M3DT4H5M6S", true), ("duration", "P2W", true),
             ("duration", "PT", false), ("duration", "P1Y2D", false), ("duration", "PT0.5S", false),
+            // ISO 8601-1, not RFC 3339's profile of it: components may be left out, and the
+            // lowest-order one given may have a decimal fraction.
+            ("iso8601-duration", "PT1H30S", true), ("iso8601-duration", "P1Y2D", true), ("iso8601-duration", "PT0,5S", true),
+            ("iso8601-duration", "PT1.5H", true), ("iso8601-duration", "P0Y0M0DT0H30M0S", true), ("iso8601-duration", "P2W", true),
+            ("iso8601-duration", "PT", false), ("iso8601-duration", "PT1.5H30M", false), ("iso8601-duration", "P1H", false),
             ("email", "not an email", true), ("uuid", "nope", true),
         ])
     func formats(format: String, value: String, valid: Bool) throws {
@@ -282,6 +287,17 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
             #expect(violation.message.hasPrefix("'\(value)' is not a valid \(format): expected "))
         }
         #expect(validator.validate(try json("42")).isEmpty, "formats only apply to strings")
+    }
+
+    @Test("iso8601-duration accepts exactly the window durations the order validator accepts")
+    func iso8601Durations() throws {
+        let validator = try schema(#"{"format": "iso8601-duration"}"#)
+        for value in ValidationRuleTests.validDurations {
+            #expect(validator.validate(JSONNode(.string(value), at: SourcePosition(line: 1, column: 1, offset: 0))).isEmpty, "\(value)")
+        }
+        for value in ValidationRuleTests.invalidDurations {
+            #expect(!validator.validate(JSONNode(.string(value), at: SourcePosition(line: 1, column: 1, offset: 0))).isEmpty, "\(value)")
+        }
     }
 
     // MARK: Combinators

@@ -8,8 +8,9 @@ import WalletOrdersTestSupport
 ///
 /// Python's format checker only checks formats whose optional packages are installed. These tests
 /// need `date-time` (package `rfc3339-validator`), which ``pythonChecksDateTimeFormat()`` requires.
-/// `uri` (`rfc3987` / `rfc3986-validator`) and `duration` (`isoduration`) are used when present but
-/// not needed: no expectation depends on them (`Duration` and `HTTPSURL` carry patterns).
+/// `uri` (`rfc3987` / `rfc3986-validator`) is used when present but not needed: no expectation
+/// depends on it (`HTTPSURL` carries a pattern). `Duration`'s format, `iso8601-duration`, is ours,
+/// so Python checks its pattern only.
 @Suite struct SchemaFilesTests {
     /// `Schemas/`.
     static let schemasFolder = Repository.root.appendingPathComponent("Schemas", isDirectory: true)
@@ -194,6 +195,25 @@ import WalletOrdersTestSupport
         let reported = try JSONDecoder().decode(Failure?.self, from: result.standardOutput)
         let failure = try #require(reported, "\(name) is valid, but must fail with \(expected)")
         #expect(failure == expected, "\(name)")
+    }
+
+    @Test("Python's jsonschema judges window durations as our validator does (the Duration pattern is ISO 8601-1)")
+    func durationsAgree() throws {
+        let data = try Data(contentsOf: Self.orderSchema)
+        let order = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let duration = try #require((order["$defs"] as? [String: Any])?["Duration"])
+        let schema: [String: Any] = [
+            "$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/Duration", "$defs": ["Duration": duration],
+        ]
+        let folder = try TemporaryFolder("durations")
+        defer { folder.remove() }
+        let schemaFile = try folder.write(try JSONSerialization.data(withJSONObject: schema), to: "duration.schema.json")
+        let cases = ValidationRuleTests.validDurations.map { ($0, true) } + ValidationRuleTests.invalidDurations.map { ($0, false) }
+        for (index, (value, valid)) in cases.enumerated() {
+            let instance = try folder.write(try JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed), to: "\(index).json")
+            let result = try Self.runPython(["validate", schemaFile.path, instance.path])
+            #expect(result.status == (valid ? 0 : 1), "'\(value)': \(result.output)\(result.errorOutput)")
+        }
     }
 
     // MARK: - Bundled copies

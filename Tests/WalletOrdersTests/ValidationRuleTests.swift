@@ -468,6 +468,47 @@ import WalletOrdersTestSupport
         }
     }
 
+    /// ISO 8601-1 durations (spec §3.0): components may be left out, and the lowest-order one
+    /// given may carry a decimal fraction, with `.` or `,`.
+    static let validDurations = [
+        "PT30M", "P0Y0M0DT0H30M0S", "PT4H", "P1D", "P2W", "PT1H30S", "P1Y2D", "P1DT30S", "P1Y2M", "PT90.5S", "PT0,5S",
+        "PT1.5H", "PT1H0.5M", "P1.5D", "P0,5Y", "P1.5W", "P1DT1.25H", "PT36H",
+    ]
+
+    /// Not durations: free text, no component, units out of order or on the wrong side of `T`,
+    /// a fraction that isn't on the last component, a sign, lowercase, weeks with other units.
+    static let invalidDurations = [
+        "30 minutes", "P", "PT", "P1H", "-PT1H", "+PT1H", "PT1.5H30M", "P1.5DT1H", "PT.5S", "PT1.S", "PT1,S", "P1M1Y", "PT1S1M",
+        "P1DT", "pt30m", "PT30m", "P1W2D", "PT1H ", " PT1H", "P1.5.5D", "PT1H30", "T1H", "PT1H-30M", "P0.5Y1M", "",
+    ]
+
+    /// The samples with a window duration, and where it is.
+    static let windowDurations = [
+        ("shipped-ecommerce", "/fulfillments/0/estimatedDeliveryWindowDuration"), ("store-pickup", "/fulfillments/0/pickupWindowDuration"),
+    ]
+
+    @Test("A window duration in ISO 8601-1 form is accepted", arguments: validDurations)
+    func validDuration(_ duration: String) throws {
+        for (sample, pointer) in Self.windowDurations {
+            var files = Files(all: try SampleBuilds.source(sample).files)
+            files.set(pointer, duration)
+            let report = Self.validator.validate(OrderSource(files: files.all), subject: duration)
+            #expect(report.errors.isEmpty && report.warnings.isEmpty, "\(sample): \(report.diagnostics.map(\.description))")
+        }
+    }
+
+    @Test("Anything else in a window duration is a schema error at the duration", arguments: invalidDurations)
+    func invalidDuration(_ duration: String) throws {
+        for (sample, pointer) in Self.windowDurations {
+            var files = Files(all: try SampleBuilds.source(sample).files)
+            files.set(pointer, duration)
+            let report = Self.validator.validate(OrderSource(files: files.all), subject: duration)
+            #expect(
+                report.errors.map { "\($0.ruleID) \($0.location.jsonPointer ?? "")" } == ["schema.pattern \(pointer)"],
+                "\(sample): \(report.diagnostics.map(\.description))")
+        }
+    }
+
     @Test("Newer objects are named with the iOS version that shows them")
     func newerFields() throws {
         let report = Self.validator.validate(try SampleBuilds.source("returns-and-transactions"), subject: "returns")

@@ -251,13 +251,14 @@ extension EmbeddedResources {
       ]
     },
     "Duration": {
-      "description": "An ISO 8601-1 duration such as `PT30M`, `PT4H` or Apple's `P0Y0M0DT0H30M0S`: `P`, then years, months and days in that order (or weeks alone), then optionally `T` with hours, minutes and seconds in that order; at least one component, `T` only when a time component follows, and a decimal fraction only on the seconds. The `pattern` enforces this shape so that validators without a `duration` format checker (Python's `jsonschema` needs the optional `isoduration` package) reject free text such as `30 minutes` too.",
+      "description": "An ISO 8601-1 duration such as `PT30M`, `PT4H` or Apple's `P0Y0M0DT0H30M0S`: `P`, then years, months and days in that order (or weeks alone), then optionally `T` with hours, minutes and seconds in that order. Any component may be left out (`PT1H30S`, `P1Y2D`), but at least one is given, `T` only when a time component follows, and the lowest-order component given may have a decimal fraction with `.` or `,` (`PT1.5H`, `PT0,5S`); no sign. The `pattern` enforces this shape so that every validator rejects free text such as `30 minutes`; `format: iso8601-duration` names it for validators that check it, such as wallet-orders. JSON Schema's own `duration` format is RFC 3339's stricter profile, which refuses `PT1H30S` and fractions, so it is not used here.",
       "type": "string",
-      "pattern": "^P(?:(?:[0-9]+Y(?:[0-9]+M)?(?:[0-9]+D)?|[0-9]+M(?:[0-9]+D)?|[0-9]+D)(?:T(?:[0-9]+H(?:[0-9]+M)?(?:[0-9]+(?:[.,][0-9]+)?S)?|[0-9]+M(?:[0-9]+(?:[.,][0-9]+)?S)?|[0-9]+(?:[.,][0-9]+)?S))?|T(?:[0-9]+H(?:[0-9]+M)?(?:[0-9]+(?:[.,][0-9]+)?S)?|[0-9]+M(?:[0-9]+(?:[.,][0-9]+)?S)?|[0-9]+(?:[.,][0-9]+)?S)|[0-9]+W)$",
-      "format": "duration",
+      "pattern": "^P(?:(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?T(?:(?:[0-9]+H)?(?:[0-9]+M)?[0-9]+(?:[.,][0-9]+)?S|(?:[0-9]+H)?[0-9]+(?:[.,][0-9]+)?M|[0-9]+(?:[.,][0-9]+)?H)|(?:[0-9]+Y)?(?:[0-9]+M)?[0-9]+(?:[.,][0-9]+)?D|(?:[0-9]+Y)?[0-9]+(?:[.,][0-9]+)?M|[0-9]+(?:[.,][0-9]+)?Y|[0-9]+(?:[.,][0-9]+)?W)$",
+      "format": "iso8601-duration",
       "examples": [
         "PT30M",
-        "P0Y0M0DT0H30M0S"
+        "P0Y0M0DT0H30M0S",
+        "PT1H30S"
       ]
     },
     "HTTPSURL": {

@@ -8,6 +8,11 @@ enum AssertedFormat: String, Sendable {
     case uri
     /// RFC 3339 appendix A `duration`.
     case duration
+    /// An ISO 8601-1 duration, which RFC 3339's `duration` profiles: components may be left out
+    /// (`PT1H30S`, `P1Y2D`) and the lowest-order one given may have a decimal fraction (`PT0,5S`,
+    /// `PT1.5H`). Not a format JSON Schema defines: other validators treat it as an annotation,
+    /// so a schema that uses it should carry a pattern too (the order schema's `Duration` does).
+    case iso8601Duration = "iso8601-duration"
 
     /// Whether `text` has this format.
     func accepts(_ text: String) -> Bool {
@@ -17,6 +22,7 @@ enum AssertedFormat: String, Sendable {
             case .dateTime: FormatGrammar.isDateTime(bytes)
             case .uri: FormatGrammar.isAbsoluteURI(bytes)
             case .duration: FormatGrammar.isDuration(bytes)
+            case .iso8601Duration: FormatGrammar.isISO8601Duration(bytes)
             }
         }
     }
@@ -27,6 +33,7 @@ enum AssertedFormat: String, Sendable {
         case .dateTime: "an RFC 3339 date-time such as 2025-11-21T19:48:12Z"
         case .uri: "an absolute URI such as https://example.com/path"
         case .duration: "an ISO 8601 duration such as PT30M or P1DT12H"
+        case .iso8601Duration: "an ISO 8601-1 duration such as PT30M, P1DT12H or PT1.5H"
         }
     }
 }
@@ -141,6 +148,52 @@ enum FormatGrammar {
         index += 1
         guard let timeUnits = run([UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S")]) else { return false }
         return timeUnits > 0 && index == bytes.count
+    }
+
+    /// ISO 8601-1 (§5.5.2.4, the basic format with designators): `P`, then years, months and days
+    /// in that order, each optional, then optionally `T` and hours, minutes and seconds in that
+    /// order, each optional; at least one component, and `T` only when a time component follows.
+    /// The lowest-order component given may have a decimal fraction (`.` or `,`, digits on both
+    /// sides). Or `P` and weeks alone (`P2W`, `P1.5W`). No sign: a window has no negative length.
+    static func isISO8601Duration(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P") else { return false }
+        let dateUnits = [UInt8(ascii: "Y"), UInt8(ascii: "M"), UInt8(ascii: "D")]
+        let timeUnits = [UInt8(ascii: "H"), UInt8(ascii: "M"), UInt8(ascii: "S")]
+        var index = 1
+        var inTime = false
+        var next = 0  // the first unit of the current list still allowed
+        var components = 0
+        var timeComponents = 0
+        var sawFraction = false
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "T") {
+                guard !inTime, !sawFraction else { return false }
+                inTime = true
+                next = 0
+                index += 1
+                continue
+            }
+            guard !sawFraction else { return false }  // a fraction only on the last component
+            let start = index
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+            guard index > start, index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                let fractionStart = index
+                while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+                guard index > fractionStart, index < bytes.count else { return false }
+                sawFraction = true
+            }
+            let unit = bytes[index]
+            if !inTime && unit == UInt8(ascii: "W") { return components == 0 && index == bytes.count - 1 }
+            let units = inTime ? timeUnits : dateUnits
+            guard let position = units[next...].firstIndex(of: unit) else { return false }
+            next = position + 1
+            components += 1
+            if inTime { timeComponents += 1 }
+            index += 1
+        }
+        return components > 0 && (!inTime || timeComponents > 0)
     }
 
     // MARK: uri

@@ -27,8 +27,9 @@
 ///   `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` (exact decimal arithmetic on the
 ///   number's text, whatever its size or exponent).
 /// - `format` asserts `date-time` (RFC 3339 §5.6, leap seconds only at 23:59 UTC), `uri`
-///   (an absolute RFC 3986 URI) and `duration` (RFC 3339 appendix A); every other format is an
-///   annotation and always passes.
+///   (an absolute RFC 3986 URI), `duration` (RFC 3339 appendix A) and, beyond the specification,
+///   `iso8601-duration` (an ISO 8601-1 duration, which may leave components out and put a decimal
+///   fraction on the lowest-order one); every other format is an annotation and always passes.
 /// - Annotations with no assertion: `title`, `description`, `default`, `examples`, `deprecated`,
 ///   `readOnly`, `writeOnly`, `contentEncoding`, `contentMediaType`, `contentSchema`.
 ///
