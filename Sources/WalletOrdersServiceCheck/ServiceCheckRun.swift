@@ -249,13 +249,16 @@ final class ServiceCheckRun {
             return
         }
         if let lastModified {
+            // An updatedAt with a fraction of a second is later than its own whole second: another
+            // version may have been saved within it, so sending the archive again is right too.
+            let fraction = (servedUpdatedAt?.nanoseconds ?? 0) != 0
             try await expect(
                 .notModified, sinceName,
                 Request(
                     method: .GET, path: orderPath, detail: "If-Modified-Since: \(lastModified.text)",
-                    headers: [authorization, ("If-Modified-Since", lastModified.text)]), status: [304],
+                    headers: [authorization, ("If-Modified-Since", lastModified.text)]), status: fraction ? [200, 304] : [304],
                 "If-Modified-Since with the service's own Last-Modified did not give 304.",
-                hint: "Read If-Modified-Since as an HTTP-date and answer 304 when updatedAt, at whole seconds, is not later.")
+                hint: "Read If-Modified-Since as an HTTP-date and answer 304 when updatedAt is not later than it.")
         } else {
             skip(.notModified, sinceName, "the service sent no Last-Modified that is an HTTP-date")
         }
