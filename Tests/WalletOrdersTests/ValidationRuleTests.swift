@@ -509,6 +509,20 @@ import WalletOrdersTestSupport
         }
     }
 
+    @Test("Currencies ISO 4217 added recently are known, with their minor units", arguments: ["XCG", "ZWG"])
+    func recentCurrency(_ code: String) throws {
+        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
+        files.set("/lineItems/0/price/currency", code)
+        files.set("/lineItems/0/price/amount", "89.50")
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: code)
+        #expect(report.errors.isEmpty && report.warnings.isEmpty, "\(report.diagnostics.map(\.description))")
+        // Two minor units, as ISO 4217 lists them: a third decimal is one too many.
+        files.set("/lineItems/0/price/amount", "89.505")
+        let rounded = Self.validator.validate(OrderSource(files: files.all), subject: code)
+        #expect(rounded.diagnostics.filter { $0.severity != .info }.map(\.ruleID) == ["money.minor-units"], "\(rounded.diagnostics)")
+        #expect(rounded.diagnostics(ruleID: "money.minor-units").first?.message.hasSuffix("\(code) has 2.") == true)
+    }
+
     @Test("Newer objects are named with the iOS version that shows them")
     func newerFields() throws {
         let report = Self.validator.validate(try SampleBuilds.source("returns-and-transactions"), subject: "returns")

@@ -343,7 +343,7 @@ extension ValidationRule {
     /// A status and its date disagree.
     public static let datesStatusMismatch = ValidationRule("dates.status-mismatch", .warning, "A status and its date disagree.", "A delivered shipment should say deliveredAt, a picked-up order pickedUpAt; a date for an event that the status says hasn't happened is suspicious.")
     /// A currency code is not in ISO 4217.
-    public static let moneyUnknownCurrency = ValidationRule("money.unknown-currency", .error, "A currency code is not in ISO 4217.", "Three capital letters are not enough: 'USB' is not a currency. Checked against ISO 4217 (Debian iso-codes).")
+    public static let moneyUnknownCurrency = ValidationRule("money.unknown-currency", .error, "A currency code is not in ISO 4217.", "Three capital letters are not enough: 'USB' is not a currency. Checked against ISO 4217: Debian's iso-codes, plus the codes added since the version the table was made from (XCG, ZWG).")
     /// An amount has more decimals than its currency has.
     public static let moneyMinorUnits = ValidationRule("money.minor-units", .warning, "An amount has more decimals than its currency has.", "JPY has no minor unit, KWD three, most currencies two (ICU data). Wallet shows amounts as given.")
     /// An amount is a JSON number.
