@@ -57,7 +57,7 @@ struct MerchantRoutes: Sendable {
     private func upload(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let scope = try context.requireMerchantScope()
         let bytes = try await request.bodyBytes(upTo: FileKind.archive.maximumBytes)
-        let result = try await intake.submit(signedArchive: bytes, accepting: { try scope.require($0.orderTypeIdentifier) })
+        let result = try await intake.submit(signedArchive: bytes, accepting: Self.admitting(scope))
         return try Self.answer(result, logger: context.logger)
     }
 
@@ -107,8 +107,24 @@ struct MerchantRoutes: Sendable {
         for (path, bytes) in entry.template.files where files[path] == nil { files[path] = bytes }
         let result = try await intake.submit(
             source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
-            accepting: { try scope.require($0.orderTypeIdentifier) })
+            accepting: Self.admitting(scope))
         return try Self.answer(result, logger: context.logger)
+    }
+
+    /// What the intake admits for a merchant: orders of the key's types, whose identifiers
+    /// Wallet's requests to this service can name (``PathComponent/isServable(_:)``); an order it
+    /// took otherwise could never be registered for or fetched.
+    private static func admitting(_ scope: MerchantScope) -> (FullyQualifiedOrderIdentifier) throws -> Void {
+        { order in
+            try scope.require(order.orderTypeIdentifier)
+            for (key, value) in [("orderTypeIdentifier", order.orderTypeIdentifier), ("orderIdentifier", order.orderIdentifier)]
+            where !PathComponent.isServable(value.utf8) {
+                throw ServiceError(
+                    .unprocessableContent, code: "identifier-not-servable",
+                    "The order's \(key) has a control character or is longer than \(PathComponent.maximumBytes) bytes: Wallet's requests for the order could not name it.",
+                    hint: "Use an \(key) of printable characters, at most \(PathComponent.maximumBytes) bytes of UTF-8.")
+            }
+        }
     }
 
     /// The answer to an upload or a build: the store's receipt, 409 for a conflict, or 422 with

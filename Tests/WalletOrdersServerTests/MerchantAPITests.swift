@@ -78,6 +78,44 @@ struct MerchantAPITests {
         #expect(try await service.store.archive(for: ServiceUnderTest.order) == first)
     }
 
+    @Test(
+        "An order whose identifier Wallet's requests could not name (a control character, over 1,024 bytes) is refused with 422 and not stored; one with spaces, slashes and non-ASCII letters is served"
+    )
+    func unservableIdentifiers() async throws {
+        let service = try MerchantBuildTests.service()
+        let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+        let json = String(decoding: try #require(source.orderJSON), as: UTF8.self)
+        let sampleLine = #""orderIdentifier": "\#(ServiceUnderTest.order.orderIdentifier)""#
+        try await service.run { client in
+            for identifier in ["del\u{7F}", String(repeating: "L", count: 1_025), String(repeating: "é", count: 513)] {
+                let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: identifier)
+                let answer = try await client.execute(
+                    uri: Self.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: archive))
+                #expect(answer.status == .unprocessableContent, "\(identifier.prefix(12))")
+                #expect(answer.errorCode == "identifier-not-servable")
+                #expect(try await service.store.archive(for: SampleVersions.identifier(identifier)) == nil)
+            }
+            // Built from order.json, where a control character is written as an escape.
+            var headers = ServiceUnderTest.merchant
+            headers[.contentType] = "application/json"
+            for (escaped, identifier) in [(#"tab\tid"#, "tab\tid"), (#"line\nbreak"#, "line\nbreak")] {
+                let body = json.replacingOccurrences(of: sampleLine, with: #""orderIdentifier": "\#(escaped)""#)
+                let answer = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(answer.status == .unprocessableContent, "\(escaped)")
+                #expect(answer.errorCode == "identifier-not-servable")
+                #expect(try await service.store.archive(for: SampleVersions.identifier(identifier)) == nil)
+            }
+            let served = "A/B é ü+%#?" + String(repeating: "L", count: 1_000)
+            let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: served)
+            let answer = try await client.execute(uri: Self.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: archive))
+            #expect(answer.json["result"] as? String == "added")
+            let path = served.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let fetched = try await client.execute(
+                uri: "/v1/orders/\(ServiceUnderTest.order.orderTypeIdentifier)/\(path)", method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(fetched.status == .ok)
+        }
+    }
+
     @Test("contains answers FinanceKit's four ways with the stored updatedAt; fetch, list, history and delete")
     func queries() async throws {
         let service = try ServiceUnderTest()

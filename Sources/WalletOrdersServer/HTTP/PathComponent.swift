@@ -23,10 +23,15 @@ enum PathComponent {
                 index += 1
             }
         }
-        guard bytes.count <= maximumBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }),
-            let text = String(validating: bytes, as: UTF8.self)
-        else { return nil }
+        guard isServable(bytes), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         return text
+    }
+
+    /// Whether a path segment can carry `identifier`: at most ``maximumBytes`` of UTF-8 and no
+    /// control character. The merchant API refuses an order whose identifiers fail this, so that
+    /// every order stored is one Wallet's requests can name.
+    static func isServable(_ identifier: some Collection<UInt8>) -> Bool {
+        !identifier.isEmpty && identifier.count <= maximumBytes && !identifier.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
