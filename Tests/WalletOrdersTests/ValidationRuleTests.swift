@@ -98,6 +98,13 @@ import WalletOrdersTestSupport
         return bytes
     }
 
+    /// Where the `localized` sample's order.json uses a key of its order.strings files.
+    static let localizedKeyPointers = [
+        "/statusDescription", "/merchant/displayName", "/lineItems/0/title", "/lineItems/0/subtitle", "/lineItems/1/title",
+        "/lineItems/1/subtitle", "/payment/summaryItems/0/label", "/payment/summaryItems/1/label", "/fulfillments/0/statusDescription",
+        "/fulfillments/0/notes", "/barcode/altText",
+    ]
+
     static let cases: [Case] = [
         Case(
             name: "updated-before-created", sample: "shipped-ecommerce",
@@ -208,7 +215,9 @@ import WalletOrdersTestSupport
             name: "lproj-without-order-strings", sample: "localized",
             change: { files in
                 files.all["fr.lproj/order.strings"] = nil
-            }, expected: [.init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil)]),
+            },
+            expected: [.init(rule: "localization.missing-strings", severity: .error, file: "fr.lproj/", pointer: nil)]
+                + localizedKeyPointers.map { .init(rule: "localization.undefined-key", severity: .error, file: "order.json", pointer: $0) }),
         Case(
             name: "top-level-logo-replaces-the-localized-ones", sample: "localized",
             change: { files in
@@ -252,8 +261,8 @@ import WalletOrdersTestSupport
             },
             expected: [
                 .init(rule: "localization.pass-strings", severity: .error, file: "fr.lproj/pass.strings", pointer: nil),
-                .init(rule: "localization.missing-strings", severity: .warning, file: "fr.lproj/", pointer: nil),
-            ]),
+                .init(rule: "localization.missing-strings", severity: .error, file: "fr.lproj/", pointer: nil),
+            ] + localizedKeyPointers.map { .init(rule: "localization.undefined-key", severity: .error, file: "order.json", pointer: $0) }),
         Case(
             name: "strings-missing-semicolon", sample: "localized",
             change: { files in
@@ -507,6 +516,24 @@ import WalletOrdersTestSupport
                 report.errors.map { "\($0.ruleID) \($0.location.jsonPointer ?? "")" } == ["schema.pattern \(pointer)"],
                 "\(sample): \(report.diagnostics.map(\.description))")
         }
+    }
+
+    @Test("A .lproj folder without order.strings is an error, and order.json's keys are checked against it too")
+    func folderWithoutStrings() throws {
+        var files = Files(all: try SampleBuilds.source("localized").files)
+        files.all["fr.lproj/order.strings"] = nil
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: "no-fr-strings")
+        let missing = try #require(report.diagnostics(ruleID: "localization.missing-strings").first)
+        #expect(missing.severity == .error)
+        let undefined = report.diagnostics(ruleID: "localization.undefined-key")
+        #expect(undefined.count == Self.localizedKeyPointers.count, "\(report.diagnostics.map(\.description))")
+        let merchant = try #require(undefined.first { $0.location.jsonPointer == "/merchant/displayName" })
+        #expect(merchant.message == "The key 'MERCHANT_NAME' is not defined in fr.lproj (which has no order.strings).", "\(merchant.message)")
+        // Only one .lproj folder, without order.strings: no key is known, so nothing is undefined.
+        let alone = files.all.filter { !$0.key.hasPrefix("en.lproj/") && !$0.key.hasPrefix("zh-Hans.lproj/") }
+        let aloneReport = Self.validator.validate(OrderSource(files: alone), subject: "only-fr")
+        #expect(aloneReport.diagnostics(ruleID: "localization.missing-strings").map(\.severity) == [.error])
+        #expect(!aloneReport.contains(ruleID: "localization.undefined-key"), "\(aloneReport.diagnostics.map(\.description))")
     }
 
     @Test("Currencies ISO 4217 added recently are known, with their minor units", arguments: ["XCG", "ZWG"])

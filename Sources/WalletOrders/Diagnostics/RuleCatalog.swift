@@ -367,7 +367,7 @@ extension ValidationRule {
     /// A .lproj folder name is not a language identifier.
     public static let localizationInvalidFolderName = ValidationRule("localization.invalid-folder-name", .error, "A .lproj folder name is not a language identifier.", "Use BCP 47-style identifiers with hyphens: en.lproj, fr-CA.lproj, zh-Hans.lproj — not en_US.lproj.")
     /// A .lproj folder has no order.strings.
-    public static let localizationMissingStrings = ValidationRule("localization.missing-strings", .warning, "A .lproj folder has no order.strings.", "Apple's troubleshooting list says each localization folder contains the order.strings file, but no Apple text says Wallet refuses an order without one, and other builders produce folders that only localize images. That language then shows order.json's strings as they are, so it is a warning.")
+    public static let localizationMissingStrings = ValidationRule("localization.missing-strings", .error, "A .lproj folder has no order.strings.", "Apple's troubleshooting list for orders Wallet refuses says each localization folder contains the order.strings file, so a folder that only localizes images needs one too. The keys order.json uses are also reported as undefined there.")
     /// A top-level file has the name of localized ones.
     public static let localizationTopLevelFileOverrides = ValidationRule("localization.top-level-file-overrides", .warning, "A top-level file has the name of localized ones.", "Apple: adding an image of the same name to the top-level folder of the order file overrides any localized versions. Every language then shows the top-level image, which is rarely what localized copies were made for.")
     /// A localizable string is one edit or a case away from an order.strings key.

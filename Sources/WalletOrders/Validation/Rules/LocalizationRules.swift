@@ -1,7 +1,8 @@
 import WalletOrdersJSON
 
-/// `.lproj` folders: valid names, one parseable `order.strings` each, the same keys everywhere,
-/// and every key order.json uses defined in every one.
+/// `.lproj` folders: valid names, one parseable `order.strings` each (a folder without one is an
+/// error: Apple's troubleshooting list), the same keys everywhere, and every key order.json uses
+/// defined in every one (a folder without `order.strings` defines none).
 enum LocalizationRules {
     /// The localizable properties of order.json (spec §1.4).
     static let localizableKeys: Set<String> = [
@@ -33,6 +34,7 @@ enum LocalizationRules {
 
     /// The folders, their `order.strings`, and `used` (every localizable string of order.json).
     static func check(_ context: ValidationContext, used: [UsedString], into findings: inout [Diagnostic]) {
+        var withoutStrings: [String] = []
         for folder in context.localizationFolders {
             let stem = String(folder.dropLast(".lproj".count))
             if !isLanguageIdentifier(stem) {
@@ -53,10 +55,12 @@ enum LocalizationRules {
                         file: "\(folder)/pass.strings", hint: "Rename it to order.strings."))
             }
             guard let bytes = context.files["\(folder)/order.strings"] else {
+                withoutStrings.append(folder)
                 findings.append(
                     context.fileDiagnostic(
-                        .localizationMissingStrings, "'\(folder)' has no order.strings, so its language shows order.json's text as it is.",
-                        file: folder + "/", hint: "Add an order.strings (it may be empty of keys when the folder only localizes images)."))
+                        .localizationMissingStrings,
+                        "'\(folder)' has no order.strings; Apple's troubleshooting list asks for one in each localization folder.",
+                        file: folder + "/", hint: "Add \(folder)/order.strings with the keys the other localizations define."))
                 continue
             }
             let path = "\(folder)/order.strings"
@@ -88,7 +92,7 @@ enum LocalizationRules {
         checkTopLevelOverrides(context, into: &findings)
         let parsed = context.strings
         guard parsed.count > 1 || (parsed.count == 1 && context.localizationFolders.count > 1) else {
-            checkUsedKeys(context, parsed, used: used, into: &findings)
+            checkUsedKeys(context, parsed, withoutStrings: withoutStrings, used: used, into: &findings)
             return
         }
         let union = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
@@ -101,7 +105,7 @@ enum LocalizationRules {
                     .localizationKeysDiffer, "\(folder)/order.strings lacks \(shown), which other localizations define.",
                     file: "\(folder)/order.strings", hint: "Every order.strings has the same keys."))
         }
-        checkUsedKeys(context, parsed, used: used, into: &findings)
+        checkUsedKeys(context, parsed, withoutStrings: withoutStrings, used: used, into: &findings)
     }
 
     /// Apple: "Adding an image of the same name to the top-level folder of the order file
@@ -143,8 +147,12 @@ enum LocalizationRules {
             && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
     }
 
+    /// Each key order.json uses that some localization lacks: checked against every folder whose
+    /// order.strings parsed (`parsed`) and every folder that has none (`withoutStrings`, which
+    /// defines no key), so a missing file still shows which of order.json's keys its language lacks.
     private static func checkUsedKeys(
-        _ context: ValidationContext, _ parsed: [String: StringsFile], used: [UsedString], into findings: inout [Diagnostic]
+        _ context: ValidationContext, _ parsed: [String: StringsFile], withoutStrings: [String], used: [UsedString],
+        into findings: inout [Diagnostic]
     ) {
         guard !parsed.isEmpty else { return }
         let allKeys = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
@@ -159,12 +167,12 @@ enum LocalizationRules {
                         pointer: path.pointer, hint: "Did you mean '\(key)'? Keys are case-sensitive."))
                 continue
             }
-            guard !definedIn.isEmpty, definedIn.count < parsed.count else { continue }
-            let lacking = parsed.keys.filter { !definedIn.contains($0) }.sorted()
+            guard !definedIn.isEmpty, definedIn.count < parsed.count || !withoutStrings.isEmpty else { continue }
+            let lacking = (parsed.keys.filter { !definedIn.contains($0) } + withoutStrings).sorted()
+            let places = lacking.map { parsed[$0] == nil ? "\($0) (which has no order.strings)" : "\($0)/order.strings" }
             findings.append(
                 context.diagnostic(
-                    .localizationUndefinedKey,
-                    "The key '\(value)' is not defined in \(lacking.map { "\($0)/order.strings" }.joined(separator: ", ")).",
+                    .localizationUndefinedKey, "The key '\(value)' is not defined in \(places.joined(separator: ", ")).",
                     pointer: path.pointer, hint: "Define \"\(value)\" in every order.strings."))
         }
     }
