@@ -126,7 +126,12 @@ import WalletOrdersTestSupport
             change: { files in
                 let delivered = try Timestamp(rfc3339: try #require(files.get("/fulfillments/0/deliveredAt") as? String))
                 files.set("/fulfillments/0/shippedAt", Timestamp(delivered.date.addingTimeInterval(3_600)).text)
-            }, expected: [.init(rule: "dates.out-of-order", severity: .error, file: "order.json", pointer: "/fulfillments/0/deliveredAt")]),
+            }, expected: [.init(rule: "dates.out-of-order", severity: .warning, file: "order.json", pointer: "/fulfillments/0/deliveredAt")]),
+        Case(
+            name: "returned-before-initiated", sample: "returns-and-transactions",
+            change: { files in
+                files.set("/returns/0/returnedAt", "2025-03-10T18:00:00Z")
+            }, expected: [.init(rule: "dates.out-of-order", severity: .warning, file: "order.json", pointer: "/returns/0/returnedAt")]),
         Case(
             name: "delivered-without-delivery-date", sample: "returns-and-transactions",
             change: { files in

@@ -339,7 +339,7 @@ extension ValidationRule {
     /// An event is dated before the order was created.
     public static let datesBeforeOrderCreated = ValidationRule("dates.before-order-created", .warning, "An event is dated before the order was created.", "Shipping, delivery, pickup and transaction dates normally come after createdAt.")
     /// Event dates contradict each other.
-    public static let datesOutOfOrder = ValidationRule("dates.out-of-order", .error, "Event dates contradict each other.", "For example deliveredAt before shippedAt, or returnedAt before initiatedAt.")
+    public static let datesOutOfOrder = ValidationRule("dates.out-of-order", .warning, "Event dates contradict each other.", "For example deliveredAt before shippedAt, or returnedAt before initiatedAt. A warning, like the other date checks: Apple documents no rule on the order of these dates, but such dates are most likely wrong (often an offset).")
     /// A status and its date disagree.
     public static let datesStatusMismatch = ValidationRule("dates.status-mismatch", .warning, "A status and its date disagree.", "A delivered shipment should say deliveredAt, a picked-up order pickedUpAt; a date for an event that the status says hasn't happened is suspicious.")
     /// A currency code is not in ISO 4217.
