@@ -30,7 +30,8 @@ struct AppleOrderRoutes: Sendable {
     /// The caps on registrations per order and per device.
     let registrationLimits: RegistrationLimits
     /// Registrations per client address (`nil`: no limit).
-    let registrationLimiter: RateLimiter?
+    /// Per client address: new registrations, and refused ones (a wrong token or an unknown order).
+    let registrationLimiters: (new: RateLimiter, refused: RateLimiter)?
     /// Where registrations, changed-orders requests and fetches are noted (``DeliveryTrailRecorder``).
     let trail: DeliveryTrailRecorder?
     /// The archives of recent 200s, by digest.
@@ -57,19 +58,22 @@ struct AppleOrderRoutes: Sendable {
     // MARK: - Endpoints
 
     private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
-        if let registrationLimiter {
-            let client = trustedProxies.client(
-                socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
-            if let wait = registrationLimiter.acquire(IPAddressRange.limitKey(client)) {
-                throw ServiceError(
-                    .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
-                    hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
-                    headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
-            }
-        }
         let device = try context.deviceIdentifier()
         let order = try context.orderIdentifier()
-        try await authorize(request, order)
+        // The client's rate counts refused registrations and new ones, each in a bucket of its own:
+        // wrong tokens from an address don't hold back a device there with the right one, and
+        // registering again (what Wallet does for an order it holds) is not counted.
+        let client = registrationLimiters.map { _ in
+            IPAddressRange.limitKey(
+                trustedProxies.client(
+                    socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor]))
+        }
+        do {
+            try await authorize(request, order)
+        } catch let error as ServiceError where error.status == .unauthorized {
+            if let client, let wait = registrationLimiters?.refused.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
+            throw error
+        }
         var limited = context
         limited.maxUploadSize = OrderServiceLimits.maximumRegistrationBodyBytes
         let token: String
@@ -82,7 +86,9 @@ struct AppleOrderRoutes: Sendable {
         guard PushNotification.isPlausible(deviceToken: token) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (8 to 200 hexadecimal digits).")
         }
+        if let client, let wait = registrationLimiters?.new.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
         let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
+        if result == .alreadyRegistered, let client { registrationLimiters?.new.giveBack(client) }
         trail?.record(
             DeliveryEvent(
                 .registered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
@@ -226,6 +232,13 @@ struct AppleOrderRoutes: Sendable {
                 "entries": .stringConvertible(entries.count),
             ])
         return Response(status: .ok)
+    }
+
+    private static func tooManyRegistrations(wait: Double) -> ServiceError {
+        ServiceError(
+            .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
+            hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
+            headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
     }
 
     private static func tooManyLogs(_ code: String, _ message: String, wait: Double) -> ServiceError {

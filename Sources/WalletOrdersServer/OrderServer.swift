@@ -61,7 +61,9 @@ public struct OrderServer: Sendable {
         /// `device-registration-limit`, and nothing is stored.
         public var registrationLimits: RegistrationLimits = .default
         /// New registrations (`POST /v1/devices/…/registrations/…`) a client address may make a
-        /// minute (default 60, bursts of as many); past it 429 with `Retry-After`. 0: no limit.
+        /// minute (default 60, bursts of as many), and as many refused ones (a wrong token or an
+        /// unknown order), counted apart; past either, 429 with `Retry-After`. Registering a device
+        /// again is not counted. 0: no limit.
         public var registrationsPerClientPerMinute = 60
         /// Timeouts and caps for connections (``ConnectionLimits``).
         public var connections = ConnectionLimits()
@@ -177,9 +179,13 @@ public struct OrderServer: Sendable {
             logBudget: ByteBudget(bytes: configuration.deviceLog.budgetBytes, window: configuration.deviceLog.budgetWindow),
             logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
             pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
-            registrationLimiter: configuration.registrationsPerClientPerMinute > 0
-                ? RateLimiter(
-                    rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+            registrationLimiters: configuration.registrationsPerClientPerMinute > 0
+                ? (
+                    new: RateLimiter(
+                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)),
+                    refused: RateLimiter(
+                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+                )
                 : nil,
             trail: deliveryTrail, archives: ArchiveCache(capacityBytes: configuration.archiveCacheBytes)
         ).add(to: router)

@@ -265,10 +265,10 @@ struct RegistrationLimitTests {
             #expect(full.errorCode == "order-registration-limit")
             #expect(try await store.registrationCount(for: ServiceUnderTest.order) == 3)
             #expect(try await register("d1").status == .ok, "a registered device registers again")
-            // Six a minute, a burst of six: the seventh request within ten seconds is refused. A busy
+            // Six a minute, a burst of six: the seventh counted request within ten seconds is refused. A busy
             // machine may take longer over these requests, and each ten seconds gives one more.
             let clock = ContinuousClock()
-            var answered = 6
+            var answered = 5  // counted: d1 to d4 and d5 (d1 registering again is not)
             var limited = try await register("d5")
             while limited.status != .tooManyRequests, answered < 30 {
                 limited = try await register("d\(answered)")
@@ -280,6 +280,36 @@ struct RegistrationLimitTests {
             #expect(limited.errorCode == "rate-limited")
             #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
             #expect(try await store.registrations(for: ServiceUnderTest.order).map(\.deviceIdentifier) == ["d1", "d2", "d3"])
+        }
+    }
+
+    @Test(
+        "The rate counts new registrations and refused ones apart: re-registering never runs out, and a client sending wrong tokens doesn't hold back a device with the right one"
+    )
+    func rateCountsNewAndRefusedApart() async throws {
+        let folder = try TemporaryFolder("limits")
+        defer { folder.remove() }
+        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
+        _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator)
+        configuration.registrationsPerClientPerMinute = 6
+        configuration.connections = .liveTestClient
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: logger)
+        try await server.application().test(.live) { client in
+            func register(_ device: String, token: String = ServiceUnderTest.token) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/v1/devices/\(device)/registrations/\(ServiceUnderTest.orderPath)", method: .post,
+                    headers: ServiceUnderTest.appleOrder(token), body: ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#))
+            }
+            #expect(try await register("d1").status == .created)
+            for _ in 0..<20 { #expect(try await register("d1").status == .ok, "registering again is not a new registration") }
+            var refused: [HTTPResponse.Status] = []
+            for attempt in 0..<20 { refused.append(try await register("x\(attempt)", token: "wrong-token-0123456789").status) }
+            #expect(refused.prefix(6).allSatisfy { $0 == .unauthorized })
+            #expect(refused.last == .tooManyRequests, "wrong tokens are limited: \(refused)")
+            #expect(try await register("d2").status == .created, "the right token still registers")
         }
     }
 }
