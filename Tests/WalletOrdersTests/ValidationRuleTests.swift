@@ -541,6 +541,19 @@ import WalletOrdersTestSupport
         #expect(!aloneReport.contains(ruleID: "localization.undefined-key"), "\(aloneReport.diagnostics.map(\.description))")
     }
 
+    @Test(
+        "A quantity of zero is accepted wherever a line item is; a negative one is refused",
+        arguments: ["/lineItems/0/quantity", "/fulfillments/0/lineItems/0/quantity", "/returns/0/lineItems/0/quantity"])
+    func zeroQuantity(_ pointer: String) throws {
+        var files = Files(all: try SampleBuilds.source("returns-and-transactions").files)
+        files.set(pointer, 0)
+        let zero = Self.validator.validate(OrderSource(files: files.all), subject: "zero")
+        #expect(zero.errors.isEmpty && zero.warnings.isEmpty, "\(zero.diagnostics.map(\.description))")
+        files.set(pointer, -1)
+        let negative = Self.validator.validate(OrderSource(files: files.all), subject: "negative")
+        #expect(negative.errors.map { "\($0.ruleID) \($0.location.jsonPointer ?? "")" } == ["schema.range \(pointer)"])
+    }
+
     @Test("Currencies ISO 4217 added recently are known, with their minor units", arguments: ["XCG", "ZWG"])
     func recentCurrency(_ code: String) throws {
         var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)

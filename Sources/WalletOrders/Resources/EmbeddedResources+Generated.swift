@@ -523,9 +523,9 @@ extension EmbeddedResources {
       ],
       "properties": {
         "quantity": {
-          "description": "How many of the item were ordered: a JSON number greater than zero (not a string, although one of Apple's localization examples shows `\"2\"`).",
+          "description": "How many of the item were ordered: a JSON number, zero or more (not a string, although one of Apple's localization examples shows `\"2\"`). Apple documents no bounds; a negative count is refused as meaningless.",
           "type": "number",
-          "exclusiveMinimum": 0
+          "minimum": 0
         },
         "title": {
           "description": "The name of the item. Localizable.",
