@@ -135,6 +135,11 @@ extension PostgresOrderStore {
                 """
             ]
         ),
+        (
+            // The token before a version changed it: registered devices still hold it.
+            "v7-previous-authentication-token",
+            ["ALTER TABLE orders ADD COLUMN previous_authentication_token text"]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

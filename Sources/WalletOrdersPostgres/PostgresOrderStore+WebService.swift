@@ -12,13 +12,14 @@ extension PostgresOrderStore {
         try await withConnection("read") { [logger] connection -> OrderAccessRecord? in
             let rows = try await connection.query(
                 """
-                SELECT authentication_token, updated_at_seconds, updated_at_nanos, updated_at_text, sha256 FROM orders
+                SELECT authentication_token, previous_authentication_token, updated_at_seconds, updated_at_nanos, updated_at_text, sha256
+                FROM orders
                 WHERE order_type_identifier = \(identifier.orderTypeIdentifier) AND order_identifier = \(identifier.orderIdentifier)
                 """, logger: logger)
             for try await row in rows {
-                let (token, seconds, nanos, text, sha256) = try row.decode((String?, Int64, Int64, String, String).self)
+                let (token, previous, seconds, nanos, text, sha256) = try row.decode((String?, String?, Int64, Int64, String, String).self)
                 return OrderAccessRecord(
-                    identifier: identifier, authenticationToken: token,
+                    identifier: identifier, authenticationToken: token, previousAuthenticationToken: previous,
                     updatedAt: try Self.storedTimestamp(seconds: seconds, nanoseconds: nanos, text: text, of: identifier),
                     sha256: sha256)
             }

@@ -522,7 +522,10 @@ extension PostgresOrderStore {
                     updated_at_seconds = EXCLUDED.updated_at_seconds, updated_at_nanos = EXCLUDED.updated_at_nanos,
                     updated_at_text = EXCLUDED.updated_at_text, status = EXCLUDED.status, archive = EXCLUDED.archive,
                     sha256 = EXCLUDED.sha256, content_digest = EXCLUDED.content_digest, saved_at = EXCLUDED.saved_at,
-                    authentication_token = EXCLUDED.authentication_token, change_sequence = EXCLUDED.change_sequence
+                    authentication_token = EXCLUDED.authentication_token, change_sequence = EXCLUDED.change_sequence,
+                    previous_authentication_token = CASE
+                        WHEN orders.authentication_token IS DISTINCT FROM EXCLUDED.authentication_token THEN orders.authentication_token
+                        ELSE orders.previous_authentication_token END
                 """, logger: logger)
             // One push per device registered for the order, unless one for the same token and
             // topic is already waiting (it will tell the device all the same). That one is

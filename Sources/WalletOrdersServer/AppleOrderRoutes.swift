@@ -278,10 +278,13 @@ struct AppleOrderRoutes: Sendable {
     /// without a token, nor for an order without one. Compared in constant time, and compared
     /// even when there is nothing to compare with, so that an unknown order costs what a wrong
     /// token costs.
+    ///
+    /// The order's previous token opens it too: a device registered with it learns the new one
+    /// only from the version that carries it. Both are always compared.
     private static func admits(_ presented: String?, _ record: OrderAccessRecord?) -> Bool {
-        let expected = record?.authenticationToken ?? "\u{0}no order\u{0}"
-        let matches = TokenComparison.equal(presented ?? "", expected)
-        return matches && presented != nil && record?.authenticationToken != nil
+        let current = TokenComparison.equal(presented ?? "", record?.authenticationToken ?? "\u{0}no order\u{0}")
+        let previous = TokenComparison.equal(presented ?? "", record?.previousAuthenticationToken ?? "\u{0}no token\u{0}")
+        return (current && record?.authenticationToken != nil || previous && record?.previousAuthenticationToken != nil) && presented != nil
     }
 }
 

@@ -89,6 +89,10 @@ extension SQLiteOrderStore {
                             AND orders.orderIdentifier = registrations.orderIdentifier)
                     """)
         }
+        migrator.registerMigration("v11-previous-authentication-token") { db in
+            // The token before a version changed it: registered devices still hold it.
+            try db.execute(sql: "ALTER TABLE orders ADD COLUMN previousAuthenticationToken TEXT")
+        }
         return migrator
     }
 

@@ -21,18 +21,18 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
             try withLookup { db -> (record: OrderAccessRecord, archive: [UInt8]?)? in
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT authenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256, archive
+                        SELECT authenticationToken, previousAuthenticationToken, updatedAtSeconds, updatedAtNanos, updatedAtText, sha256, archive
                         FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
                         """)
                 let cursor = try Row.fetchCursor(statement, arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
                 guard let row = try cursor.next() else { return nil }
                 let record = OrderAccessRecord(
-                    identifier: identifier, authenticationToken: row[0],
-                    updatedAt: try Self.storedTimestamp(seconds: row[1], nanoseconds: row[2], text: row[3], of: identifier),
-                    sha256: row[4])
+                    identifier: identifier, authenticationToken: row[0], previousAuthenticationToken: row[1],
+                    updatedAt: try Self.storedTimestamp(seconds: row[2], nanoseconds: row[3], text: row[4], of: identifier),
+                    sha256: row[5])
                 guard wantsArchive(record) else { return (record, nil) }
                 // The blob's bytes copied once, straight from SQLite's buffer.
-                return (record, try row.withUnsafeData(atIndex: 5) { data in data.map { [UInt8]($0) } ?? [] })
+                return (record, try row.withUnsafeData(atIndex: 6) { data in data.map { [UInt8]($0) } ?? [] })
             }
         }
     }

@@ -465,8 +465,11 @@ public final class SQLiteOrderStore: OrderStoring {
             sql: """
                 INSERT OR REPLACE INTO orders
                     (orderTypeIdentifier, orderIdentifier, updatedAtSeconds, updatedAtNanos, updatedAtText,
-                     status, archive, sha256, savedAt, authenticationToken, changeSequence, contentDigest)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     status, archive, sha256, savedAt, authenticationToken, changeSequence, contentDigest,
+                     previousAuthenticationToken)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT CASE WHEN authenticationToken IS NOT ?10 THEN authenticationToken ELSE previousAuthenticationToken END
+                     FROM orders WHERE orderTypeIdentifier = ?1 AND orderIdentifier = ?2))
                 """)
         let sequence = try logChange(db, archive.identifier, replacing ? .updated : .inserted)
         try statement.execute(arguments: [

@@ -9,15 +9,22 @@ public struct OrderAccessRecord: Sendable, Hashable {
     /// The order's `authenticationToken`, or `nil` for an order without one (which no device
     /// can fetch or register for).
     public var authenticationToken: String?
+    /// The token the order had before a version changed it, if one did: a device registered
+    /// with it can only learn the new one from the version that carries it.
+    public var previousAuthenticationToken: String?
     /// The stored version's `updatedAt`.
     public var updatedAt: Timestamp
     /// The stored archive's SHA-256 (lowercase hex): the entity tag of the archive.
     public var sha256: String
 
     /// Creates a record.
-    public init(identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, updatedAt: Timestamp, sha256: String) {
+    public init(
+        identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, previousAuthenticationToken: String? = nil,
+        updatedAt: Timestamp, sha256: String
+    ) {
         self.identifier = identifier
         self.authenticationToken = authenticationToken
+        self.previousAuthenticationToken = previousAuthenticationToken
         self.updatedAt = updatedAt
         self.sha256 = sha256
     }

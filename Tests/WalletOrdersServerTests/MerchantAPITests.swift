@@ -312,6 +312,48 @@ struct MerchantBuildTests {
         #expect(archive.contents(of: "en.lproj/order.strings") == Array(#""x" = "y";"#.utf8))
         #expect(TestPKI.validator.validate(archiveBytes: stored, subject: "stored").errors.isEmpty)
     }
+
+    @Test(
+        "A new authenticationToken doesn't strand registered devices: the previous token still fetches and registers, the one before it no longer does"
+    )
+    func rotatedToken() async throws {
+        let service = try Self.service()
+        let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+        let json = String(decoding: try #require(source.orderJSON), as: UTF8.self)
+        let first = ServiceUnderTest.token
+        let second = "S3condT0kenForTheOrder0123456789"
+        let third = "Th1rdT0kenForTheOrder01234567890"
+        @Sendable func version(_ day: Int, token: String) -> String {
+            json.replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "2025-11-2\#(day)T00:00:00Z""#)
+                .replacingOccurrences(of: first, with: token)
+        }
+        try await service.run { client in
+            var headers = ServiceUnderTest.merchant
+            headers[.contentType] = "application/json"
+            func build(_ body: String) async throws -> String? {
+                let answer = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(answer.json["result"] as? String == "added")
+                return answer.json["sha256"] as? String
+            }
+            let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
+            let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
+            let pushToken = ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#)
+            _ = try await build(version(1, token: first))
+            #expect(try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status == .created)
+
+            let rotated = try #require(try await build(version(2, token: second)))
+            let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(first))
+            #expect(fetched.status == .ok, "the device's token fetches the version that carries the new one")
+            #expect(fetched.headers[.eTag] == "\"\(rotated)\"")
+            #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(second)).status == .ok)
+            #expect(try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status == .ok)
+
+            _ = try await build(version(3, token: third))
+            #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(first)).status == .unauthorized)
+            #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(second)).status == .ok)
+            #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(third)).status == .ok)
+        }
+    }
 }
 
 /// The steps of the service's intake, in the order they began.

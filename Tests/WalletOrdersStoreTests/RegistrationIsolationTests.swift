@@ -139,6 +139,38 @@ struct RegistrationIsolationTests {
         await store.close()
     }
 
+    @Test("The access record keeps the token a version replaced, until another version replaces that one", arguments: StoreKind.webServiceCases)
+    func previousToken(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            let order = RegistrationIsolationTests.orderY
+            let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
+            let json = String(decoding: try #require(source.orderJSON), as: UTF8.self)
+            let sampleToken = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
+            func save(_ day: Int, token: String) async throws {
+                var files = source.files
+                files["order.json"] = Array(
+                    json.replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "2025-11-2\#(day)T00:00:00Z""#)
+                        .replacingOccurrences(of: sampleToken, with: token)
+                        .replacingOccurrences(of: SampleVersions.identifier.orderTypeIdentifier, with: order.orderTypeIdentifier)
+                        .replacingOccurrences(
+                            of: #""orderIdentifier": "\#(SampleVersions.identifier.orderIdentifier)""#, with: #""orderIdentifier": "\#(order.orderIdentifier)""#
+                        ).utf8)
+                let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier)).build(OrderSource(files: files))
+                #expect(try await store.intake().save(signedArchive: built.bytes) == .added)
+            }
+            try await save(1, token: "first-token-0123456789")
+            #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == nil)
+            try await save(2, token: "second-token-0123456789")
+            #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == "first-token-0123456789")
+            try await save(3, token: "second-token-0123456789")
+            #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == "first-token-0123456789", "a version with the same token keeps it")
+            try await save(4, token: "third-token-0123456789")
+            let record = try #require(try await store.accessRecord(for: order))
+            #expect(record.authenticationToken == "third-token-0123456789")
+            #expect(record.previousAuthenticationToken == "second-token-0123456789")
+        }
+    }
+
     @Test("SQLite: registrations a deleted order left behind (before schema v10) are removed when the store opens")
     func sqliteMigrationRemovesRegistrationsOfDeletedOrders() async throws {
         let folder = try TemporaryFolder("migration")
