@@ -182,9 +182,11 @@ public struct OrderServer: Sendable {
             registrationLimiters: configuration.registrationsPerClientPerMinute > 0
                 ? (
                     new: RateLimiter(
-                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)),
+                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)
+                    ),
                     refused: RateLimiter(
-                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute))
+                        rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)
+                    )
                 )
                 : nil,
             trail: deliveryTrail, archives: ArchiveCache(capacityBytes: configuration.archiveCacheBytes)

@@ -100,14 +100,16 @@ struct MerchantAPITests {
             headers[.contentType] = "application/json"
             for (escaped, identifier) in [(#"tab\tid"#, "tab\tid"), (#"line\nbreak"#, "line\nbreak")] {
                 let body = json.replacingOccurrences(of: sampleLine, with: #""orderIdentifier": "\#(escaped)""#)
-                let answer = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
+                let answer = try await client.execute(
+                    uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
                 #expect(answer.status == .unprocessableContent, "\(escaped)")
                 #expect(answer.errorCode == "identifier-not-servable")
                 #expect(try await service.store.archive(for: SampleVersions.identifier(identifier)) == nil)
             }
             let served = "A/B é ü+%#?" + String(repeating: "L", count: 1_000)
             let archive = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: served)
-            let answer = try await client.execute(uri: Self.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: archive))
+            let answer = try await client.execute(
+                uri: Self.orders, method: .post, headers: ServiceUnderTest.merchant, body: ByteBuffer(bytes: archive))
             #expect(answer.json["result"] as? String == "added")
             let path = served.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let fetched = try await client.execute(
@@ -331,7 +333,8 @@ struct MerchantBuildTests {
             var headers = ServiceUnderTest.merchant
             headers[.contentType] = "application/json"
             func build(_ body: String) async throws -> String? {
-                let answer = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
+                let answer = try await client.execute(
+                    uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
                 #expect(answer.json["result"] as? String == "added")
                 return answer.json["sha256"] as? String
             }
@@ -339,14 +342,18 @@ struct MerchantBuildTests {
             let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
             let pushToken = ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#)
             _ = try await build(version(1, token: first))
-            #expect(try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status == .created)
+            #expect(
+                try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status
+                    == .created)
 
             let rotated = try #require(try await build(version(2, token: second)))
             let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(first))
             #expect(fetched.status == .ok, "the device's token fetches the version that carries the new one")
             #expect(fetched.headers[.eTag] == "\"\(rotated)\"")
             #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(second)).status == .ok)
-            #expect(try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status == .ok)
+            #expect(
+                try await client.execute(uri: registration, method: .post, headers: ServiceUnderTest.appleOrder(first), body: pushToken).status == .ok
+            )
 
             _ = try await build(version(3, token: third))
             #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(first)).status == .unauthorized)

@@ -153,7 +153,8 @@ struct RegistrationIsolationTests {
                         .replacingOccurrences(of: sampleToken, with: token)
                         .replacingOccurrences(of: SampleVersions.identifier.orderTypeIdentifier, with: order.orderTypeIdentifier)
                         .replacingOccurrences(
-                            of: #""orderIdentifier": "\#(SampleVersions.identifier.orderIdentifier)""#, with: #""orderIdentifier": "\#(order.orderIdentifier)""#
+                            of: #""orderIdentifier": "\#(SampleVersions.identifier.orderIdentifier)""#,
+                            with: #""orderIdentifier": "\#(order.orderIdentifier)""#
                         ).utf8)
                 let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier)).build(OrderSource(files: files))
                 #expect(try await store.intake().save(signedArchive: built.bytes) == .added)
@@ -163,7 +164,9 @@ struct RegistrationIsolationTests {
             try await save(2, token: "second-token-0123456789")
             #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == "first-token-0123456789")
             try await save(3, token: "second-token-0123456789")
-            #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == "first-token-0123456789", "a version with the same token keeps it")
+            #expect(
+                try await store.accessRecord(for: order)?.previousAuthenticationToken == "first-token-0123456789",
+                "a version with the same token keeps it")
             try await save(4, token: "third-token-0123456789")
             let record = try #require(try await store.accessRecord(for: order))
             #expect(record.authenticationToken == "third-token-0123456789")
@@ -284,7 +287,9 @@ struct RegistrationIsolationTests {
 
             // D holds order Y only: a second order is within its cap of two.
             _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "X-2"))
-            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: SampleVersions.identifier("X-2"), limits: limits) == .created)
+            #expect(
+                try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: SampleVersions.identifier("X-2"), limits: limits)
+                    == .created)
 
             // The identifier stored again, as another customer's order: D is not told of it.
             for push in try await store.claimPushes(limit: 100, lease: .seconds(30), now: Date()) { try await store.complete(push, .remove) }
