@@ -39,7 +39,13 @@ import WalletOrdersTestSupport
         let report = Self.validator.validate(OrderSource(files: ["order.json": bytes]), subject: name)
         let schemaFindings = report.diagnostics.filter { $0.ruleID.hasPrefix("schema.") }
         let expectedRule = Self.rule(forKeyword: keyword, pointer: pointer)
-        let expectedPointer = keyword == "additionalProperties" ? pointer + "/" + (expectation["property"] ?? "") : pointer
+        // An unknown key is reported at itself; a key another one requires, at the key that requires it.
+        let expectedPointer =
+            switch keyword {
+            case "additionalProperties": pointer + "/" + (expectation["property"] ?? "")
+            case "dependentRequired": pointer + "/" + (expectation["requiredBy"] ?? "")
+            default: pointer
+            }
         #expect(
             schemaFindings.contains { $0.ruleID == expectedRule && $0.location.jsonPointer == expectedPointer },
             "expected \(expectedRule) at \(expectedPointer); got \(schemaFindings.map { "\($0.ruleID) \($0.location.jsonPointer ?? "")" })")

@@ -554,6 +554,42 @@ import WalletOrdersTestSupport
         #expect(negative.errors.map { "\($0.ruleID) \($0.location.jsonPointer ?? "")" } == ["schema.range \(pointer)"])
     }
 
+    @Test("A key that requires another is reported at itself, with its line and column, naming the missing key")
+    func dependentRequiredAtTheKey() throws {
+        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
+        files.set("/authenticationToken", nil)
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: "no-token")
+        #expect(report.errors.map(\.ruleID) == ["schema.dependent-required"], "\(report.diagnostics.map(\.description))")
+        let finding = try #require(report.diagnostics(ruleID: "schema.dependent-required").first)
+        #expect(finding.location.jsonPointer == "/webServiceURL")
+        let lines = String(decoding: try #require(files.all["order.json"]), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let index = try #require(lines.firstIndex { $0.contains("\"webServiceURL\"") })
+        let key = try #require(lines[index].range(of: "\"webServiceURL\""))
+        #expect(finding.location.line == index + 1)
+        #expect(finding.location.column == lines[index].distance(from: lines[index].startIndex, to: key.lowerBound) + 1)
+        #expect(finding.message.contains("'authenticationToken'") && finding.message.contains("'webServiceURL'"), "\(finding.message)")
+        let hint = try #require(finding.hint)
+        #expect(hint.hasPrefix("Add authenticationToken"), "\(hint)")
+        #expect(hint.count <= 240 && Self.sentences(in: hint) <= 2, "\(hint)")
+    }
+
+    @Test(
+        "A JSON number amount's hint writes it as the plain decimal string the amount pattern accepts",
+        arguments: [
+            ("1.9293e2", "192.93"), ("89.5", "89.5"), ("1E+2", "100"), ("5e-3", "0.005"), ("-1.5E1", "-15"), ("1.50e1", "15.0"),
+            ("0e5", "0"), ("12345e-2", "123.45"),
+        ])
+    func amountNumberHint(_ number: String, _ plain: String) throws {
+        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
+        let text = String(decoding: try #require(files.all["order.json"]), as: UTF8.self)
+        let range = try #require(text.range(of: #""amount": "89.00""#))
+        files.all["order.json"] = Array(text.replacingCharacters(in: range, with: #""amount": \#(number)"#).utf8)
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: number)
+        let finding = try #require(report.diagnostics(ruleID: "money.amount-number").first, "\(report.diagnostics.map(\.description))")
+        #expect(finding.hint == "Write \"\(plain)\" (a string) so the decimal stays exact.")
+        #expect(try DecimalAmount(plain).text == plain, "the hint's amount is one the schema's pattern accepts")
+    }
+
     @Test("Currencies ISO 4217 added recently are known, with their minor units", arguments: ["XCG", "ZWG"])
     func recentCurrency(_ code: String) throws {
         var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)

@@ -324,7 +324,7 @@ extension ValidationRule {
     /// A number is out of range.
     public static let schemaRange = ValidationRule("schema.range", .error, "A number is out of range.", "Latitude is −90…90, longitude −180…180, quantities above 0.")
     /// A key requires another key.
-    public static let schemaDependentRequired = ValidationRule("schema.dependent-required", .error, "A key requires another key.", "webServiceURL requires authenticationToken.")
+    public static let schemaDependentRequired = ValidationRule("schema.dependent-required", .error, "A key requires another key.", "webServiceURL requires authenticationToken. Reported at the key that requires the other, with a hint naming the missing one.")
     /// A fulfillment doesn't match its fulfillmentType.
     public static let schemaFulfillment = ValidationRule("schema.fulfillment", .error, "A fulfillment doesn't match its fulfillmentType.", "Each fulfillment is a shipping or a pickup fulfillment, discriminated by fulfillmentType.")
     /// Another schema constraint failed.
@@ -347,7 +347,7 @@ extension ValidationRule {
     /// An amount has more decimals than its currency has.
     public static let moneyMinorUnits = ValidationRule("money.minor-units", .warning, "An amount has more decimals than its currency has.", "JPY has no minor unit, KWD three, most currencies two (ICU data). Wallet shows amounts as given.")
     /// An amount is a JSON number.
-    public static let moneyAmountNumber = ValidationRule("money.amount-number", .warning, "An amount is a JSON number.", "Apple's schema types amount as a string; Apple's own sample uses numbers. Strings keep exact decimals.")
+    public static let moneyAmountNumber = ValidationRule("money.amount-number", .warning, "An amount is a JSON number.", "Apple's schema types amount as a string; Apple's own sample uses numbers. Strings keep exact decimals. The hint writes the number as the plain decimal string to use (1.9293e2 as \"192.93\").")
     /// Amounts in one payment use different currencies.
     public static let moneyCurrencyMismatch = ValidationRule("money.currency-mismatch", .warning, "Amounts in one payment use different currencies.", "Summary items and transactions should use the total's currency: Wallet converts nothing (\"Monetary values display in the provided currency\"), so mixed currencies read as wrong sums. A warning, not an error: no Apple text says Wallet refuses such an order, and a refund or a gift card in another currency can be meant.")
     /// A country code is not in ISO 3166-1.

@@ -276,6 +276,20 @@ public struct OrderValidator: Sendable {
             return context.diagnostic(
                 .schemaRequired, "\(field) is missing the required key '\(name)'.", pointer: pointer,
                 position: violation.instancePosition, hint: description.map { "Add it. \(Self.brief($0))" } ?? "Add it.")
+        case "dependentRequired":
+            // Reported at the key that requires the missing one (`/webServiceURL`), where the fix is
+            // decided: add the missing key beside it, or drop it.
+            let missing = violation.property ?? "?"
+            let requiring = violation.schemaPointer.split(separator: "/").last.map { JSONPointer.unescape($0) } ?? ""
+            let member = context.root?.resolve(pointer: pointer)?.members?.first { $0.key == requiring }
+            var hint = "Add \(missing), or remove \(requiring)."
+            if let description = propertyDescription(missing, atSchemaPointer: parentPointer(violation.schemaPointer)) {
+                let brief = Self.brief(description)
+                if hint.count + 1 + brief.count <= Self.hintLength { hint += " " + brief }
+            }
+            return context.diagnostic(
+                .schemaDependentRequired, "\(field): \(violation.message)", pointer: pointer + "/" + JSONPointer.escape(requiring),
+                position: member?.keyPosition, hint: hint)
         case "enum", "const":
             let value = context.root?.resolve(pointer: pointer)?.stringValue
             let allowed = (violation.allowedValues ?? []).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
@@ -308,7 +322,14 @@ public struct OrderValidator: Sendable {
         }
     }
 
-    /// The description of property `name` in the schema object that holds `…/required`.
+    /// `pointer` without its last token (`/a/b/c` → `/a/b`).
+    func parentPointer(_ pointer: String) -> String {
+        guard let slash = pointer.range(of: "/", options: .backwards) else { return "" }
+        return String(pointer[..<slash.lowerBound])
+    }
+
+    /// The description of property `name` in the schema object that holds `…/required` (or
+    /// `…/dependentRequired`).
     func propertyDescription(_ name: String, atSchemaPointer pointer: String) -> String? {
         guard let slash = pointer.range(of: "/", options: .backwards) else { return nil }
         let parent = String(pointer[..<slash.lowerBound])

@@ -25,7 +25,9 @@ enum MoneyRules {
             findings.append(
                 context.diagnostic(
                     .moneyAmountNumber, "The amount \(number) is a JSON number; Apple's schema types it as a string.",
-                    pointer: amountPointer, hint: "Write \"\(number)\" (a string) so the decimal stays exact."))
+                    pointer: amountPointer,
+                    hint: plainDecimal(number).map { "Write \"\($0)\" (a string) so the decimal stays exact." }
+                        ?? "Write it as a string of plain decimal digits, such as \"12.50\", so the decimal stays exact."))
             text = number
         case .string(let string):
             text = string
@@ -39,6 +41,37 @@ enum MoneyRules {
                     "\(text) \(currency) has \(digits) decimal\(digits == 1 ? "" : "s"); \(currency) has \(minorUnits).",
                     pointer: amountPointer, hint: "Round to \(minorUnits) decimal\(minorUnits == 1 ? "" : "s")."))
         }
+    }
+
+    /// The most digits ``plainDecimal(_:)`` writes out: an amount is never longer.
+    static let plainDecimalDigitLimit = 40
+
+    /// A JSON number's text as the plain decimal text an amount string holds (`-?[0-9]+(\.[0-9]+)?`,
+    /// no exponent): `1.9293e2` → `192.93`, `5e-3` → `0.005`, `1E+2` → `100`; the digits as written
+    /// (`1.50e1` → `15.0`). `nil` when that would take more than ``plainDecimalDigitLimit`` digits.
+    static func plainDecimal(_ number: String) -> String? {
+        var text = Substring(number)
+        let negative = text.first == "-"
+        if negative { text = text.dropFirst() }
+        let parts = text.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "e" || $0 == "E" }
+        guard parts.count == 2 else { return number }  // no exponent: plain already
+        let mantissa = parts[0].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integer = mantissa[0]
+        let fraction = mantissa.count > 1 ? mantissa[1] : ""
+        guard let exponent = Int(parts[1]), abs(exponent) <= plainDecimalDigitLimit else { return nil }
+        var digits = Array(integer + fraction)
+        var point = integer.count + exponent  // digits before the decimal point
+        if point < 1 {
+            digits = Array(repeating: "0", count: 1 - point) + digits
+            point = 1
+        }
+        if point > digits.count { digits += Array(repeating: "0", count: point - digits.count) }
+        guard digits.count <= plainDecimalDigitLimit else { return nil }
+        let whole = String(digits[..<point].drop { $0 == "0" })
+        let rest = String(digits[point...])
+        let plain = (whole.isEmpty ? "0" : whole) + (rest.isEmpty ? "" : "." + rest)
+        let isZero = plain.allSatisfy { $0 == "0" || $0 == "." }
+        return (negative && !isZero ? "-" : "") + plain
     }
 
     /// One currency per payment: the total's.
