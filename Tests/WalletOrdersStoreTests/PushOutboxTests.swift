@@ -203,6 +203,7 @@ struct PushOutboxTests {
                     db.execute(f'DROP TABLE {table}')
                 db.execute('ALTER TABLE orders DROP COLUMN authenticationToken')
                 db.execute('ALTER TABLE orders DROP COLUMN changeSequence')
+                db.execute('ALTER TABLE orders DROP COLUMN previousAuthenticationToken')
                 db.execute("DELETE FROM grdb_migrations WHERE identifier NOT IN ('v1-orders', 'v2-history-and-indexes', 'v3-covering-version-index', 'v5-content-digest')")
                 db.execute("DELETE FROM storeInfo WHERE key = 'customerLinkSecret'")
                 db.commit()
