@@ -212,6 +212,9 @@ import WalletOrdersTestSupport
             ruleID: "zip.layout-gap", file: nil),
         .init(name: "bytes after the end-of-central-directory record", python: #"data += b"X" * 100"#, ruleID: "zip.trailing-data", file: nil),
         .init(
+            name: "zero padding that ends in a non-zero byte (not block padding)", python: #"data += b"\x00" * 1000 + b"X""#,
+            ruleID: "zip.trailing-data", file: nil),
+        .init(
             name: "data prepended, offsets fixed up (as zip -A does)",
             python: """
                 shift = 64
@@ -343,5 +346,31 @@ import WalletOrdersTestSupport
         let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "zip64-entry")
         #expect(report.diagnostics(ruleID: "zip.zip64").map(\.severity) == [.warning], "\(report.diagnostics)")
         #expect(report.errors.isEmpty, "\(report.errors)")
+    }
+
+    @Test("bsdtar's zip written to standard output, NUL-padded to its 10,240-byte block, passes with one zip.trailing-padding warning")
+    func bsdtarBlockPadding() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = try OrderArchive(bytes: Self.signed)
+        for path in archive.filePaths { _ = try folder.write(try #require(archive.contents(of: path)), to: path) }
+        // libarchive (bsdtar here, /usr/bin/tar on macOS) pads what it writes to standard output to whole blocks.
+        let result = try ExternalProgram.run(tool: "bsdtar", ["--format", "zip", "-cf", "-"] + archive.filePaths, in: folder.url)
+        try #require(result.status == 0, "bsdtar: \(result.errorOutput)")
+        let bytes = Array(result.standardOutput)
+        #expect(bytes.count % 10_240 == 0, "bsdtar pads to its block size: \(bytes.count) bytes")
+        // The end record (22 bytes, no comment) starts at its signature's last occurrence.
+        let endRecord = try #require((0...(bytes.count - 22)).reversed().first { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x05, 0x06]) })
+        let padding = bytes.count - (endRecord + 22)
+        try #require(padding > 0 && bytes[(endRecord + 22)...].allSatisfy { $0 == 0 }, "the archive ends in zero bytes")
+
+        let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "bsdtar")
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let findings = report.diagnostics(ruleID: "zip.trailing-padding")
+        #expect(findings.map(\.severity) == [.warning], "\(report.diagnostics)")
+        #expect(findings.first?.message.contains("\(padding) zero byte(s)") == true, "\(findings)")
+        #expect(findings.first?.message.contains("block") == true, "\(findings)")
+        #expect(!report.contains(ruleID: "zip.trailing-data"))
+        #expect(try Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","))
     }
 }

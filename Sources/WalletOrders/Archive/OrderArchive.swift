@@ -356,6 +356,15 @@ extension OrderArchive {
             let file = problem.recordIndex.map { ZipLayout.display(layout.records[$0].rawName) }
             diagnostics.append(Diagnostic(rule, problem.message, at: file.map { .init(file: $0) } ?? .archive, hint: hint))
         }
+        if let padding = layout.trailingPadding {
+            diagnostics.append(
+                Diagnostic(
+                    .zipTrailingPadding,
+                    "\(padding.count) zero byte(s) follow the end-of-central-directory record (which ends at byte \(padding.lowerBound)): block padding, as a tar-style writer (bsdtar, macOS's tar) adds when it writes a zip to standard output in whole 10,240-byte blocks.",
+                    hint:
+                        "Readers skip the zeros alike, so the archive reads the same everywhere; to drop them, have bsdtar write the file itself (-f order.order) instead of redirecting its output, or cut the archive after its end record."
+                ))
+        }
         guard !layout.records.isEmpty || libzipEntries.isEmpty else { return diagnostics }
         let differs =
             layout.records.count != libzipEntries.count

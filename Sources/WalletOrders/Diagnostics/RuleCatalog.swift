@@ -27,6 +27,7 @@ extension ValidationRule {
         .zipChecksumMismatch,
         .zipEntryUnreadable,
         .zipTrailingData,
+        .zipTrailingPadding,
         .zipCentralDirectoryInvalid,
         .zipLayoutGap,
         .zipOverlappingEntries,
@@ -176,7 +177,9 @@ extension ValidationRule {
     /// An entry can't be decompressed.
     public static let zipEntryUnreadable = ValidationRule("zip.entry-unreadable", .error, "An entry can't be decompressed.", "The archive is damaged or uses a compression method libzip can't read; use deflate or store.")
     /// Bytes follow the end-of-central-directory record.
-    public static let zipTrailingData = ValidationRule("zip.trailing-data", .error, "Bytes follow the end-of-central-directory record.", "An archive ends at its end record (and its comment). Data after it, such as a second archive appended to a signed one, is read by some readers and skipped by others: Info-ZIP and Python read the appended archive, which the signature doesn't cover.")
+    public static let zipTrailingData = ValidationRule("zip.trailing-data", .error, "Bytes follow the end-of-central-directory record.", "An archive ends at its end record (and its comment). Data after it, such as a second archive appended to a signed one, is read by some readers and skipped by others: Info-ZIP and Python read the appended archive, which the signature doesn't cover. Trailing bytes that are all zero are block padding instead (zip.trailing-padding, a warning); one non-zero byte among them makes them all this error.")
+    /// Zero bytes (block padding) follow the end-of-central-directory record.
+    public static let zipTrailingPadding = ValidationRule("zip.trailing-padding", .warning, "Zero bytes (block padding) follow the end-of-central-directory record.", "libarchive (bsdtar, macOS's tar) pads a zip it writes to standard output with NUL bytes to a whole 10,240-byte block. Zeros hold no record, so Info-ZIP, Python's zipfile and libzip all read the archive before them alike; the finding names the count. Have bsdtar write the file itself, or cut the zeros, for an archive that ends at its end record.")
     /// The end record or central directory can't be read as declared.
     public static let zipCentralDirectoryInvalid = ValidationRule("zip.central-directory-invalid", .error, "The end record or central directory can't be read as declared.", "The end record must point at a central directory of exactly the declared records, on one disk.")
     /// Bytes no entry accounts for.

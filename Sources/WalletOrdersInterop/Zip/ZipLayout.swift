@@ -9,7 +9,8 @@
 ///
 /// Strict means:
 /// - the end-of-central-directory record (plus its declared comment) ends exactly at the end of
-///   the data, and is the only one in its search window;
+///   the data, and is the only one in its search window; the one exception is zero bytes after
+///   it, which a tar-style writer adds as block padding (``trailingPadding``), not a problem;
 /// - the central directory ends exactly where the end record (or the ZIP64 end record) begins,
 ///   with exactly the number of records the end record declares;
 /// - the entries tile the data from offset 0 to the central directory: each local header,
@@ -38,7 +39,8 @@ package struct ZipLayout: Sendable {
     /// A way the layout is not strict.
     package struct Problem: Sendable, Hashable {
         package enum Kind: Sendable, Hashable {
-            /// Bytes after the end record and its comment.
+            /// Bytes after the end record and its comment, not all of them zero (all-zero bytes are
+            /// ``ZipLayout/trailingPadding``).
             case trailingData
             /// The end record or the central directory can't be read as declared.
             case centralDirectoryInvalid
@@ -66,6 +68,12 @@ package struct ZipLayout: Sendable {
     package var usesZip64 = false
     /// Indices of records whose local header disagrees with them: their data must not be trusted.
     package var untrustedRecords: Set<Int> = []
+    /// Bytes after the end record (and its comment) that are all zero: block padding, as libarchive
+    /// (`bsdtar`, macOS's `tar`) adds when it writes a zip to standard output (whole 10,240-byte
+    /// blocks). Zero bytes hold no record, so no reader finds entries in them, and Info-ZIP, Python's
+    /// `zipfile` and libzip read the archive before them alike. Any non-zero byte after the end
+    /// record makes all of it ``Problem/Kind/trailingData`` instead.
+    package var trailingPadding: Range<Int>?
 
     static let endSignature: UInt32 = 0x0605_4B50
     static let zip64EndSignature: UInt32 = 0x0606_4B50
@@ -110,7 +118,9 @@ package struct ZipLayout: Sendable {
         }
         let commentLength = Int(data.u16(endOffset + 20))
         let declaredEnd = endOffset + 22 + commentLength
-        if declaredEnd < count {
+        if declaredEnd < count, data.isZero(declaredEnd..<count) {
+            trailingPadding = declaredEnd..<count
+        } else if declaredEnd < count {
             problem(
                 .trailingData,
                 "\(count - declaredEnd) byte(s) follow the end-of-central-directory record (which ends at byte \(declaredEnd)); readers disagree about such data (a second archive appended, say).",
@@ -364,6 +374,12 @@ struct Reader {
     func u64(_ offset: Int) -> UInt64 {
         guard offset >= 0, offset + 8 <= buffer.count else { return 0 }
         return UInt64(u32(offset)) | UInt64(u32(offset + 4)) << 32
+    }
+
+    /// Whether every byte in `range` is 0 (`false` for a range past the end).
+    func isZero(_ range: Range<Int>) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= buffer.count else { return false }
+        return buffer[range].allSatisfy { $0 == 0 }
     }
 
     func bytes(_ offset: Int, _ length: Int) -> [UInt8] {
