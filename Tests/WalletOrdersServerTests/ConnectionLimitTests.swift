@@ -160,7 +160,9 @@ struct ConnectionLimitTests {
                 let requests = 2_000
                 socket.sendTimeout(seconds: 10)
                 try? socket.write(String(repeating: request, count: requests))
-                Thread.sleep(forTimeInterval: 6)
+                // Until the service has sent what the buffers hold, then past its body timeout.
+                socket.waitUntilSenderStops(still: 2, limit: 60)
+                Thread.sleep(forTimeInterval: 3)
                 // Now read: the service gave up on this client, so the answers stop short of all of them.
                 let (received, ended) = socket.drain(seconds: 20)
                 #expect(ended, "the connection was still open after \(received) bytes")

@@ -83,6 +83,26 @@ final class RawSocket: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// Waits, without reading, until the bytes waiting to be read have not grown for `still`
+    /// seconds (the server stopped sending: its answers fill the socket's buffers, or it is done),
+    /// at most `limit` seconds. A loaded machine may take a while to send what fits.
+    func waitUntilSenderStops(still: Double, limit: Double) {
+        var buffer = [UInt8](repeating: 0, count: 64 << 20)
+        let deadline = Date().addingTimeInterval(limit)
+        var last = -1
+        var since = Date()
+        while Date() < deadline {
+            let waiting = recv(descriptor, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if waiting != last {
+                last = waiting
+                since = Date()
+            } else if Date().timeIntervalSince(since) >= still {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+    }
+
     /// Reads everything until the server ends the connection (a close or a reset) or nothing
     /// arrives for `seconds`: how many bytes came, and whether the connection ended.
     func drain(seconds: Double) -> (bytes: Int, ended: Bool) {
