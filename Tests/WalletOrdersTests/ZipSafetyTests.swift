@@ -373,4 +373,37 @@ import WalletOrdersTestSupport
         #expect(!report.contains(ruleID: "zip.trailing-data"))
         #expect(try Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","))
     }
+
+    @Test("Python's streaming ZIP64 write (24-byte data descriptors; no ZIP64 field in the central directory) has only the zip.zip64 warning")
+    func streamedZip64DataDescriptors() throws {
+        let bytes = try Self.patched(
+            """
+            class Unseekable(io.RawIOBase):
+                def __init__(self): self.buffer = bytearray()
+                def writable(self): return True
+                def write(self, b): self.buffer += b; return len(b)
+            source = zipfile.ZipFile(io.BytesIO(bytes(data)))
+            sink = Unseekable()
+            with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as z:
+                for info in source.infolist():
+                    with z.open(info.filename, "w", force_zip64=True) as f: f.write(source.read(info))
+            data = bytearray(sink.buffer)
+            def ids(extra):
+                found, at = [], 0
+                while at + 4 <= len(extra):
+                    i, size = struct.unpack_from("<HH", extra, at); found.append(i); at += 4 + size
+                return found
+            for info in zipfile.ZipFile(io.BytesIO(bytes(data))).infolist():
+                assert info.flag_bits & 8 and 1 not in ids(info.extra), info.filename
+                n, e = struct.unpack_from("<HH", data, info.header_offset + 26)
+                assert 1 in ids(data[info.header_offset + 30 + n:info.header_offset + 30 + n + e]), info.filename
+                descriptor = info.header_offset + 30 + n + e + info.compress_size
+                assert data[descriptor:descriptor + 4] == b"PK\\x07\\x08"
+                assert struct.unpack_from("<IQQ", data, descriptor + 4) == (info.CRC, info.compress_size, info.file_size)
+            """)
+        let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "zip64-stream")
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.diagnostics(ruleID: "zip.zip64").map(\.severity) == [.warning], "\(report.diagnostics)")
+        #expect(try Self.pythonReading(bytes) == (try OrderArchive(bytes: bytes)).filePaths.sorted().joined(separator: ","))
+    }
 }

@@ -32,7 +32,7 @@ package struct ZipLayout: Sendable {
         package var compressedSize: UInt64
         package var uncompressedSize: UInt64
         package var localHeaderOffset: UInt64
-        /// Whether the record or its local header carries a ZIP64 extra field (header 0x0001).
+        /// Whether the central record carries a ZIP64 extra field (header 0x0001).
         package var hasZip64Extra: Bool
     }
 
@@ -284,7 +284,8 @@ package struct ZipLayout: Sendable {
         if localName != record.rawName { differences.append("name '\(Self.display(localName))'") }
         if method != record.method { differences.append("compression method \(method) (directory: \(record.method))") }
         if flags != record.flags { differences.append("flags 0x\(String(flags, radix: 16)) (directory: 0x\(String(record.flags, radix: 16)))") }
-        if let zip64 = Self.zip64Extra(data, at: start + 30 + nameLength, length: extraLength) {
+        let localZip64 = Self.zip64Extra(data, at: start + 30 + nameLength, length: extraLength)
+        if let zip64 = localZip64 {
             usesZip64 = true
             if uncompressed == 0xFFFF_FFFF, zip64.count >= 8 { uncompressed = data.u64(zip64.lowerBound) }
             if compressed == 0xFFFF_FFFF, zip64.count >= 16 { compressed = data.u64(zip64.lowerBound + 8) }
@@ -297,11 +298,13 @@ package struct ZipLayout: Sendable {
         }
         var end = dataStart + Int(record.compressedSize)
         if flags & 0x0008 != 0 {
-            // Sizes and CRC follow the data, in a descriptor with or without its signature, with
-            // 8-byte sizes under ZIP64.
+            // Sizes and CRC follow the data, in a descriptor with or without its signature. Its
+            // sizes are 8 bytes when the *local* header has a ZIP64 field (APPNOTE 4.3.9.1),
+            // whatever the central record carries: Python's streaming `force_zip64` write has the
+            // field in the local header only.
             var descriptor = end
             if descriptor + 4 <= limit, data.u32(descriptor) == Self.descriptorSignature { descriptor += 4 }
-            let wide = record.hasZip64Extra
+            let wide = localZip64 != nil
             let length = wide ? 20 : 12
             guard descriptor + length <= limit else {
                 problem(.localHeaderMismatch, "'\(name)': its data descriptor is missing.", at: end, record: index)
