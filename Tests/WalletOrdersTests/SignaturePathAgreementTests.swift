@@ -83,4 +83,31 @@ import WalletOrdersTestSupport
         // Ours, OpenSSL's at three times and the foreign signer's take the fast path (5 of 7 per sample).
         #expect(fastAnswered == Repository.sampleNames.count * 5)
     }
+
+    @Test("On a BER signature (BouncyCastle's layout) the fast path declines; the general path gives the DER findings plus the BER warning")
+    func berSignatureTakesTheGeneralPath() throws {
+        for sample in Repository.sampleNames {
+            let built = try SampleBuilds.build(sample)
+            let archive = try OrderArchive(bytes: built.bytes)
+            let der = try #require(archive.contents(of: OrderArchive.signaturePath))
+            let ber = try TamperingTests.bouncyCastleLayout(der)
+            var fastDER = ValidationReport(subject: sample)
+            let signer = try VerificationCacheTests.freshVerifier()
+                .checkWellFormedSignature(der, of: built.manifestBytes, now: TestPKI.signingTime, into: &fastDER)
+            #expect(signer != nil, "\(sample): the DER signature takes the fast path")
+            var fastBER = ValidationReport(subject: sample)
+            let fastBERSigner = try VerificationCacheTests.freshVerifier()
+                .checkWellFormedSignature(ber, of: built.manifestBytes, now: TestPKI.signingTime, into: &fastBER)
+            #expect(fastBERSigner == nil && fastBER.diagnostics.isEmpty, "\(sample): \(fastBER.diagnostics)")
+            var general = ValidationReport(subject: sample)
+            let generalSigner = try VerificationCacheTests.freshVerifier()
+                .checkSignatureInGeneral(ber, in: archive, now: TestPKI.signingTime, into: &general)
+            #expect(generalSigner?.der == signer?.der, "\(sample)")
+            #expect(general.diagnostics(ruleID: "signature.ber-encoding").map(\.severity) == [.warning], "\(sample): \(general.diagnostics)")
+            #expect(
+                general.diagnostics.filter { $0.ruleID != "signature.ber-encoding" } == fastDER.diagnostics,
+                "\(sample): BER \(general.diagnostics) / DER \(fastDER.diagnostics)")
+        }
+    }
+
 }

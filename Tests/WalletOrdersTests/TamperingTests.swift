@@ -144,15 +144,76 @@ import WalletOrdersTestSupport
         #expect(report.errors.isEmpty, "\(report.errors)")
     }
 
-    @Test("A BER signature with indefinite lengths (openssl cms -stream) is refused, naming the offset")
+    @Test("A BER signature (openssl cms -stream) gets the report of its DER twin plus one signature.ber-encoding warning naming the offset")
     func berSignature() throws {
         let ber = try Self.opensslSignature(["-stream"])
         #expect(ber[1] == 0x80, "openssl -stream writes an indefinite length right after the first tag")
+        // openssl -stream also embeds the manifest: its DER twin is the -nodetach signature.
+        let der = try Self.opensslSignature(["-nodetach"])
+        #expect(DERReader.violation(in: der) == nil)
         let report = verify(try Self.withSignature(ber))
-        let finding = try #require(report.diagnostics(ruleID: "signature.not-der").first, "\(report.diagnostics)")
-        #expect(finding.severity == .error)
+        let finding = try #require(report.diagnostics(ruleID: "signature.ber-encoding").first, "\(report.diagnostics)")
+        #expect(finding.severity == .warning)
         #expect(finding.message.contains("indefinite length") && finding.message.contains("at byte 1"), "\(finding.message)")
-        #expect(!report.isValid)
+        #expect(finding.message.contains("DER"), "\(finding.message)")
+        #expect(finding.hint?.contains("-stream") == true && finding.hint?.contains(#"getEncoded("DER")"#) == true, "\(finding.hint ?? "")")
+        #expect(!report.contains(ruleID: "signature.not-der"))
+        #expect(report.contains(ruleID: "signature.not-detached"), "the embedded manifest is still reported")
+        let twin = verify(try Self.withSignature(der))
+        #expect(
+            report.diagnostics.filter { $0.ruleID != "signature.ber-encoding" } == twin.diagnostics,
+            "BER \(report.diagnostics) / DER \(twin.diagnostics)")
+    }
+
+    /// `der` re-encoded as BouncyCastle's `CMSSignedData.getEncoded()` (what jpasskit ships) lays
+    /// a signature out: indefinite lengths on the ContentInfo, its `[0]`, the SignedData and the
+    /// certificates' `[0]`, each closed by an end-of-contents marker; everything inside as it was.
+    static func bouncyCastleLayout(_ der: [UInt8]) throws -> [UInt8] {
+        struct NotSignedData: Error {}
+        var top = DERReader(der)
+        guard let contentInfo = top.next(tag: 0x30) else { throw NotSignedData() }
+        var info = top.children(of: contentInfo)
+        guard let type = info.next(tag: 0x06), let wrapper = info.next(tag: 0xA0) else { throw NotSignedData() }
+        var explicit = info.children(of: wrapper)
+        guard let signedDataElement = explicit.next(tag: 0x30) else { throw NotSignedData() }
+        var fields = explicit.children(of: signedDataElement)
+        var signedData: [UInt8] = []
+        while let field = fields.next() {
+            signedData += field.tag == 0xA0 ? [0xA0, 0x80] + der[field.content] + [0, 0] : Array(der[field.whole])
+        }
+        return [0x30, 0x80] + der[type.whole] + [0xA0, 0x80, 0x30, 0x80] + signedData + [0, 0, 0, 0, 0, 0]
+    }
+
+    @Test("A detached BER signature laid out as BouncyCastle writes it passes with the DER report plus one warning, and is still verified")
+    func bouncyCastleBERSignature() throws {
+        let der = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
+        let ber = try Self.bouncyCastleLayout(der)
+        // OpenSSL, which shares no code with the verifier's reading of the structure, verifies it.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try ExternalProgram.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", try folder.write(ber, to: "signature").path, "-content",
+                try folder.write(Self.original.manifestBytes, to: "manifest.json").path, "-purpose", "any", "-CAfile",
+                try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem").path, "-out", "/dev/null",
+            ])
+        #expect(result.status == 0, "\(result)")
+
+        let report = verify(try Self.withSignature(ber))
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let finding = try #require(report.diagnostics(ruleID: "signature.ber-encoding").first, "\(report.diagnostics)")
+        #expect(finding.severity == .warning && finding.message.contains("at byte 1"), "\(finding)")
+        #expect(report.diagnostics.filter { $0.ruleID != "signature.ber-encoding" } == verify(Self.original.bytes).diagnostics)
+        // The signature is still checked: one bit of its RSA value (the end, before the six zero bytes) fails it.
+        var altered = ber
+        altered[ber.count - 26] ^= 0x01
+        #expect(verify(try Self.withSignature(altered)).contains(ruleID: "signature.invalid"))
+        // Bytes after the BER structure are still an error.
+        let trailing = verify(try Self.withSignature(ber + [0x00]))
+        let notDER = try #require(trailing.diagnostics(ruleID: "signature.not-der").first, "\(trailing.diagnostics)")
+        #expect(notDER.severity == .error && notDER.message.contains("1 byte(s) after the end") && notDER.message.contains("at byte \(ber.count)"))
+        #expect(!trailing.isValid)
     }
 
     @Test("Bytes after a valid DER signature are refused, naming where they start", arguments: [1, 7, 4096])

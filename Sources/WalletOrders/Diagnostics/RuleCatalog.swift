@@ -49,6 +49,7 @@ extension ValidationRule {
         .manifestMissingEntry,
         .signatureInvalidEncoding,
         .signatureNotDER,
+        .signatureBEREncoding,
         .signatureNotSignedData,
         .signatureNotDetached,
         .signatureContentType,
@@ -220,8 +221,10 @@ extension ValidationRule {
     public static let manifestMissingEntry = ValidationRule("manifest.missing-entry", .error, "A file is not listed in the manifest.", "Apple: the manifest contains all the source files, including those in subdirectories.")
     /// The signature is not DER-encoded CMS.
     public static let signatureInvalidEncoding = ValidationRule("signature.invalid-encoding", .error, "The signature is not DER-encoded CMS.", "Wallet expects a detached PKCS #7 / CMS signature in DER. PEM or S/MIME output (openssl smime without -outform DER) must be converted.")
-    /// The signature is BER, or has bytes after its DER.
-    public static let signatureNotDER = ValidationRule("signature.not-der", .error, "The signature is BER, or has bytes after its DER.", "Wallet reads a DER signature; BER's indefinite lengths (openssl cms -stream) and bytes appended after the structure give readers room to disagree. The finding names the byte offset.")
+    /// The signature has bytes after its structure, an unreadable length, or BER inside a certificate.
+    public static let signatureNotDER = ValidationRule("signature.not-der", .error, "The signature has bytes after its structure, an unreadable length, or BER inside a certificate.", "Bytes appended after the CMS structure give readers room to disagree, and a certificate not in the DER its issuer signed can be changed without breaking that signature. The finding names the byte offset. BER in the CMS structure itself (BouncyCastle's default encoding, openssl cms -stream) is signature.ber-encoding, a warning.")
+    /// The signature is BER, not DER.
+    public static let signatureBEREncoding = ValidationRule("signature.ber-encoding", .warning, "The signature is BER, not DER.", "BouncyCastle's CMSSignedData.getEncoded() (what jpasskit ships) and openssl cms -stream write indefinite lengths. OpenSSL reads and verifies them, and Wallet has accepted BouncyCastle's BER pass signatures for years, but Apple documents only DER. The finding names the offset of the first BER-only form (an indefinite length, or a length longer than needed); the signature, its signed attributes and its chain are then checked as for DER. Write DER: getEncoded(\"DER\"), or openssl cms -sign without -stream.")
     /// The signature is not a SignedData.
     public static let signatureNotSignedData = ValidationRule("signature.not-signed-data", .error, "The signature is not a SignedData.", "The signature must be a CMS SignedData structure.")
     /// The signature embeds the manifest.

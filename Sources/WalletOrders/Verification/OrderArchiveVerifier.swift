@@ -224,6 +224,10 @@ public struct OrderArchiveVerifier: Sendable {
         return checkSignatureInGeneral(bytes, in: archive, now: now, into: &report)
     }
 
+    /// Where the certificates sit in a SignedData signature: the tags of the elements around each
+    /// one (ContentInfo, its `[0]`, SignedData, `certificates [0]`).
+    static let certificatesPath: [UInt8] = [0x30, 0xA0, 0x30, 0xA0]
+
     /// The general path: OpenSSL's CMS parser judges any signature, well formed or not, and each
     /// problem is its own finding. Returns the signer certificate when it was found.
     /// (`SignaturePathAgreementTests` runs this and the fast path on the same archives.)
@@ -231,14 +235,31 @@ public struct OrderArchiveVerifier: Sendable {
         _ bytes: [UInt8], in archive: OrderArchive, now: Date, into report: inout ValidationReport
     ) -> KnownCertificate? {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
-        // OpenSSL's parser also takes BER (indefinite lengths) and ignores trailing bytes; the
-        // signature Wallet reads is DER, so anything else is refused before OpenSSL sees it.
-        // (Data that doesn't start as a SEQUENCE, such as PEM text, is named below.)
-        if bytes.first == 0x30, let violation = DERReader.violation(in: bytes) {
-            report.add(
-                .signatureNotDER, "The signature is not DER: \(violation).", at: file,
-                hint: "Sign without streaming (openssl cms -sign without -stream) and store the DER output as it is, with nothing appended.")
-            return nil
+        // OpenSSL's parser takes BER and ignores trailing bytes. BER in the CMS structure
+        // (BouncyCastle's default encoding, openssl cms -stream) is a warning and the signature is
+        // then checked as any other; bytes after the structure, a length no reader can take, and
+        // BER inside a certificate (which its issuer's signature doesn't pin down) are refused
+        // before OpenSSL sees them. (Data that doesn't start as a SEQUENCE, such as PEM text, is
+        // named below.)
+        if bytes.first == 0x30 {
+            let encoding = DERReader.encoding(of: bytes, derRegion: (under: Self.certificatesPath, name: "a certificate"))
+            if let violation = encoding.error {
+                report.add(
+                    .signatureNotDER, "The signature is not DER: \(violation).", at: file,
+                    hint:
+                        "Store the signature exactly as the signer wrote it, with nothing appended, and carry each certificate as its issuer encoded it."
+                )
+                return nil
+            }
+            if let form = encoding.berForm {
+                report.add(
+                    .signatureBEREncoding,
+                    "The signature is BER, not DER: \(form). OpenSSL reads and verifies it, but Apple documents Wallet's signature only as DER.",
+                    at: file,
+                    hint:
+                        "Write the signature as DER: with BouncyCastle, CMSSignedData.getEncoded(\"DER\") instead of getEncoded(); with openssl, cms -sign without -stream."
+                )
+            }
         }
         let cms: CMSSignedData
         do {

@@ -97,57 +97,118 @@ package struct DERReader {
     /// longer form than needed, lengths past the end, high tag numbers (never used by CMS),
     /// and bytes after the element. `nil` when `bytes` are one strict DER element.
     package static func violation(in bytes: [UInt8], depth: Int = 32) -> Violation? {
-        guard !bytes.isEmpty else { return Violation(offset: 0, reason: "no data") }
-        var firstEnd = 0
-        if let problem = violation(in: bytes, 0..<bytes.count, depth: depth, single: true, end: &firstEnd) { return problem }
-        if firstEnd < bytes.count {
-            return Violation(offset: firstEnd, reason: "\(bytes.count - firstEnd) byte(s) after the end of the DER structure")
-        }
-        return nil
+        encoding(of: bytes, derRegion: (under: [], name: ""), depth: depth).error
     }
 
-    private static func violation(
-        in bytes: [UInt8], _ range: Range<Int>, depth: Int, single: Bool, end firstEnd: inout Int
-    ) -> Violation? {
-        guard depth > 0 else { return Violation(offset: range.lowerBound, reason: "nesting deeper than the limit") }
-        var position = range.lowerBound
-        while position < range.upperBound {
+    /// How bytes meant as one DER element are encoded: ``berForm`` when a BER decoder reads them
+    /// but a strict DER one doesn't, ``error`` when not even BER reads them as one element.
+    package struct Encoding: Sendable, Hashable {
+        /// The first BER-only form: an indefinite length (closed by an end-of-contents marker),
+        /// or a definite length with leading zero bytes or in the long form where the short fits.
+        package var berForm: Violation?
+        /// The first thing that keeps the bytes from being one BER element (a high tag number, a
+        /// length that doesn't fit, an indefinite length never closed, bytes after the element),
+        /// or a BER-only form inside the region that must be DER.
+        package var error: Violation?
+    }
+
+    /// Walks `bytes` as one BER element, recursively through constructed elements (to `depth`
+    /// levels), noting the first BER-only form and stopping at the first error.
+    ///
+    /// - Parameter derRegion: Where BER-only forms are errors: each element whose enclosing
+    ///   elements' tags, outermost first, are `under`, and everything inside it (`[]`: everywhere).
+    ///   `name` says what the region is in an error's reason ("a certificate").
+    package static func encoding(of bytes: [UInt8], derRegion: (under: [UInt8], name: String)? = nil, depth: Int = 32) -> Encoding {
+        guard !bytes.isEmpty else { return Encoding(error: Violation(offset: 0, reason: "no data")) }
+        var walk = EncodingWalk(bytes: bytes, derRegion: derRegion)
+        var ancestors: [UInt8] = []
+        if let end = walk.element(at: 0, limit: bytes.count, depth: depth, ancestors: &ancestors, strict: nil), end < bytes.count {
+            walk.error = Violation(
+                offset: end, reason: "\(bytes.count - end) byte(s) after the end of the \(walk.berForm == nil ? "DER" : "BER") structure")
+        }
+        return Encoding(berForm: walk.berForm, error: walk.error)
+    }
+
+    /// The state of one ``encoding(of:derRegion:depth:)`` walk.
+    private struct EncodingWalk {
+        let bytes: [UInt8]
+        let derRegion: (under: [UInt8], name: String)?
+        var berForm: Violation?
+        var error: Violation?
+
+        mutating func fail(_ offset: Int, _ reason: String) -> Int? {
+            error = Violation(offset: offset, reason: reason)
+            return nil
+        }
+
+        /// Notes a BER-only form; inside the DER region (`strict`, its name) it is the error instead.
+        /// Returns whether the walk goes on.
+        mutating func berOnly(_ offset: Int, _ reason: String, strict: String?) -> Bool {
+            if let strict {
+                error = Violation(offset: offset, reason: strict.isEmpty ? reason : "\(reason) in \(strict)")
+                return false
+            }
+            if berForm == nil { berForm = Violation(offset: offset, reason: reason) }
+            return true
+        }
+
+        /// Reads the element at `position`, which must end by `limit`: where it ends, or `nil`
+        /// with ``error`` set. `ancestors` are the enclosing elements' tags, outermost first;
+        /// `strict` names the DER region when an enclosing element is in it.
+        mutating func element(at position: Int, limit: Int, depth: Int, ancestors: inout [UInt8], strict: String?) -> Int? {
+            guard depth > 0 else { return fail(position, "nesting deeper than the limit") }
             let tag = bytes[position]
-            if tag & 0x1F == 0x1F { return Violation(offset: position, reason: "a high-tag-number form tag") }
-            guard position + 1 < range.upperBound else { return Violation(offset: position, reason: "a tag without a length") }
+            if tag & 0x1F == 0x1F { return fail(position, "a high-tag-number form tag") }
+            guard position + 1 < limit else { return fail(position, "a tag without a length") }
+            let strict = strict ?? derRegion.flatMap { $0.under == ancestors ? $0.name : nil }
+            let constructed = tag & 0x20 != 0
             let first = bytes[position + 1]
             var index = position + 2
-            var length = 0
+            var length: Int?  // nil: indefinite
             if first == 0x80 {
-                return Violation(offset: position + 1, reason: "an indefinite length (BER, not DER)")
+                guard constructed else { return fail(position + 1, "an indefinite length on a primitive element") }
+                guard berOnly(position + 1, "an indefinite length", strict: strict) else { return nil }
             } else if first > 0x80 {
                 let count = Int(first & 0x7F)
-                guard count <= 4, index + count <= range.upperBound else {
-                    return Violation(offset: position + 1, reason: "a length that doesn't fit")
+                guard count <= 4, index + count <= limit else { return fail(position + 1, "a length that doesn't fit") }
+                var value = 0
+                for offset in 0..<count { value = value << 8 | Int(bytes[index + offset]) }
+                if bytes[index] == 0 {
+                    guard berOnly(position + 1, "a length with leading zero bytes", strict: strict) else { return nil }
+                } else if value < 0x80 {
+                    guard berOnly(position + 1, "a long-form length where the short form fits", strict: strict) else { return nil }
                 }
-                guard bytes[index] != 0 else { return Violation(offset: position + 1, reason: "a length with leading zero bytes (not DER)") }
-                for offset in 0..<count { length = length << 8 | Int(bytes[index + offset]) }
-                guard length >= 0x80 else { return Violation(offset: position + 1, reason: "a long-form length where the short form fits (not DER)") }
                 index += count
+                length = value
             } else {
                 length = Int(first)
             }
-            guard length <= range.upperBound - index else {
-                return Violation(offset: position + 1, reason: "a length of \(length) bytes running past the end of its container")
-            }
-            if tag & 0x20 != 0 {
-                var ignored = 0
-                if let problem = violation(in: bytes, index..<index + length, depth: depth - 1, single: false, end: &ignored) {
-                    return problem
+            if let length {
+                guard length <= limit - index else {
+                    return fail(position + 1, "a length of \(length) bytes running past the end of its container")
                 }
+                guard constructed else { return index + length }
+                ancestors.append(tag)
+                defer { ancestors.removeLast() }
+                var child = index
+                while child < index + length {
+                    guard let end = element(at: child, limit: index + length, depth: depth - 1, ancestors: &ancestors, strict: strict)
+                    else { return nil }
+                    child = end
+                }
+                return index + length
             }
-            position = index + length
-            if single {
-                firstEnd = position
-                return nil
+            // An indefinite length: elements up to the end-of-contents marker (two zero bytes).
+            ancestors.append(tag)
+            defer { ancestors.removeLast() }
+            var child = index
+            while true {
+                guard child + 1 < limit else { return fail(position + 1, "an indefinite length with no end-of-contents marker") }
+                if bytes[child] == 0 && bytes[child + 1] == 0 { return child + 2 }
+                guard let end = element(at: child, limit: limit, depth: depth - 1, ancestors: &ancestors, strict: strict) else { return nil }
+                child = end
             }
         }
-        return nil
     }
 
     /// Whether `range` is the content of a DER INTEGER: not empty, no redundant leading byte.
