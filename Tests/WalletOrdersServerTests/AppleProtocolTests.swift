@@ -236,7 +236,8 @@ struct AppleProtocolTests {
             #expect(try await service.store.intake().save(signedArchive: third) == .added)
             let latest = try await client.execute(uri: uri, method: .get, headers: conditional)
             #expect(latest.headers[.eTag] == "\"\(SHA256Hex.of(third))\"")
-            conditional[.ifModifiedSince] = try #require(latest.headers[.lastModified])
+            let latestDate: String = try #require(latest.headers[.lastModified])
+            conditional[.ifModifiedSince] = latestDate
             #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .notModified)
         }
     }
@@ -256,7 +257,8 @@ struct AppleProtocolTests {
             #expect(lastModified <= date)
             // Asked again with that date, the order is sent again, never a 304 for a version later than it.
             var conditional = ServiceUnderTest.appleOrder()
-            conditional[.ifModifiedSince] = try #require(fetched.headers[.lastModified])
+            let fetchedDate: String = try #require(fetched.headers[.lastModified])
+            conditional[.ifModifiedSince] = fetchedDate
             #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .ok)
         }
     }
