@@ -62,13 +62,18 @@ struct Formats {
         value.formatted(.number.locale(locale))
     }
 
+    /// The longest duration shown, in seconds (about 31,700 years): a longer one is no window.
+    static let longestDurationSeconds: Double = 1e12
+
     /// Seconds of an ISO 8601 duration of days, hours, minutes and seconds (`P1DT2H`, `PT30M`,
-    /// Apple's `P0Y0M0DT0H30M0S`); nil for anything else (years or months other than zero).
+    /// Apple's `P0Y0M0DT0H30M0S`); nil for anything else (years or months other than zero), and
+    /// for a duration longer than ``longestDurationSeconds`` (a stored order's duration may be
+    /// any size the schema's pattern allows).
     static func seconds(ofDuration text: String) -> Int64? {
         var rest = Substring(text.uppercased())
         guard rest.first == "P" else { return nil }
         rest = rest.dropFirst()
-        var total: Int64 = 0
+        var total: Double = 0
         var inTime = false
         var number = ""
         var sawUnit = false
@@ -87,14 +92,15 @@ struct Formats {
             sawUnit = true
             switch (inTime, character) {
             case (false, "Y"), (false, "M"): if value != 0 { return nil }
-            case (false, "W"): total += Int64(value * 604_800)
-            case (false, "D"): total += Int64(value * 86_400)
-            case (true, "H"): total += Int64(value * 3_600)
-            case (true, "M"): total += Int64(value * 60)
-            case (true, "S"): total += Int64(value)
+            case (false, "W"): total += value * 604_800
+            case (false, "D"): total += value * 86_400
+            case (true, "H"): total += value * 3_600
+            case (true, "M"): total += value * 60
+            case (true, "S"): total += value
             default: return nil
             }
         }
-        return number.isEmpty && sawUnit ? total : nil
+        guard number.isEmpty, sawUnit, total.isFinite, total <= longestDurationSeconds else { return nil }
+        return Int64(total)
     }
 }

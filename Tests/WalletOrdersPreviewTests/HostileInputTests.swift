@@ -508,6 +508,24 @@ import WalletOrdersTestSupport
     }
 
     @Test(
+        "Durations of any size the schema allows are read without trapping: too long for a window is none",
+        arguments: ["P999999999999999D", "PT99999999999999999999S", "P9999999999999999999W", "PT1e400S"])
+    func enormousDurations(_ text: String) {
+        #expect(Formats.seconds(ofDuration: text) == nil)
+    }
+
+    @Test("An enormous window duration in a stored order renders the page", arguments: ["store-pickup"])
+    func enormousWindowRenders(_ sample: String) throws {
+        let files = try Previews.files(sample) { object in
+            var fulfillments = object["fulfillments"] as! [[String: Any]]
+            fulfillments[0]["pickupWindowDuration"] = "P999999999999999D"
+            object["fulfillments"] = fulfillments
+        }
+        let preview = Previews.page(files: files)
+        #expect(!preview.html.contains("card unreadable"), "the order was not read")
+    }
+
+    @Test(
         "Enumeration values Wallet doesn't know (status, fulfillmentType, shippingType, currency, duration) are shown as escaped text",
         arguments: ["returns-and-transactions", "store-pickup"])
     func hostileEnumerations(_ sample: String) throws {

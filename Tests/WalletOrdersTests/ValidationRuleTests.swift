@@ -590,6 +590,19 @@ import WalletOrdersTestSupport
         #expect(try DecimalAmount(plain).text == plain, "the hint's amount is one the schema's pattern accepts")
     }
 
+    @Test(
+        "A JSON number amount with an exponent at or past Int's limits is a finding, never a trap",
+        arguments: ["1e-9223372036854775808", "1e-09223372036854775808", "1e9223372036854775807", "1e99999999999999999999"])
+    func amountNumberExtremeExponent(_ number: String) throws {
+        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
+        let text = String(decoding: try #require(files.all["order.json"]), as: UTF8.self)
+        let range = try #require(text.range(of: #""amount": "89.00""#))
+        files.all["order.json"] = Array(text.replacingCharacters(in: range, with: #""amount": \#(number)"#).utf8)
+        let report = Self.validator.validate(OrderSource(files: files.all), subject: number)
+        let finding = try #require(report.diagnostics(ruleID: "money.amount-number").first, "\(report.diagnostics.map(\.description))")
+        #expect(finding.hint?.contains(number) == false, "no plain decimal for it: \(finding.hint ?? "")")
+    }
+
     @Test("Currencies ISO 4217 added recently are known, with their minor units", arguments: ["XCG", "ZWG"])
     func recentCurrency(_ code: String) throws {
         var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)

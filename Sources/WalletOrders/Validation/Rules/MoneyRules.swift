@@ -58,7 +58,7 @@ enum MoneyRules {
         let mantissa = parts[0].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let integer = mantissa[0]
         let fraction = mantissa.count > 1 ? mantissa[1] : ""
-        guard let exponent = Int(parts[1]), abs(exponent) <= plainDecimalDigitLimit else { return nil }
+        guard let exponent = Int(parts[1]), exponent.magnitude <= UInt(plainDecimalDigitLimit) else { return nil }  // abs(Int.min) traps
         var digits = Array(integer + fraction)
         var point = integer.count + exponent  // digits before the decimal point
         if point < 1 {
