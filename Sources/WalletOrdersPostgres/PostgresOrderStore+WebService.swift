@@ -67,6 +67,20 @@ extension PostgresOrderStore {
                     {
                         return .alreadyRegistered
                     }
+                    // The order's row, share-locked until the insert commits: a delete of the order
+                    // waits for it (and then removes this registration with the others), or has
+                    // already removed the row, and nothing is registered.
+                    var stored = false
+                    for try await _ in try await connection.query(
+                        """
+                        SELECT 1 FROM orders
+                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                        FOR KEY SHARE
+                        """, logger: logger)
+                    {
+                        stored = true
+                    }
+                    guard stored else { return .orderNotFound }
                     // The order's and the device's counts can't change before the insert: new
                     // registrations of the same order, or of the same device, take these locks
                     // (always the order's first, so two never wait for each other).
@@ -107,6 +121,24 @@ extension PostgresOrderStore {
     /// The advisory lock class (the first key of the two-key form) of registration caps: this
     /// one for orders, the next one for devices.
     static let registrationLockClass: Int32 = 0x776F_0001
+
+    @discardableResult
+    public func keepPreviousAuthenticationToken(_ token: String, for order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await withConnection("keep a previous token in") { [logger] connection -> Bool in
+            var set = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE orders SET previous_authentication_token = \(token)
+                WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                    AND previous_authentication_token IS NULL AND authentication_token IS DISTINCT FROM \(token)
+                RETURNING 1
+                """, logger: logger)
+            {
+                set = true
+            }
+            return set
+        }
+    }
 
     @discardableResult
     public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {

@@ -30,8 +30,9 @@ struct AppleOrderRoutes: Sendable {
     /// The caps on registrations per order and per device.
     let registrationLimits: RegistrationLimits
     /// Registrations per client address (`nil`: no limit).
-    /// Per client address: new registrations, and refused ones (a wrong token or an unknown order).
-    let registrationLimiters: (new: RateLimiter, refused: RateLimiter)?
+    /// Per client address: registrations with the order's token, and refused ones (a wrong token
+    /// or an unknown order).
+    let registrationLimiters: (accepted: RateLimiter, refused: RateLimiter)?
     /// Where registrations, changed-orders requests and fetches are noted (``DeliveryTrailRecorder``).
     let trail: DeliveryTrailRecorder?
     /// The archives of recent 200s, by digest.
@@ -60,9 +61,8 @@ struct AppleOrderRoutes: Sendable {
     private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let device = try context.deviceIdentifier()
         let order = try context.orderIdentifier()
-        // The client's rate counts refused registrations and new ones, each in a bucket of its own:
-        // wrong tokens from an address don't hold back a device there with the right one, and
-        // registering again (what Wallet does for an order it holds) is not counted.
+        // The client's rate counts refused registrations and accepted ones, each in a bucket of its
+        // own: wrong tokens from an address don't hold back a device there with the right one.
         let client = registrationLimiters.map { _ in
             IPAddressRange.limitKey(
                 trustedProxies.client(
@@ -86,9 +86,9 @@ struct AppleOrderRoutes: Sendable {
         guard PushNotification.isPlausible(deviceToken: token) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (8 to 200 hexadecimal digits).")
         }
-        if let client, let wait = registrationLimiters?.new.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
+        if let client, let wait = registrationLimiters?.accepted.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
         let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
-        if result == .alreadyRegistered, let client { registrationLimiters?.new.giveBack(client) }
+        guard result != .orderNotFound else { throw ServiceError.unauthorized }  // deleted since it was authorized
         trail?.record(
             DeliveryEvent(
                 .registered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
@@ -284,7 +284,9 @@ struct AppleOrderRoutes: Sendable {
     private static func admits(_ presented: String?, _ record: OrderAccessRecord?) -> Bool {
         let current = TokenComparison.equal(presented ?? "", record?.authenticationToken ?? "\u{0}no order\u{0}")
         let previous = TokenComparison.equal(presented ?? "", record?.previousAuthenticationToken ?? "\u{0}no token\u{0}")
-        return (current && record?.authenticationToken != nil || previous && record?.previousAuthenticationToken != nil) && presented != nil
+        // An order whose current version has no token is open to no one, the previous token included.
+        guard presented != nil, record?.authenticationToken != nil else { return false }
+        return current || previous && record?.previousAuthenticationToken != nil
     }
 }
 

@@ -21,7 +21,7 @@ extension OrderServer.Configuration {
     /// | `push.initialBackoffSeconds`, `push.maximumBackoffSeconds` | retries (never given up) | 1, 900 |
     /// | `push.parkedProbeSeconds` | how often parked pushes (credentials refused) are tried | 60 |
     /// | `registrations.maximumPerOrder`, `registrations.maximumPerDevice` | device registrations (``RegistrationLimits``) | 1000, 100 |
-    /// | `registrations.perClientPerMinute` | new registrations a client address may make a minute (an attempt past a cap counts; registering a device again doesn't), and as many refused ones (a wrong token or an unknown order), counted apart; past either, 429 (0: no limit) | 60 |
+    /// | `registrations.perClientPerMinute` | registrations with an order's token a client address may make a minute, and as many refused ones (a wrong token or an unknown order), counted apart; past either, 429 (0: no limit) | 60 |
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
     /// | `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds` | what `POST /v1/log` may write: per request, and for every client together per window (``DeviceLogLimits``) | 4096, 1048576, 60 |
     /// | `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`, `connections.bodyTimeoutSeconds` | connection deadlines (``ConnectionLimits``) | 10, 60, 30 |

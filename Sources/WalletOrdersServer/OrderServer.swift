@@ -60,10 +60,10 @@ public struct OrderServer: Sendable {
         /// a new one past a cap is answered 409 `order-registration-limit` or
         /// `device-registration-limit`, and nothing is stored.
         public var registrationLimits: RegistrationLimits = .default
-        /// New registrations (`POST /v1/devices/…/registrations/…`) a client address may make a
-        /// minute (default 60, bursts of as many), and as many refused ones (a wrong token or an
-        /// unknown order), counted apart; past either, 429 with `Retry-After`. Registering a device
-        /// again is not counted. 0: no limit.
+        /// Registrations (`POST /v1/devices/…/registrations/…`) with the order's token a client
+        /// address may make a minute (default 60, bursts of as many), and as many refused ones (a
+        /// wrong token or an unknown order), counted apart; past either, 429 with `Retry-After`.
+        /// 0: no limit.
         public var registrationsPerClientPerMinute = 60
         /// Timeouts and caps for connections (``ConnectionLimits``).
         public var connections = ConnectionLimits()
@@ -181,7 +181,7 @@ public struct OrderServer: Sendable {
             pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
             registrationLimiters: configuration.registrationsPerClientPerMinute > 0
                 ? (
-                    new: RateLimiter(
+                    accepted: RateLimiter(
                         rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)
                     ),
                     refused: RateLimiter(

@@ -112,6 +112,9 @@ public enum OrderStoreCopy {
                     continue
                 }
                 if let from = registrationStores.0, let to = registrationStores.1 {
+                    if let previous = try await from.accessRecord(for: identifier)?.previousAuthenticationToken {
+                        try await to.keepPreviousAuthenticationToken(previous, for: identifier)
+                    }
                     for registration in try await from.registrations(for: identifier) {
                         _ = try await to.register(
                             deviceIdentifier: registration.deviceIdentifier, pushToken: registration.pushToken, for: identifier, limits: .unlimited)

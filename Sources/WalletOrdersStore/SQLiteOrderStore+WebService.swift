@@ -50,6 +50,13 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                         WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?
                         """, arguments: StatementArguments([pushToken] + key))
                 if db.changesCount > 0 { return .alreadyRegistered }
+                // In the same transaction as the insert: an order deleted since the caller read it
+                // gets no registration (its delete removed the others).
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?)",
+                        arguments: [order.orderTypeIdentifier, order.orderIdentifier]) == true
+                else { return .orderNotFound }
                 // The write transaction holds the store's write lock: the counts can't change before the insert.
                 try limits.checkNewRegistration(
                     orderHas: try Int.fetchOne(
@@ -63,6 +70,21 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                         VALUES (?, ?, ?, ?, ?)
                         """, arguments: StatementArguments(key + [pushToken, Date().timeIntervalSince1970]))
                 return .created
+            }
+        }
+    }
+
+    @discardableResult
+    public func keepPreviousAuthenticationToken(_ token: String, for order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await perform("keep a previous token in") { database in
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE orders SET previousAuthenticationToken = ?
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND previousAuthenticationToken IS NULL
+                            AND authenticationToken IS NOT ?
+                        """, arguments: [token, order.orderTypeIdentifier, order.orderIdentifier, token])
+                return db.changesCount > 0
             }
         }
     }

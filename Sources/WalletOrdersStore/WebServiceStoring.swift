@@ -37,6 +37,9 @@ public enum DeviceRegistrationResult: String, Sendable, Hashable, Codable {
     /// The device was registered already (HTTP 200); the registration's push token was updated
     /// when it changed (the device's registrations for other orders keep theirs).
     case alreadyRegistered
+    /// The order is not stored (deleted since it was read, for instance): nothing was registered.
+    /// The web service answers it as it answers an unknown order (HTTP 401).
+    case orderNotFound
 }
 
 /// The orders of one type that changed for a device since a tag, and the tag to send next time
@@ -176,6 +179,12 @@ public protocol DeviceRegistrationStoring: Sendable {
 
     /// How many registrations the store holds for `order`.
     func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
+
+    /// Sets the stored `order`'s previous token (``OrderAccessRecord/previousAuthenticationToken``)
+    /// when it has none: what ``OrderStoreCopy`` carries over, so that devices registered with it
+    /// keep working after the move. Returns whether it was set.
+    @discardableResult
+    func keepPreviousAuthenticationToken(_ token: String, for order: FullyQualifiedOrderIdentifier) async throws -> Bool
 
     /// The devices registered for `order`, by device identifier (what ``OrderStoreCopy`` moves).
     func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration]

@@ -162,7 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("registrations-per-minute"),
         help: ArgumentHelp(
-            "New registrations a client address may make a minute, and as many refused ones, counted apart; then 429 with Retry-After (default 60; 0: no limit).",
+            "Registrations a client address may make a minute with an order's token, and as many refused ones, counted apart; then 429 with Retry-After (default 60; 0: no limit).",
             valueName: "count"))
     var registrationsPerMinute: Int?
 

@@ -359,6 +359,15 @@ struct MerchantBuildTests {
             #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(first)).status == .unauthorized)
             #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(second)).status == .ok)
             #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(third)).status == .ok)
+
+            // A version without a token (no web service) is open to no one, its previous token included.
+            let withoutToken = version(4, token: third).replacingOccurrences(
+                of: ",\n  \"webServiceURL\": \"https://api.northwindoutfitters.example/wallet\",\n  \"authenticationToken\": \"\(third)\"", with: "")
+            #expect(!withoutToken.contains(third))
+            _ = try await build(withoutToken)
+            for token in [second, third] {
+                #expect(try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder(token)).status == .unauthorized)
+            }
         }
     }
 }

@@ -72,6 +72,10 @@ struct OrderStoreCopyTests {
                 _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: first)
                 _ = try await source.register(deviceIdentifier: "device-b", pushToken: "token-b", for: first)
                 _ = try await source.register(deviceIdentifier: "device-a", pushToken: "token-a", for: second)
+                // R-2's last version has a new token: its devices hold the previous one, which goes with it.
+                _ = try await source.intake().save(
+                    signedArchive: try SampleVersions.archive(
+                        updatedAt: "2025-11-22T00:00:00Z", orderIdentifier: "R-2", authenticationToken: "rotated-token-0123456789"))
                 let secret = try await source.customerLinkSecret()
                 #expect(try await destination.customerLinkSecret() != secret, "each store makes its own")
 
@@ -85,6 +89,8 @@ struct OrderStoreCopyTests {
                     ])
                 #expect(try await destination.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "device-a", pushToken: "token-a")])
                 #expect(try await destination.registrations(for: SampleVersions.identifier("R-1")).isEmpty)
+                #expect(try await destination.accessRecord(for: second)?.previousAuthenticationToken == SampleVersions.authenticationToken)
+                #expect(try await destination.accessRecord(for: first)?.previousAuthenticationToken == nil)
                 // The links customers already have are HMACs under the source's secret: they keep working.
                 #expect(try await destination.customerLinkSecret() == secret)
                 // The device asks the new store what changed: every order it registered for.

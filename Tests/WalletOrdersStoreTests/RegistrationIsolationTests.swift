@@ -143,21 +143,11 @@ struct RegistrationIsolationTests {
     func previousToken(kind: StoreKind) async throws {
         try await kind.withWebServiceStore { store in
             let order = RegistrationIsolationTests.orderY
-            let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
-            let json = String(decoding: try #require(source.orderJSON), as: UTF8.self)
-            let sampleToken = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
             func save(_ day: Int, token: String) async throws {
-                var files = source.files
-                files["order.json"] = Array(
-                    json.replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "2025-11-2\#(day)T00:00:00Z""#)
-                        .replacingOccurrences(of: sampleToken, with: token)
-                        .replacingOccurrences(of: SampleVersions.identifier.orderTypeIdentifier, with: order.orderTypeIdentifier)
-                        .replacingOccurrences(
-                            of: #""orderIdentifier": "\#(SampleVersions.identifier.orderIdentifier)""#,
-                            with: #""orderIdentifier": "\#(order.orderIdentifier)""#
-                        ).utf8)
-                let built = try OrderArchiveBuilder(identity: TestPKI.identity(for: order.orderTypeIdentifier)).build(OrderSource(files: files))
-                #expect(try await store.intake().save(signedArchive: built.bytes) == .added)
+                let archive = try SampleVersions.archive(
+                    updatedAt: "2025-11-2\(day)T00:00:00Z", orderIdentifier: order.orderIdentifier, orderTypeIdentifier: order.orderTypeIdentifier,
+                    authenticationToken: token)
+                #expect(try await store.intake().save(signedArchive: archive) == .added)
             }
             try await save(1, token: "first-token-0123456789")
             #expect(try await store.accessRecord(for: order)?.previousAuthenticationToken == nil)
@@ -171,6 +161,19 @@ struct RegistrationIsolationTests {
             let record = try #require(try await store.accessRecord(for: order))
             #expect(record.authenticationToken == "third-token-0123456789")
             #expect(record.previousAuthenticationToken == "second-token-0123456789")
+        }
+    }
+
+    @Test(
+        "Registering for an order that isn't stored (deleted since it was authorized) registers nothing",
+        arguments: StoreKind.webServiceCases)
+    func registerForMissingOrder(kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await Self.prepare(store)
+            #expect(try await store.delete(Self.orderX))
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .orderNotFound)
+            #expect(try await store.registrationCount(for: Self.orderX) == 0)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderY) == .alreadyRegistered)
         }
     }
 

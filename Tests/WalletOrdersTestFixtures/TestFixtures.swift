@@ -63,6 +63,8 @@ public enum SampleVersions {
     public static let identifier = FullyQualifiedOrderIdentifier(
         orderTypeIdentifier: "order.com.northwindoutfitters.shop", orderIdentifier: "nw-2025-118734")
     /// Its `updatedAt` line in order.json (createdAt is 2025-11-18T16:42:10Z, before every version).
+    /// The sample's `authenticationToken`.
+    public static let authenticationToken = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
     public static let updatedAtLine = #""updatedAt": "2025-11-20T08:31:44Z""#
 
     private static let cache = Cache()
@@ -76,9 +78,10 @@ public enum SampleVersions {
     /// merchant's order type, signed with a test certificate of that type).
     public static func archive(
         updatedAt: String, signingTime: Date = TestPKI.signingTime, orderIdentifier: String? = nil,
-        status: String? = nil, orderTypeIdentifier: String? = nil
+        status: String? = nil, orderTypeIdentifier: String? = nil, authenticationToken: String? = nil
     ) throws -> [UInt8] {
-        let key = "\(updatedAt)|\(signingTime.timeIntervalSince1970)|\(orderIdentifier ?? "")|\(status ?? "")|\(orderTypeIdentifier ?? "")"
+        let key =
+            "\(updatedAt)|\(signingTime.timeIntervalSince1970)|\(orderIdentifier ?? "")|\(status ?? "")|\(orderTypeIdentifier ?? "")|\(authenticationToken ?? "")"
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let known = cache.archives[key] { return known }
@@ -99,6 +102,10 @@ public enum SampleVersions {
             let line = #""orderTypeIdentifier": "\#(identifier.orderTypeIdentifier)""#
             let range = try #require(edited.range(of: line), "the sample's orderTypeIdentifier changed; update SampleVersions")
             edited.replaceSubrange(range, with: #""orderTypeIdentifier": "\#(orderTypeIdentifier)""#)
+        }
+        if let authenticationToken {
+            let range = try #require(edited.range(of: #""authenticationToken": "\#(Self.authenticationToken)""#), "the sample's token changed")
+            edited.replaceSubrange(range, with: #""authenticationToken": "\#(authenticationToken)""#)
         }
         files[OrderArchive.orderPath] = Array(edited.utf8)
         let source = OrderSource(files: files)

@@ -71,11 +71,6 @@ final class RateLimiter: Sendable {
         }
     }
 
-    /// Puts back the token `client` took for a request that turned out not to count.
-    func giveBack(_ client: String) {
-        buckets.withLock { buckets in buckets[client]?.giveBack(1) }
-    }
-
     /// Clients with a bucket now.
     var clientCount: Int { buckets.withLock { $0.count } }
 
