@@ -12,11 +12,16 @@ import WalletOrdersTestSupport
         let folder = try TemporaryFolder("devices")
         defer { folder.remove() }
         let path = folder.file("orders.sqlite").path
-        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-1")
+        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Repository.shippedOrderTypeIdentifier, orderIdentifier: "ORDER-1")
+        // The order is stored (a registration is only for an order the store holds).
+        let saved = try CLI.run(
+            ["store", "save", try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "ORDER-1").path, "--store", path]
+                + (try StoreFixtures.trustArguments()))
+        #expect(saved.status == 0, "\(saved)")
         do {
             let store = try SQLiteOrderStore(url: URL(fileURLWithPath: path))
             defer { try? store.close() }
-            _ = try await store.register(deviceIdentifier: "kitchen-ipad", pushToken: "ab12cd34ef56", for: order, limits: .unlimited)
+            #expect(try await store.register(deviceIdentifier: "kitchen-ipad", pushToken: "ab12cd34ef56", for: order, limits: .unlimited) == .created)
             let token = DeliveryEvent.hash("ab12cd34ef56")
             let device = DeliveryEvent.hash("kitchen-ipad")
             try await store.recordDeliveryEvents([
@@ -28,19 +33,19 @@ import WalletOrdersTestSupport
                     detail: .init(status: 200, apnsID: "5E2B1C7A-0000-4000-8000-000000000001")),
             ])
         }
-        let text = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop/ORDER-1"])
+        let text = try CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-1"])
         #expect(text.status == 0, "\(text)")
         #expect(text.output.contains("device \(DeliveryEvent.hash("kitchen-ipad")) (token ab12cd34…, registered): pushed but never asked"))
         #expect(text.output.contains("apns-id 5E2B1C7A-0000-4000-8000-000000000001"))
         #expect(!text.output.contains("kitchen-ipad"))
 
-        let json = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop", "ORDER-1", "--json"])
+        let json = try CLI.run(["store", "devices", "--store", path, Repository.shippedOrderTypeIdentifier, "ORDER-1", "--json"])
         #expect(json.status == 0, "\(json)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let devices = try #require(report["devices"] as? [[String: Any]])
         #expect(devices.map { $0["verdict"] as? String } == ["pushed-never-asked"])
 
-        let unknown = try CLI.run(["store", "devices", "--store", path, "order.com.example.shop/ORDER-2"])
+        let unknown = try CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-2"])
         #expect(unknown.status == 10, "\(unknown)")
     }
 }
