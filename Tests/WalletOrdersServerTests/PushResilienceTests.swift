@@ -239,25 +239,36 @@ struct PushResilienceTests {
 /// The registration endpoint's caps and per-client rate, over live HTTP.
 @Suite("Registrations: caps per order and per device, and a rate per client address", .dedicatedThreads)
 struct RegistrationLimitTests {
-    @Test("Past the order's cap: 409 order-registration-limit and nothing stored; past the client's rate: 429 with Retry-After")
-    func capsAndRate() async throws {
+    /// A live service with `limits` and six registrations a client a minute, on a fresh SQLite
+    /// store holding the sample.
+    static func withService(
+        limits: RegistrationLimits = .default, _ body: @Sendable (SQLiteOrderStore, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let folder = try TemporaryFolder("limits")
         defer { folder.remove() }
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
         var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator)
-        configuration.registrationLimits = RegistrationLimits(maximumPerOrder: 3, maximumPerDevice: 100)
+        configuration.registrationLimits = limits
         configuration.registrationsPerClientPerMinute = 6
         configuration.connections = .liveTestClient
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: logger)
-        try await server.application().test(.live) { client in
-            func register(_ device: String) async throws -> TestResponse {
-                try await client.execute(
-                    uri: "/v1/devices/\(device)/registrations/\(ServiceUnderTest.orderPath)", method: .post,
-                    headers: ServiceUnderTest.appleOrder(), body: ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#))
-            }
+        try await server.application().test(.live) { client in try await body(store, client) }
+    }
+
+    /// Registers `device` for the sample with `token`.
+    static func register(_ device: String, token: String = ServiceUnderTest.token, _ client: any TestClientProtocol) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/v1/devices/\(device)/registrations/\(ServiceUnderTest.orderPath)", method: .post,
+            headers: ServiceUnderTest.appleOrder(token), body: ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#))
+    }
+
+    @Test("Past the order's cap: 409 order-registration-limit and nothing stored; past the client's rate: 429 with Retry-After")
+    func capsAndRate() async throws {
+        try await Self.withService(limits: RegistrationLimits(maximumPerOrder: 3, maximumPerDevice: 100)) { store, client in
+            func register(_ device: String) async throws -> TestResponse { try await Self.register(device, client) }
             let started = ContinuousClock.now
             for device in ["d1", "d2", "d3"] { #expect(try await register(device).status == .created) }
             let full = try await register("d4")
@@ -287,21 +298,9 @@ struct RegistrationLimitTests {
         "The rate counts accepted registrations and refused ones apart: a client sending wrong tokens doesn't hold back a device with the right one"
     )
     func rateCountsNewAndRefusedApart() async throws {
-        let folder = try TemporaryFolder("limits")
-        defer { folder.remove() }
-        let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
-        _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
-        var configuration = try OrderServer.Configuration(port: 0, validator: TestPKI.validator)
-        configuration.registrationsPerClientPerMinute = 6
-        configuration.connections = .liveTestClient
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let server = OrderServer(store: store, configuration: configuration, pushSender: nil, logger: logger)
-        try await server.application().test(.live) { client in
+        try await Self.withService { _, client in
             func register(_ device: String, token: String = ServiceUnderTest.token) async throws -> TestResponse {
-                try await client.execute(
-                    uri: "/v1/devices/\(device)/registrations/\(ServiceUnderTest.orderPath)", method: .post,
-                    headers: ServiceUnderTest.appleOrder(token), body: ByteBuffer(string: #"{"pushToken": "aa11bb22cc33dd44"}"#))
+                try await Self.register(device, token: token, client)
             }
             #expect(try await register("d1").status == .created)
             #expect(try await register("d1").status == .ok)
