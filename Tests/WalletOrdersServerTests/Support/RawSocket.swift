@@ -83,7 +83,7 @@ final class RawSocket: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Waits, without reading, until the bytes waiting to be read have not grown for `still`
+    /// Waits, without reading, until some bytes have arrived and then not grown for `still`
     /// seconds (the server stopped sending: its answers fill the socket's buffers, or it is done),
     /// at most `limit` seconds. A loaded machine may take a while to send what fits.
     func waitUntilSenderStops(still: Double, limit: Double) {
@@ -93,6 +93,11 @@ final class RawSocket: @unchecked Sendable {
         var since = Date()
         while Date() < deadline {
             let waiting = recv(descriptor, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            // Nothing yet is not a stop: a loaded server may not have begun answering.
+            if waiting <= 0 {
+                Thread.sleep(forTimeInterval: 0.25)
+                continue
+            }
             if waiting != last {
                 last = waiting
                 since = Date()
