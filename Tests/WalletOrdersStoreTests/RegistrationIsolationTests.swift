@@ -29,6 +29,44 @@ struct RegistrationIsolationTests {
         #expect(try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderY) == .created)
     }
 
+    /// A SQLite store in `folder` as ``prepare(_:)`` leaves it (and device D registered for order X
+    /// when `registeringX`), taken back to an older schema by `downgrade` (a Python script given
+    /// the file's path), then opened again: the migrations run.
+    static func sqliteStore(in folder: TemporaryFolder, registeringX: Bool = false, downgradedBy downgrade: String) async throws
+        -> SQLiteOrderStore
+    {
+        let url = folder.file("orders.sqlite")
+        do {
+            let store = try SQLiteOrderStore(url: url)
+            try await prepare(store)
+            if registeringX { _ = try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderX) }
+            try store.close()
+        }
+        let result = try ExternalProgram.python(downgrade, [url.path])
+        #expect(result.status == 0, "\(result)")
+        return try SQLiteOrderStore(url: url)
+    }
+
+    /// The same on a new PostgreSQL database, `downgrade` being SQL run with psql; `body` gets the
+    /// store opened again.
+    static func withPostgresStore(
+        registeringX: Bool = false, downgradedBy downgrade: String, _ body: (PostgresOrderStore) async throws -> Void
+    ) async throws {
+        let cluster = try PostgresDatabase.cluster()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        do {
+            let store = try await PostgresOrderStore(url: cluster.url(database: database))
+            try await prepare(store)
+            if registeringX { _ = try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderX) }
+            await store.close()
+        }
+        try cluster.psql(downgrade, database: database)
+        let store = try await PostgresOrderStore(url: cluster.url(database: database))
+        try await body(store)
+        await store.close()
+    }
+
     @Test(
         "Hijack: order X's holder registers device D with another token; D's pushes for order Y still go to D's own token",
         arguments: StoreKind.webServiceCases)
@@ -86,27 +124,21 @@ struct RegistrationIsolationTests {
     func sqliteMigrationKeepsRegistrations() async throws {
         let folder = try TemporaryFolder("migration")
         defer { folder.remove() }
-        let url = folder.file("orders.sqlite")
-        do {
-            let store = try SQLiteOrderStore(url: url)
-            try await Self.prepare(store)
-            try store.close()
-        }
         // Back to v5 with Python's sqlite3: the token on a devices row, none on the registration.
-        let downgrade = try ExternalProgram.python(
-            """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute('CREATE TABLE devices (deviceIdentifier TEXT PRIMARY KEY NOT NULL, pushToken TEXT NOT NULL, updatedAt REAL NOT NULL)')
-            db.execute('INSERT INTO devices SELECT deviceIdentifier, pushToken, 0 FROM registrations GROUP BY deviceIdentifier')
-            db.execute("INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt) VALUES ('order.com.example.othermerchant', 'Y-2', 'D', '', 0)")
-            db.execute('DROP INDEX registrationsByPushToken')
-            db.execute('ALTER TABLE registrations DROP COLUMN pushToken')
-            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v6-registration-push-tokens'")
-            db.commit()
-            """, [url.path])
-        #expect(downgrade.status == 0, "\(downgrade)")
-        let store = try SQLiteOrderStore(url: url)
+        let store = try await Self.sqliteStore(
+            in: folder,
+            downgradedBy:
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute('CREATE TABLE devices (deviceIdentifier TEXT PRIMARY KEY NOT NULL, pushToken TEXT NOT NULL, updatedAt REAL NOT NULL)')
+                db.execute('INSERT INTO devices SELECT deviceIdentifier, pushToken, 0 FROM registrations GROUP BY deviceIdentifier')
+                db.execute("INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt) VALUES ('order.com.example.othermerchant', 'Y-2', 'D', '', 0)")
+                db.execute('DROP INDEX registrationsByPushToken')
+                db.execute('ALTER TABLE registrations DROP COLUMN pushToken')
+                db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v6-registration-push-tokens'")
+                db.commit()
+                """)
         let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
         #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
@@ -116,27 +148,20 @@ struct RegistrationIsolationTests {
         "PostgreSQL: a database whose push tokens were the devices' (migration 1) is migrated, each registration keeping its device's token",
         .enabled(if: PostgresTestCluster.serverBinaries != nil))
     func postgresMigrationKeepsRegistrations() async throws {
-        let cluster = try PostgresDatabase.cluster()
-        let database = try cluster.makeDatabase()
-        defer { cluster.dropDatabase(database) }
-        do {
-            let store = try await PostgresOrderStore(url: cluster.url(database: database))
-            try await Self.prepare(store)
-            await store.close()
+        try await Self.withPostgresStore(
+            downgradedBy:
+                """
+                CREATE TABLE devices (device_identifier text COLLATE "C" PRIMARY KEY, push_token text NOT NULL, updated_at double precision NOT NULL);
+                INSERT INTO devices SELECT device_identifier, min(push_token), 0 FROM registrations GROUP BY device_identifier;
+                INSERT INTO registrations VALUES ('order.com.example.othermerchant', 'Y-2', 'D', 0, 'x');
+                ALTER TABLE registrations DROP COLUMN push_token;
+                DELETE FROM wallet_orders_migrations WHERE version = 2;
+                """
+        ) { (store: PostgresOrderStore) async throws in
+            let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
+            #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
+            #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         }
-        try cluster.psql(
-            """
-            CREATE TABLE devices (device_identifier text COLLATE "C" PRIMARY KEY, push_token text NOT NULL, updated_at double precision NOT NULL);
-            INSERT INTO devices SELECT device_identifier, min(push_token), 0 FROM registrations GROUP BY device_identifier;
-            INSERT INTO registrations VALUES ('order.com.example.othermerchant', 'Y-2', 'D', 0, 'x');
-            ALTER TABLE registrations DROP COLUMN push_token;
-            DELETE FROM wallet_orders_migrations WHERE version = 2;
-            """, database: database)
-        let store = try await PostgresOrderStore(url: cluster.url(database: database))
-        let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.orderY.orderTypeIdentifier, orderIdentifier: "Y-2")
-        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
-        #expect(try await store.registrations(for: second) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
-        await store.close()
     }
 
     @Test("The access record keeps the token a version replaced, until another version replaces that one", arguments: StoreKind.webServiceCases)
@@ -181,24 +206,16 @@ struct RegistrationIsolationTests {
     func sqliteMigrationRemovesRegistrationsOfDeletedOrders() async throws {
         let folder = try TemporaryFolder("migration")
         defer { folder.remove() }
-        let url = folder.file("orders.sqlite")
-        do {
-            let store = try SQLiteOrderStore(url: url)
-            try await Self.prepare(store)
-            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .created)
-            try store.close()
-        }
         // What a delete did before v10: the order's row only.
-        let downgrade = try ExternalProgram.python(
-            """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("DELETE FROM orders WHERE orderIdentifier = ?", (sys.argv[2],))
-            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v10-registrations-of-deleted-orders'")
-            db.commit()
-            """, [url.path, Self.orderX.orderIdentifier])
-        #expect(downgrade.status == 0, "\(downgrade)")
-        let store = try SQLiteOrderStore(url: url)
+        let store = try await Self.sqliteStore(
+            in: folder, registeringX: true,
+            downgradedBy: """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("DELETE FROM orders WHERE orderIdentifier = '\(Self.orderX.orderIdentifier)'")
+                db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v10-registrations-of-deleted-orders'")
+                db.commit()
+                """)
         #expect(try await store.registrationCount(for: Self.orderX) == 0)
         #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
     }
@@ -207,24 +224,16 @@ struct RegistrationIsolationTests {
         "PostgreSQL: registrations a deleted order left behind (before migration 6) are removed when the store opens",
         .enabled(if: PostgresTestCluster.serverBinaries != nil))
     func postgresMigrationRemovesRegistrationsOfDeletedOrders() async throws {
-        let cluster = try PostgresDatabase.cluster()
-        let database = try cluster.makeDatabase()
-        defer { cluster.dropDatabase(database) }
-        do {
-            let store = try await PostgresOrderStore(url: cluster.url(database: database))
-            try await Self.prepare(store)
-            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .created)
-            await store.close()
+        try await Self.withPostgresStore(
+            registeringX: true,
+            downgradedBy: """
+                DELETE FROM orders WHERE order_identifier = '\(Self.orderX.orderIdentifier)';
+                DELETE FROM wallet_orders_migrations WHERE version = 6;
+                """
+        ) { (store: PostgresOrderStore) async throws in
+            #expect(try await store.registrationCount(for: Self.orderX) == 0)
+            #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
         }
-        try cluster.psql(
-            """
-            DELETE FROM orders WHERE order_identifier = '\(Self.orderX.orderIdentifier)';
-            DELETE FROM wallet_orders_migrations WHERE version = 6;
-            """, database: database)
-        let store = try await PostgresOrderStore(url: cluster.url(database: database))
-        #expect(try await store.registrationCount(for: Self.orderX) == 0)
-        #expect(try await store.registrations(for: Self.orderY) == [DeviceRegistration(deviceIdentifier: "D", pushToken: Self.victimToken)])
-        await store.close()
     }
 
     @Test(
