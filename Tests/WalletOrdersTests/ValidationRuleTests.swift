@@ -573,6 +573,17 @@ import WalletOrdersTestSupport
         #expect(hint.count <= 240 && Self.sentences(in: hint) <= 2, "\(hint)")
     }
 
+    /// The `money.amount-number` finding of the sample with its first amount written as the JSON
+    /// number `number`.
+    static func amountNumberFinding(_ number: String) throws -> Diagnostic {
+        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
+        let text = String(decoding: try #require(files.all["order.json"]), as: UTF8.self)
+        let range = try #require(text.range(of: #""amount": "89.00""#))
+        files.all["order.json"] = Array(text.replacingCharacters(in: range, with: #""amount": \#(number)"#).utf8)
+        let report = validator.validate(OrderSource(files: files.all), subject: number)
+        return try #require(report.diagnostics(ruleID: "money.amount-number").first, "\(report.diagnostics.map(\.description))")
+    }
+
     @Test(
         "A JSON number amount's hint writes it as the plain decimal string the amount pattern accepts",
         arguments: [
@@ -580,12 +591,7 @@ import WalletOrdersTestSupport
             ("0e5", "0"), ("12345e-2", "123.45"),
         ])
     func amountNumberHint(_ number: String, _ plain: String) throws {
-        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
-        let text = String(decoding: try #require(files.all["order.json"]), as: UTF8.self)
-        let range = try #require(text.range(of: #""amount": "89.00""#))
-        files.all["order.json"] = Array(text.replacingCharacters(in: range, with: #""amount": \#(number)"#).utf8)
-        let report = Self.validator.validate(OrderSource(files: files.all), subject: number)
-        let finding = try #require(report.diagnostics(ruleID: "money.amount-number").first, "\(report.diagnostics.map(\.description))")
+        let finding = try Self.amountNumberFinding(number)
         #expect(finding.hint == "Write \"\(plain)\" (a string) so the decimal stays exact.")
         #expect(try DecimalAmount(plain).text == plain, "the hint's amount is one the schema's pattern accepts")
     }
@@ -594,12 +600,7 @@ import WalletOrdersTestSupport
         "A JSON number amount with an exponent at or past Int's limits is a finding, never a trap",
         arguments: ["1e-9223372036854775808", "1e-09223372036854775808", "1e9223372036854775807", "1e99999999999999999999"])
     func amountNumberExtremeExponent(_ number: String) throws {
-        var files = Files(all: try SampleBuilds.source("shipped-ecommerce").files)
-        let text = String(decoding: try #require(files.all["order.json"]), as: UTF8.self)
-        let range = try #require(text.range(of: #""amount": "89.00""#))
-        files.all["order.json"] = Array(text.replacingCharacters(in: range, with: #""amount": \#(number)"#).utf8)
-        let report = Self.validator.validate(OrderSource(files: files.all), subject: number)
-        let finding = try #require(report.diagnostics(ruleID: "money.amount-number").first, "\(report.diagnostics.map(\.description))")
+        let finding = try Self.amountNumberFinding(number)
         #expect(finding.hint?.contains(number) == false, "no plain decimal for it: \(finding.hint ?? "")")
     }
 
