@@ -22,7 +22,7 @@ extension OrderStoreLocation {
     ///   - poolRunner: For PostgreSQL, who runs the connection pool: the store itself, or the
     ///     service group of a server the store is a service of.
     /// - Throws: The errors of ``SQLiteOrderStore`` or
-    ///   ``PostgresOrderStore/init(url:environment:logger:updatedAtLimit:poolRunner:)``.
+    ///   ``PostgresOrderStore/init(url:environment:logger:updatedAtLimit:poolRunner:taskExecutor:)``.
     public func openStore(
         access: SQLiteOrderStore.Access = .readWrite,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,

@@ -20,12 +20,13 @@ extension PostgresOrderStore {
         let client = client
         let timeout = configuration.poolTimeout
         let watch = connectionWatch
+        let executor = taskExecutor
         let race = Race<T>()
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                     race.start(continuation)
-                    let work = Task {
+                    let work = Task(executorPreference: executor) {
                         do {
                             let value = try await client.withConnection { connection in
                                 race.leased()
@@ -39,7 +40,7 @@ extension PostgresOrderStore {
                         }
                     }
                     race.onCancel { work.cancel() }
-                    Task {
+                    Task(executorPreference: executor) {
                         try? await Task.sleep(for: timeout)
                         if race.timeOut(PoolTimeout(timeout: timeout)) { work.cancel() }
                     }

@@ -56,6 +56,8 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     let client: PostgresClient
     /// The pool's run, when the store runs it itself (``PoolRunner/store``).
     private let runTask: Task<Void, Never>?
+    /// Where the store's own tasks run (`nil`: Swift's default executor).
+    let taskExecutor: (any TaskExecutor)?
     let connectionWatch = ConnectionWatch()
     /// Concurrent ``save(verifiedArchives:)`` calls share one transaction (one commit).
     private let saveGroups = GroupCommit<VerifiedOrderArchive, Result<OrderSaveReceipt, WalletOrdersError>>()
@@ -74,6 +76,11 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     ///   - updatedAtLimit: How far ahead of this process's clock an archive's `updatedAt` may
     ///     be; one further ahead is refused with ``WalletOrdersError/Code/updatedAtInFuture``.
     ///   - poolRunner: Who runs the connection pool (default: the store itself).
+    ///   - taskExecutor: Where the store runs the tasks it starts itself: each call's wait for a
+    ///     pooled connection (and the call, on the connection it got), and the pool when the store
+    ///     runs it. `nil` (the default) is Swift's default executor. Give the executor your service
+    ///     runs on when it has one of its own, so that a default executor kept busy elsewhere in
+    ///     the process can't hold up the store's calls.
     /// - Throws: ``WalletOrdersError`` with ``WalletOrdersError/Code/invalidConfiguration`` (a bad
     ///   URL), ``WalletOrdersError/Code/storeUnavailable`` (the server or database can't be
     ///   reached), ``WalletOrdersError/Code/storeAccessDenied`` (credentials refused) or
@@ -81,11 +88,11 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     public convenience init(
         url: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil,
-        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store
+        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store, taskExecutor: (any TaskExecutor)? = nil
     ) async throws {
         try await self.init(
             configuration: try PostgresStoreConfiguration(url: url, environment: environment),
-            logger: logger, updatedAtLimit: updatedAtLimit, poolRunner: poolRunner)
+            logger: logger, updatedAtLimit: updatedAtLimit, poolRunner: poolRunner, taskExecutor: taskExecutor)
     }
 
     /// Connects with `configuration`, creating or upgrading the schema.
@@ -93,12 +100,13 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     /// One connection is made first, outside the pool, so that an unreachable server, a missing
     /// database or refused credentials fail here, at once, with their own error.
     ///
-    /// - Throws: As ``init(url:environment:logger:updatedAtLimit:poolRunner:)``.
+    /// - Throws: As ``init(url:environment:logger:updatedAtLimit:poolRunner:taskExecutor:)``.
     public init(
         configuration: PostgresStoreConfiguration, logger: Logger? = nil,
-        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store
+        updatedAtLimit: UpdatedAtLimit = .default, poolRunner: PoolRunner = .store, taskExecutor: (any TaskExecutor)? = nil
     ) async throws {
         self.configuration = configuration
+        self.taskExecutor = taskExecutor
         self.updatedAtLimit = updatedAtLimit
         let logger = logger ?? Logger(label: "wallet-orders.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         self.logger = logger
@@ -124,7 +132,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
         }
         self.client = client
         switch poolRunner {
-        case .store: runTask = Task { await client.run() }
+        case .store: runTask = Task(executorPreference: taskExecutor) { await client.run() }
         case .serviceGroup: runTask = nil
         }
     }

@@ -102,6 +102,31 @@ struct PostgresOrderStoreTests {
         }
     }
 
+    @Test(
+        "A store given a task executor answers its calls while every thread of Swift's default executor is kept busy (a neighbour computing without pause)"
+    )
+    func answersWhileTheDefaultExecutorIsBusy() async throws {
+        try await Self.withDatabase { cluster, database in
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), taskExecutor: DedicatedExecutor.shared)
+            try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+                #expect(try await store.summary(for: SampleVersions.identifier) == nil)  // the pool has a connection
+                let neighbour = BusyNeighbour()
+                neighbour.occupyDefaultExecutor()
+                let answer: StoredOrderSummary?
+                do {
+                    answer = try await store.summary(for: SampleVersions.identifier)
+                } catch {
+                    _ = neighbour.stop()
+                    throw error
+                }
+                let stillBusy = neighbour.stop()
+                #expect(answer == nil)
+                #expect(stillBusy, "the call answered only once the default executor's threads were free again")
+            }
+            await store.close()
+        }
+    }
+
     @Test("Four servers opening a new database at once migrate it once and share one store")
     func concurrentMigrations() async throws {
         try await Self.withDatabase { cluster, database in
@@ -476,4 +501,35 @@ struct PostgresOrderStoreTests {
 private final class FirstAnswer<T: Sendable>: Sendable {
     let continuation = Mutex<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)
     func resume(_ value: Result<T, any Error>?) { continuation.withLock { $0.take() }?.resume(returning: value) }
+}
+
+/// Keeps every thread of Swift's default executor computing, without a suspension point, until
+/// ``stop()`` or 10 seconds.
+final class BusyNeighbour: Sendable {
+    private let stopped = Atomic(false)
+    private let running = Atomic(0)
+    private let deadline = ContinuousClock.now + .seconds(10)
+    private let spinners = 64
+
+    /// Starts more spinning jobs than the executor has threads, and returns once the threads it has
+    /// have all taken one (none started for 200 ms while some still wait). Blocks its thread.
+    func occupyDefaultExecutor() {
+        for _ in 0..<spinners {
+            Task.detached { [self] in
+                running.add(1, ordering: .relaxed)
+                while !stopped.load(ordering: .relaxed) && ContinuousClock.now < deadline {}
+            }
+        }
+        var seen = -1
+        while running.load(ordering: .relaxed) != seen || seen < ProcessInfo.processInfo.activeProcessorCount {
+            seen = running.load(ordering: .relaxed)
+            usleep(200_000)
+        }
+    }
+
+    /// Lets the jobs end; returns whether they were still spinning (the deadline not yet passed).
+    func stop() -> Bool {
+        stopped.store(true, ordering: .relaxed)
+        return ContinuousClock.now < deadline
+    }
 }

@@ -31,7 +31,10 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // and a CREATE or DROP DATABASE waited for there holds up every service on them.
             let database = try await onOwnThread { try cluster.makeDatabase() }
             do {
-                let store = try await PostgresOrderStore(url: cluster.url(database: database))
+                // The store's own tasks (each call's lease) run where the services under test
+                // do: on Swift's default executor, tests computing for seconds held them up, and
+                // a request waited out the test client's 20 s deadline.
+                let store = try await PostgresOrderStore(url: cluster.url(database: database), taskExecutor: DedicatedExecutor.shared)
                 let result: T
                 do {
                     result = try await body(store)
