@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// certificate and Apple's WWDR G4 intermediate (`apple_profile_chain.py`), and the same chains
 /// with one part of Apple's profile changed. Archives are signed by `wallet-orders build` and,
 /// where `build` rightly refuses, by an independent signer (`make_order_archive.py`).
-@Suite("Apple's Order Type ID profile, end to end", .serialized)
+@Suite("Apple's Order Type ID profile, end to end", .serialized, .dedicatedThreads)
 struct AppleProfileEndToEndTests {
     /// The real certificate's order type: the replica carries its marker and UID unchanged.
     static let orderType = "order.com.anybill.receipt.default"

@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersTestSupport
 
 /// `wallet-orders build --batch` and parallel `validate`, run as a user would.
-@Suite struct BatchEndToEndTests {
+@Suite(.dedicatedThreads) struct BatchEndToEndTests {
     /// The shipped-ecommerce order.json with `changes` applied, as one JSON line.
     static func orderLine(_ changes: [String: Any]) throws -> String {
         let data = try Data(contentsOf: Repository.shippedEcommerce.appendingPathComponent("order.json"))

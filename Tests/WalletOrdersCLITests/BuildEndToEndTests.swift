@@ -3,7 +3,7 @@ import Testing
 import WalletOrders
 import WalletOrdersTestSupport
 
-@Suite struct BuildEndToEndTests {
+@Suite(.dedicatedThreads) struct BuildEndToEndTests {
     @Test("build then store save keeps the archive byte for byte as the builder made it; store get gives it back")
     func buildThenSaveIsByteIdentical() throws {
         let certs = try SharedFixtures.certs.get()

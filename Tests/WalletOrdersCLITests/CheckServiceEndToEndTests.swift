@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders check-service: exit codes and reports, against wallet-orders serve")
+@Suite("wallet-orders check-service: exit codes and reports, against wallet-orders serve", .dedicatedThreads)
 struct CheckServiceEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// The binary as it is deployed: alone in a folder with no build folder's resources to fall back
 /// on, and installed by `make install-files` with its man page and shell completions.
-@Suite struct DeployableEndToEndTests {
+@Suite(.dedicatedThreads) struct DeployableEndToEndTests {
     /// Resource bundles SwiftPM put next to the built binary (none since the schemas and
     /// certificates are compiled in; a stale one from an older build may still be there).
     static func resourceBundles(besides binary: URL) -> [URL] {

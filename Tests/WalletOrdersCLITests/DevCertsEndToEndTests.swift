@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite struct DevCertsEndToEndTests {
+@Suite(.dedicatedThreads) struct DevCertsEndToEndTests {
     static let fileNames = [
         "root-ca.pem", "wwdr-intermediate.pem", "order-type.pem", "order-type.key.pem", "order-type.p12", "README.txt",
     ]

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders doctor` on a healthy set-up and a broken one.
-@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails")
+@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails", .dedicatedThreads)
 struct DoctorEndToEndTests {
     /// The checks of a `doctor --json` run, by name (a name may repeat: one signing line per identity).
     static func checks(_ output: String) throws -> [(name: String, status: String, detail: String)] {

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// Each way a build can fail, end to end: exit status and what stderr says.
-@Suite struct FailureEndToEndTests {
+@Suite(.dedicatedThreads) struct FailureEndToEndTests {
     /// Runs `build Samples/shipped-ecommerce --out TMP/x.order` plus `arguments`; checks that no archive was written.
     static func failingBuild(
         _ arguments: [String], source: String = Repository.shippedEcommerce.path, environment: [String: String] = [:]
@@ -151,7 +151,7 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite struct DemoEndToEndTests {
+@Suite(.dedicatedThreads) struct DemoEndToEndTests {
     @Test("demo builds, signs and verifies every sample and prints a table")
     func demo() throws {
         let folder = try TemporaryFolder()
@@ -193,7 +193,7 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite("The tool adds its flags to the library's hints")
+@Suite("The tool adds its flags to the library's hints", .dedicatedThreads)
 struct CLIHintEndToEndTests {
     @Test("verify and validate of a dev-certs archive without --trust-root: the hint says to pass it; the library's part names no flag")
     func trustRootHint() throws {

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// The slow-header attack against the real service: 2,000 connections that send half a request
 /// head and then nothing. `wallet-orders serve` and the attacker (Python, `Support/held_connections.py`)
 /// each run in a process of their own, so the test process holds no extra descriptors.
-@Suite("wallet-orders serve holds up under 2,000 half-open connections")
+@Suite("wallet-orders serve holds up under 2,000 half-open connections", .dedicatedThreads)
 struct HeldConnectionsEndToEndTests {
     struct Report: Decodable {
         var opened: Double

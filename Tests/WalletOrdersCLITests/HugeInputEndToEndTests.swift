@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 /// (no disk used) go to every command that reads an archive or a source file; each must refuse
 /// within seconds, say why, and stay far below the file's size in memory. Peak memory is
 /// measured from outside, by Python's `getrusage(RUSAGE_CHILDREN)` around the one child.
-@Suite struct HugeInputEndToEndTests {
+@Suite(.dedicatedThreads) struct HugeInputEndToEndTests {
     /// The most a command may use (the binary alone is ~30 MB resident).
     static let memoryLimitKB = 300 * 1024
 

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// `wallet-orders init`: a new source folder that validates clean, signs with `dev-certs`
 /// certificates and validates clean again as an archive; and the README's "Your first order",
 /// run as written.
-@Suite struct InitEndToEndTests {
+@Suite(.dedicatedThreads) struct InitEndToEndTests {
     /// Whether `result` printed a warning (a finding or a message), not counting "0 warnings".
     static func hasWarning(_ result: ProgramResult) -> Bool {
         (result.output + result.errorOutput).contains("warning[") || (result.output + result.errorOutput).contains("warning:")

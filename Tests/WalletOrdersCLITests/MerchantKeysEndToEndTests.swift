@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized)
+@Suite("wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized, .dedicatedThreads)
 struct MerchantKeysEndToEndTests {
     static let keyA = "merchant-a-key-0123456789abcdef"
     static let keyB = "merchant-b-key-0123456789abcdef"

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// The first hour of a new user, run as they would run it: the quick start of `wallet-orders
 /// --help`, the reproducible-build example, one path grammar for verify/inspect/validate,
 /// quiet validation, usage errors in the tool's own form, and help text that fits 80 columns.
-@Suite struct NewcomerEndToEndTests {
+@Suite(.dedicatedThreads) struct NewcomerEndToEndTests {
     /// The commands under "Try it without an Apple account:" in `wallet-orders --help`, with
     /// `\` continuations joined, as a user would paste them.
     static func quickStartCommands() throws -> [[String]] {

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// Issue 10, finding 1, from the command line: a genuine certificate for one order type (issued
 /// by the same intermediate) must not be able to sign, verify or replace another type's orders.
-@Suite struct OrderTypeBindingEndToEndTests {
+@Suite(.dedicatedThreads) struct OrderTypeBindingEndToEndTests {
     static let victimType = Repository.shippedOrderTypeIdentifier
     static let attackerType = "order.com.other.victim"
 

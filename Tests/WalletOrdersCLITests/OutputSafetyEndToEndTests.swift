@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// `--out` never destroys what is at the path: devices and FIFOs are written through (as
 /// `cat > PATH` would), symbolic links stay links, regular files are replaced atomically, and
 /// the source folder being built is never written into.
-@Suite struct OutputSafetyEndToEndTests {
+@Suite(.dedicatedThreads) struct OutputSafetyEndToEndTests {
     // MARK: - Fixtures
 
     /// The file type bits of `path` itself (`lstat`), or `nil` when there is nothing there.

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 @testable import wallet_orders
 
-@Suite struct ParsingTests {
+@Suite(.dedicatedThreads) struct ParsingTests {
     @Test("build parses the source, output, --cert/--key/--wwdr, signing time and flags")
     func buildWithCertificateAndKey() throws {
         let parsed = try WalletOrdersCommand.parseAsRoot([

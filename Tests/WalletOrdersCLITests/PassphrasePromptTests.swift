@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// The interactive passphrase prompt, driven on a real pseudo-terminal by Python's pexpect.
-@Suite struct PassphrasePromptTests {
+@Suite(.dedicatedThreads) struct PassphrasePromptTests {
     static let script = """
         import pexpect, sys
         binary, key, answer = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -49,7 +49,7 @@ import WalletOrdersTestSupport
 }
 
 /// `store save --confirm`, answered on a real pseudo-terminal by Python's pexpect.
-@Suite struct StoreConfirmPromptTests {
+@Suite(.dedicatedThreads) struct StoreConfirmPromptTests {
     static let script = """
         import pexpect, sys
         binary, question, answer = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders store …` and `wallet-orders serve` on a PostgreSQL store named by its URL, in
 /// the test process's throwaway cluster.
-@Suite("wallet-orders on a PostgreSQL store (postgres:// URLs)", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+@Suite("wallet-orders on a PostgreSQL store (postgres:// URLs)", .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads)
 struct PostgresStoreEndToEndTests {
     static let order = [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier]
     static let key = "merchant-key-0123456789abcdef"

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders preview`, run as a user would run it.
-@Suite struct PreviewEndToEndTests {
+@Suite(.dedicatedThreads) struct PreviewEndToEndTests {
     @Test("preview --lang fr --out writes the French page and lists the order's languages")
     func frenchPage() throws {
         let folder = try TemporaryFolder()
@@ -81,7 +81,7 @@ import WalletOrdersTestSupport
 }
 
 /// `wallet-orders preview --serve`: the page on loopback, rendered again when the folder changes.
-@Suite struct PreviewServeEndToEndTests {
+@Suite(.dedicatedThreads) struct PreviewServeEndToEndTests {
     @Test("preview --serve answers on 127.0.0.1 with the page; editing order.json changes /version and the page")
     func serve() throws {
         let folder = try TemporaryFolder()

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// Issue 11: pushes are queued durably in the save's transaction; a server killed with SIGKILL
 /// while they are pending, claimed or not, delivers every one after a restart.
-@Suite("wallet-orders serve killed with SIGKILL while pushes are pending: all are delivered after a restart", .serialized)
+@Suite("wallet-orders serve killed with SIGKILL while pushes are pending: all are delivered after a restart", .serialized, .dedicatedThreads)
 struct PushCrashEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders serve: settings, TLS, graceful shutdown", .serialized)
+@Suite("wallet-orders serve: settings, TLS, graceful shutdown", .serialized, .dedicatedThreads)
 struct ServeEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("make serve-local: the service for development with a local APNs stand-in, in one command")
+@Suite("make serve-local: the service for development with a local APNs stand-in, in one command", .dedicatedThreads)
 struct ServeLocalEndToEndTests {
     static let type = "order.com.northwindoutfitters.shop"
     static let order = "nw-2025-118734"

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders serve` as an operator meets it: mistakes in settings reported where they are,
 /// a port already taken, and a log a collector can read.
-@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs")
+@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs", .dedicatedThreads)
 struct ServeOperationsEndToEndTests {
     @Test(
         "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key, a value of the wrong type",

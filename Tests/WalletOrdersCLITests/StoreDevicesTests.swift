@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders store devices`: the delivery report of a store's order, from the trail a
 /// service wrote, as text and JSON.
-@Suite(.serialized) struct StoreDevicesTests {
+@Suite(.serialized, .dedicatedThreads) struct StoreDevicesTests {
     @Test("Text and JSON name each device by its hash with its verdict and trail; an unknown order exits 10")
     func report() async throws {
         let folder = try TemporaryFolder("devices")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders store: FinanceKit's answers from the command line")
+@Suite("wallet-orders store: FinanceKit's answers from the command line", .dedicatedThreads)
 struct StoreEndToEndTests {
     static let order = [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier]
 

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// Issue 10, findings 7 and 10: the store is one file between runs, and processes saving into a
 /// new store wait their turn instead of failing.
-@Suite struct StoreFileEndToEndTests {
+@Suite(.dedicatedThreads) struct StoreFileEndToEndTests {
     @Test("After saving 200 orders and exiting, the .sqlite file alone is the whole store (Python's sqlite3 reads a copy)")
     func oneFileAfterExit() throws {
         let store = try StoreUnderTest()

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// The store commands' traps for a newcomer (issue 14): every command run as a user would.
-@Suite struct StoreQuestionsEndToEndTests {
+@Suite(.dedicatedThreads) struct StoreQuestionsEndToEndTests {
     @Test("list --status opne is refused with the valid statuses and a suggestion")
     func badStatus() throws {
         let store = try StoreUnderTest()

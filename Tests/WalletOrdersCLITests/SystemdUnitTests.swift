@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders.service`, the systemd unit at the repository's top level, as systemd reads it
 /// (`systemd-analyze`, offline: no running systemd is needed) and as the service reads its settings.
-@Suite struct SystemdUnitTests {
+@Suite(.dedicatedThreads) struct SystemdUnitTests {
     static let unit = Repository.root.appendingPathComponent("wallet-orders.service")
     /// Where `make install` (PREFIX=/usr/local) puts the binary, and so where ExecStart looks.
     static let installedBinary = "/usr/local/bin/wallet-orders"

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders validate` and `rules`, and `build` refusing an invalid order, run as a user would.
-@Suite struct ValidateEndToEndTests {
+@Suite(.dedicatedThreads) struct ValidateEndToEndTests {
     /// A copy of a sample with `order.json` edited by `edit`.
     static func brokenSource(_ sample: String, in folder: TemporaryFolder, _ edit: (String) -> String) throws -> URL {
         let target = folder.file(sample)

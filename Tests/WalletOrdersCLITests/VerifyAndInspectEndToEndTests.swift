@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite struct VerifyAndInspectEndToEndTests {
+@Suite(.dedicatedThreads) struct VerifyAndInspectEndToEndTests {
     /// Copies the shared archive with one byte of order.json changed (a space becomes a tab,
     /// so the JSON still parses), rebuilding the zip with Python's `zipfile`.
     /// The shared archive with one byte of order.json changed, made once per test run.

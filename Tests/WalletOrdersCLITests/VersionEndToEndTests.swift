@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders --version`: what a bug report needs to know about the binary.
-@Suite struct VersionEndToEndTests {
+@Suite(.dedicatedThreads) struct VersionEndToEndTests {
     @Test("--version names the version, the commit (or 'unknown commit'), the Swift compiler, OpenSSL and libzip")
     func versionNamesEverything() throws {
         let result = try CLI.run(["--version"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("make demo's web service act")
+@Suite("make demo's web service act", .dedicatedThreads)
 struct WebServiceDemoTests {
     @Test("Tests/Demo/web-service.sh plays a device and a merchant against serve and the APNs stand-in, end to end")
     func webServiceAct() throws {

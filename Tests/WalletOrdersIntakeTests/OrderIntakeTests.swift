@@ -8,7 +8,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The intake's order of work: validate → sign → store → notify, and nothing after a refusal.
-@Suite struct OrderIntakeTests {
+@Suite(.dedicatedThreads) struct OrderIntakeTests {
     /// The sample's files with `order.json` edited by `edit`.
     static func source(_ edit: (String) -> String = { $0 }) throws -> OrderSource {
         var files = try OrderSource(directory: Repository.sample(SampleVersions.sampleName)).files

@@ -1,9 +1,10 @@
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 /// libzint through the interop layer: each of Wallet's formats lays out, and zint's refusal
 /// comes back as a ``BarcodeError`` with its text.
-@Suite struct BarcodeEncoderTests {
+@Suite(.dedicatedThreads) struct BarcodeEncoderTests {
     @Test("Each symbology gives a non-empty layout whose width is a whole number of modules", arguments: BarcodeSymbology.allCases)
     func layout(_ symbology: BarcodeSymbology) throws {
         let drawing = try BarcodeEncoder.draw(Array("NW-118734".utf8), as: symbology)

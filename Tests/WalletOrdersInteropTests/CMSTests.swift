@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite struct CMSTests {
+@Suite(.dedicatedThreads) struct CMSTests {
     static let content = Array(
         #"{"order.json":"0000000000000000000000000000000000000000000000000000000000000000"}"#.utf8)
     /// 2026-01-31T12:00:00Z.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
-@Suite struct DigestTests {
+@Suite(.dedicatedThreads) struct DigestTests {
     /// FIPS 180-2 / NIST test vectors.
     static let vectors: [(input: String, hex: String)] = [
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

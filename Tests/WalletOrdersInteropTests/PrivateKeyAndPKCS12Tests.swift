@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite struct PrivateKeyTests {
+@Suite(.dedicatedThreads) struct PrivateKeyTests {
     @Test("An unencrypted PKCS #8 PEM key loads back without a passphrase")
     func unencryptedRoundTrip() throws {
         let chain = try TestChain.get()
@@ -89,7 +89,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite struct PKCS12Tests {
+@Suite(.dedicatedThreads) struct PKCS12Tests {
     static let passphrase = "p12 secret"
 
     @Test("make then parse returns the key, the certificate and the other certificates", arguments: PKCS12Case.all)

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite struct X509CertificateTests {
+@Suite(.dedicatedThreads) struct X509CertificateTests {
     /// 2025-01-01T00:00:00Z (UTCTime) to 2055-06-15T12:34:56Z (GeneralizedTime, past 2049).
     static let notBefore = Date(timeIntervalSince1970: 1_735_689_600)
     static let notAfter = Date(timeIntervalSince1970: 2_696_675_696)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrdersInterop
+import WalletOrdersTestSupport
 
 /// A chain verification set-up and what OpenSSL must say about it.
 enum TrustScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -51,7 +52,7 @@ enum TrustScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
-@Suite struct X509TrustStoreTests {
+@Suite(.dedicatedThreads) struct X509TrustStoreTests {
     @Test("verify classifies the chain", arguments: TrustScenario.allCases)
     func classify(_ scenario: TrustScenario) throws {
         let chain = try TestChain.get()

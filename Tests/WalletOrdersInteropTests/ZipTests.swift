@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite struct ZipTests {
+@Suite(.dedicatedThreads) struct ZipTests {
     /// 2026-11-20 13:45:30 (DOS time keeps even seconds).
     static let timestamp = ZipWriter.DOSTimestamp(year: 2026, month: 11, day: 20, hour: 13, minute: 45, second: 30)
 

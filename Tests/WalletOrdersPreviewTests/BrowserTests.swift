@@ -12,7 +12,7 @@ import WalletOrdersTestSupport
 ///
 /// Chromium, zbar-tools, python3-zxing-cpp and python3-pil are installed by `.ci/setup`; when one
 /// is missing these tests fail (they never pass without having run the browser).
-@Suite(.serialized) struct BrowserTests {
+@Suite(.serialized, .dedicatedThreads) struct BrowserTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var sample: String
         var appearance: PreviewOptions.Appearance

@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// show each thing a merchant would not ship: findings on the page, notes run together, a wide
 /// logo cropped, an image-only localization turning the dates Japanese, a tracking number broken
 /// in two, a delivery estimate with a time Wallet doesn't show.
-@Suite(.serialized) struct CustomerViewBrowserTests {
+@Suite(.serialized, .dedicatedThreads) struct CustomerViewBrowserTests {
     static let appearances: [PreviewOptions.Appearance] = [.light, .dark]
 
     static func options(_ appearance: PreviewOptions.Appearance, language: String? = nil, findings: Bool = true) -> PreviewOptions {

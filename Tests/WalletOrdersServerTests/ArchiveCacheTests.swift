@@ -1,9 +1,10 @@
 import NIOCore
 import Testing
+import WalletOrdersTestSupport
 
 @testable import WalletOrdersServer
 
-@Suite("The archive cache: bounded in bytes, keyed by digest, and what Wallet fetches again stays")
+@Suite("The archive cache: bounded in bytes, keyed by digest, and what Wallet fetches again stays", .dedicatedThreads)
 struct ArchiveCacheTests {
     static func bytes(_ count: Int, _ fill: UInt8) -> [UInt8] { [UInt8](repeating: fill, count: count) }
 

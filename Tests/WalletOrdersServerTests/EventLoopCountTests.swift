@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import WalletOrdersTestSupport
 
 @testable import WalletOrdersServer
 
-@Suite("As many event loops as CPUs the process may run on")
+@Suite("As many event loops as CPUs the process may run on", .dedicatedThreads)
 struct EventLoopCountTests {
     @Test(
         "The CPUs a process may run on, from /proc/self/status's Cpus_allowed_list",

@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersServer
 import WalletOrdersTestSupport
 
-@Suite("HTTP dates (RFC 9110 §5.6.7): formatted as Python's email.utils does, read in all three forms")
+@Suite("HTTP dates (RFC 9110 §5.6.7): formatted as Python's email.utils does, read in all three forms", .dedicatedThreads)
 struct HTTPDateTests {
     @Test("IMF-fixdate of 400 instants from 1970 to 9999 equals Python's email.utils.formatdate(usegmt=True)")
     func formatMatchesPython() throws {

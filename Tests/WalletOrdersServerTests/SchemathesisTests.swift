@@ -11,7 +11,7 @@ import WalletOrdersTestSupport
 /// the shipped-ecommerce sample, so the authorized paths answer 200 too: schemathesis gets the
 /// order's identifiers, its `authenticationToken`, the merchant key, a registered device and the
 /// order's customer-link key through dictionaries in its configuration file.
-@Suite("The HTTP API against Schemas/order-web-service.openapi.json (openapi-spec-validator, schemathesis)", .serialized)
+@Suite("The HTTP API against Schemas/order-web-service.openapi.json (openapi-spec-validator, schemathesis)", .serialized, .dedicatedThreads)
 struct SchemathesisTests {
     static let document = Repository.root.appendingPathComponent("Schemas/order-web-service.openapi.json")
     static let sample = Repository.sample("shipped-ecommerce")

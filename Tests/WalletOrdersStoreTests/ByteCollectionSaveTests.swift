@@ -4,9 +4,10 @@ import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 /// A service hands an upload's body (`Data`, a `ByteBufferView`, …) to the intake as it is.
-@Suite struct ByteCollectionSaveTests {
+@Suite(.dedicatedThreads) struct ByteCollectionSaveTests {
     @Test("The intake's save(signedArchive:) and save(signedArchives:) take Data; VerifiedOrderArchive.checking too")
     func savesData() async throws {
         let store = InMemoryOrderStore()

@@ -5,10 +5,11 @@ import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 /// Group commit: saves that overlap share a transaction, each caller gets its own answers, a
 /// failed transaction fails only its own group, and a caller that goes away cancels nobody's write.
-@Suite("Group commit")
+@Suite("Group commit", .dedicatedThreads)
 struct GroupCommitTests {
     /// Records every transaction `commit` was called with; each can be held until released.
     final class Recorder: Sendable {

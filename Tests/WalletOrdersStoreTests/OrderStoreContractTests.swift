@@ -4,6 +4,7 @@ import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 /// One row of the save decision table (spec §4.3), with the `updatedAt` texts of the versions.
 struct SaveCase: Sendable, CustomTestStringConvertible {
@@ -27,7 +28,7 @@ struct ContainsCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Order stores follow FinanceKit's decision tables", .serialized)
+@Suite("Order stores follow FinanceKit's decision tables", .serialized, .dedicatedThreads)
 struct OrderStoreContractTests {
     static let saveCases: [SaveCase] = [
         SaveCase(name: "no stored order → added, inserted", stored: nil, incoming: "2025-11-21T00:00:00Z", result: .added, incomingKept: true),

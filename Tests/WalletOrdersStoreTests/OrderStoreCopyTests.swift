@@ -4,8 +4,9 @@ import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
-@Suite("OrderStoreCopy: every order into another store, resumable, verified")
+@Suite("OrderStoreCopy: every order into another store, resumable, verified", .dedicatedThreads)
 struct OrderStoreCopyTests {
     /// (from, to) pairs: SQLite to PostgreSQL and back, and in memory to each.
     static var pairs: [(StoreKind, StoreKind)] {

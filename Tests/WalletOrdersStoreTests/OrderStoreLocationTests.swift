@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersStore
+import WalletOrdersTestSupport
 
-@Suite("OrderStoreLocation: a path or a store URL, the same everywhere")
+@Suite("OrderStoreLocation: a path or a store URL, the same everywhere", .dedicatedThreads)
 struct OrderStoreLocationTests {
     /// (given, backend, path or URL the location holds).
     static let acceptedRows: [(String, OrderStoreLocation.Backend, String)] = [

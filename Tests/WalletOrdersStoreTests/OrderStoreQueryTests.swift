@@ -5,6 +5,7 @@ import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersStore
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
 /// Five orders of the sample with different identifiers, statuses and `updatedAt`s (two at the
 /// same instant, written with different offsets, to test ties).
@@ -42,7 +43,7 @@ enum ListFixture {
     }
 }
 
-@Suite("Order stores list, fetch, delete and batch-save", .serialized)
+@Suite("Order stores list, fetch, delete and batch-save", .serialized, .dedicatedThreads)
 struct OrderStoreQueryTests {
     struct ListCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -205,7 +206,7 @@ struct OrderStoreQueryTests {
     }
 }
 
-@Suite("Order store history tokens", .serialized)
+@Suite("Order store history tokens", .serialized, .dedicatedThreads)
 struct OrderStoreHistoryTests {
     @Test("Tokens resume exactly: each call returns only what changed since the last, net per order", arguments: StoreKind.allCases)
     func resume(kind: StoreKind) async throws {

@@ -13,7 +13,8 @@ import WalletOrdersTestSupport
 /// What only the PostgreSQL store has: a server to reach, credentials, TLS, migrations shared by
 /// many servers, and an outbox drained by several of them. The contract itself is tested for
 /// every store by the parameterized suites (OrderStoreContractTests, …).
-@Suite("PostgresOrderStore: URLs, connections, migrations and many servers", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+@Suite(
+    "PostgresOrderStore: URLs, connections, migrations and many servers", .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads)
 struct PostgresOrderStoreTests {
     /// A fresh database in the test cluster, dropped afterwards.
     static func withDatabase<T>(_ body: (PostgresTestCluster, String) async throws -> T) async throws -> T {

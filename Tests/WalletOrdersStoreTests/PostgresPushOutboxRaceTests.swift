@@ -16,7 +16,8 @@ import WalletOrdersTestSupport
 /// Here the save is held between that insert and its commit (a trigger on the change counter's
 /// update waits for an advisory lock the test holds) while another store claims pushes.
 @Suite(
-    "PostgresOrderStore push outbox: a save's push is never claimed before the save commits", .enabled(if: PostgresTestCluster.serverBinaries != nil))
+    "PostgresOrderStore push outbox: a save's push is never claimed before the save commits", .enabled(if: PostgresTestCluster.serverBinaries != nil),
+    .dedicatedThreads)
 struct PostgresPushOutboxRaceTests {
     static let lockKey = 4242_0012
 

@@ -6,7 +6,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("Order stores: device registrations and the durable push outbox", .serialized)
+@Suite("Order stores: device registrations and the durable push outbox", .serialized, .dedicatedThreads)
 struct PushOutboxTests {
     static let order = SampleVersions.identifier
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"

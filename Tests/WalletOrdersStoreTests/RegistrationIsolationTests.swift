@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// Many merchants on one service: a registration belongs to one device and one order, and the
 /// holder of one order's token can change nothing of another order's registrations.
-@Suite("Order stores: registrations are isolated per order, capped, and removed only for their own push", .serialized)
+@Suite("Order stores: registrations are isolated per order, capped, and removed only for their own push", .serialized, .dedicatedThreads)
 struct RegistrationIsolationTests {
     /// Order X: the attacker's (any customer of merchant A holds its authenticationToken).
     static let orderX = SampleVersions.identifier

@@ -6,7 +6,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("SQLiteOrderStore: files, concurrency and bad stores")
+@Suite("SQLiteOrderStore: files, concurrency and bad stores", .dedicatedThreads)
 struct SQLiteOrderStoreTests {
     @Test("Reopening the file keeps the stored orders")
     func reopen() async throws {
@@ -382,7 +382,7 @@ struct SQLiteOrderStoreTests {
     }
 }
 
-@Suite("OrderStoreDecision is one pure table")
+@Suite("OrderStoreDecision is one pure table", .dedicatedThreads)
 struct OrderStoreDecisionTests {
     @Test("The save decision covers insert, replace, keep and conflict")
     func saveDecision() {

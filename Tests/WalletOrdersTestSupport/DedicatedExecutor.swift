@@ -1,20 +1,23 @@
 import Foundation
 public import Testing
 
-/// Threads of the tests' own for Swift concurrency jobs, out of the cooperative pool.
+/// Threads of the tests' own for Swift concurrency jobs, out of Swift's default executor.
 ///
-/// The cooperative pool has one thread per core (two on a small CI machine), and many tests wait
-/// on a child process (`ExternalProgram`) or compute for seconds on those threads. A service
-/// running in the test process shares them, so under a full run its answers waited for minutes
-/// of other tests' work and its timing tests failed. Suites with ``Trait/dedicatedThreads`` run
-/// their bodies, and the services they start (whose connection tasks are child tasks and inherit
-/// the preference), on these threads instead.
+/// On Linux the default executor is libdispatch's global queue, which runs about as many threads
+/// as cores (two on a small CI machine) and adds one only while none of them is runnable. Many
+/// tests block the thread they run on (a child process through `ExternalProgram`, a raw socket)
+/// or compute for seconds, so with a few of them blocked and one computing, the queue ran nothing
+/// else: a probe job sent to it every 100 ms during a full run waited up to 20.7 s, dozens of
+/// times. Whatever the process needs from that queue waited too: a `Task.sleep`'s wake-up, an
+/// unstructured task, a PostgreSQL store's lease. Every suite takes ``Trait/dedicatedThreads``,
+/// so test bodies (and the services they start, whose connection tasks are child tasks and
+/// inherit the preference) run here instead, and the default executor only runs the short jobs
+/// that need it: with every suite here the same probe never waited a second.
 public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
-    /// Sixteen threads: the services of the suites running at once are light, but some of those
-    /// suites' tests block the thread they run on for seconds (a browser rendering a page, a
-    /// child process). With four threads, a full run once had all four blocked at the same time:
-    /// every service in the process stopped answering for about 13 s, and tests across five
-    /// suites saw their connections closed at the services' deadlines. Idle threads cost nothing.
+    /// Sixteen threads: at most `TEST_WIDTH` (6) tests run at once, and each blocks at most the
+    /// thread it runs on; the services beside them are light. (With four threads and a few suites
+    /// here, a full run once had all four blocked at the same time and every service in the
+    /// process stopped answering for about 13 s.) Idle threads cost nothing.
     public static let shared = DedicatedExecutor(threads: 16)
 
     private let condition = NSCondition()

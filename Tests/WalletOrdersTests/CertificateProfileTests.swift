@@ -10,7 +10,7 @@ import WalletOrdersTestSupport
 /// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1
 /// and 2), each made from a certificate of its own kind and signed by an independent signer
 /// where one exists (the `openssl` CLI).
-@Suite struct CertificateProfileTests {
+@Suite(.dedicatedThreads) struct CertificateProfileTests {
     static let victimType = "order.com.example.shop"
     static let attackerType = "order.com.other.victim"
 

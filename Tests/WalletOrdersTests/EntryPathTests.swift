@@ -1,10 +1,11 @@
 import Testing
+import WalletOrdersTestSupport
 
 @testable import WalletOrders
 
 /// `OrderArchive.pathProblem` reads entry names byte by byte; each row is a name and the rule it
 /// breaks (`nil`: a safe name).
-@Suite struct EntryPathTests {
+@Suite(.dedicatedThreads) struct EntryPathTests {
     static let cases: [(path: String, ruleID: String?)] = [
         ("order.json", nil),
         ("fr.lproj/order.strings", nil),

@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Archives written by other tools (Python's zipfile + cryptography's PKCS #7 builder) verify too.
-@Suite struct ForeignArchiveTests {
+@Suite(.dedicatedThreads) struct ForeignArchiveTests {
     struct Variant: Sendable, CustomTestStringConvertible {
         var name: String
         var flags: [String]

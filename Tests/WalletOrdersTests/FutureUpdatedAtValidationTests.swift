@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersTestFixtures
+import WalletOrdersTestSupport
 
-@Suite("Validation warns about an updatedAt further ahead of the current time than a store accepts")
+@Suite("Validation warns about an updatedAt further ahead of the current time than a store accepts", .dedicatedThreads)
 struct FutureUpdatedAtValidationTests {
     @Test("An archive dated 9999-12-31 gets the order.updated-at-in-future warning at /updatedAt, and stays valid")
     func farFutureWarns() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WalletOrders
 import WalletOrdersJSON
+import WalletOrdersTestSupport
 
 /// Parses JSON text with ``JSONParser``, so positions are real.
 private func json(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONNode {
@@ -28,7 +29,7 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
     return JSONSchemaError(.invalidSchema, at: "", "")
 }
 
-@Suite struct JSONSchemaTests {
+@Suite(.dedicatedThreads) struct JSONSchemaTests {
     // MARK: Violation details
 
     @Test("a missing required key is reported at the object, naming the key, the schema location and its description")

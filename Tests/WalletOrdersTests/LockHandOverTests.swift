@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import WalletOrdersTestSupport
 
 @testable import WalletOrders
 
@@ -8,7 +9,7 @@ import Testing
 /// under `make test-sanitizers` ThreadSanitizer watches the hand-overs, which it reports as races
 /// when `withLockVisibleToSanitizers` does not annotate them (a contended `Mutex` on Linux passes
 /// the lock inside the uninstrumented Synchronization library).
-@Suite struct LockHandOverTests {
+@Suite(.dedicatedThreads) struct LockHandOverTests {
     final class Counter: Sendable {
         let value = Mutex(0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersTestSupport
 
 // MARK: - Fixtures
 
@@ -299,7 +300,7 @@ private struct TimestampBox: Codable {
 
 // MARK: - Round trips
 
-@Suite struct OrderModelTests {
+@Suite(.dedicatedThreads) struct OrderModelTests {
     @Test(
         "Every fixture and sample re-encodes to the same JSON (numeric amounts become strings)",
         arguments: OrderJSONFixture.all)

@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
-@Suite struct SampleArchiveTests {
+@Suite(.dedicatedThreads) struct SampleArchiveTests {
     @Test("Samples/ holds the four required kinds of order")
     func samplesExist() {
         #expect(Repository.sampleNames == ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"])

@@ -11,7 +11,7 @@ import WalletOrdersTestSupport
 /// `uri` (`rfc3987` / `rfc3986-validator`) is used when present but not needed: no expectation
 /// depends on it (`HTTPSURL` carries a pattern). `Duration`'s format, `iso8601-duration`, is ours,
 /// so Python checks its pattern only.
-@Suite struct SchemaFilesTests {
+@Suite(.dedicatedThreads) struct SchemaFilesTests {
     /// `Schemas/`.
     static let schemasFolder = Repository.root.appendingPathComponent("Schemas", isDirectory: true)
 

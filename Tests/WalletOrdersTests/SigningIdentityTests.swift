@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Loading a signing identity: every way it can go wrong has its own code and message.
-@Suite struct SigningIdentityTests {
+@Suite(.dedicatedThreads) struct SigningIdentityTests {
     static let typeIdentifier = "order.com.example.identity-tests"
     static let certificate = TestPKI.certificate(for: typeIdentifier)
     static let certificatePEM = Array(certificate.certificatePEM.utf8)

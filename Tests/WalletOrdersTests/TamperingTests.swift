@@ -6,7 +6,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
-@Suite struct TamperingTests {
+@Suite(.dedicatedThreads) struct TamperingTests {
     static let original: BuiltOrderArchive = try! SampleBuilds.build("localized")
     static let paths: [String] = try! ArchiveSurgery.files(of: original.bytes).map(\.path)
 

@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// The four report formats of one archive with many findings, compared with committed golden
 /// files. Set WALLET_ORDERS_UPDATE_GOLDEN=1 to rewrite them after an intended change.
-@Suite struct ValidationReportGoldenTests {
+@Suite(.dedicatedThreads) struct ValidationReportGoldenTests {
     static let day: TimeInterval = 86_400
     static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let signingTime = start.addingTimeInterval(151 * day)  // 2026-06-01

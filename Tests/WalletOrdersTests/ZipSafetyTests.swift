@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// Hostile or broken zip containers are reported, never followed, and never exhaust memory.
 /// The fixtures are written by Python's `zipfile` (not by our writer), each named after what is wrong.
-@Suite struct ZipSafetyTests {
+@Suite(.dedicatedThreads) struct ZipSafetyTests {
     struct Fixture: Sendable, CustomTestStringConvertible {
         /// What is wrong, as the fixture's name.
         var name: String
