@@ -1,13 +1,41 @@
-// Leasing a pooled connection for one call, bounded in time: the wait for a lease races a timer,
-// and a connection that closes under a call answers it (postgres-nio would leave it waiting).
+// The connection pool's run and close, and leasing a pooled connection for one call, bounded in
+// time: the wait for a lease races a timer, and a connection that closes under a call answers it
+// (postgres-nio would leave it waiting).
 
 import Foundation
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 import WalletOrders
 
 extension PostgresOrderStore {
+    /// As a service of a group: runs the connection pool until the group's graceful shutdown
+    /// (``PoolRunner/serviceGroup``), or, for a store that runs its own pool, waits for the
+    /// shutdown and leaves closing to its owner.
+    public func run() async {
+        guard runTask == nil else {
+            try? await gracefulShutdown()
+            return
+        }
+        await client.run()
+    }
+
+    /// Closes the pool's connections. Calls after it throw ``WalletOrdersError/Code/storeUnavailable``.
+    /// (A pool a service group runs closes at the group's shutdown; this then does nothing.)
+    ///
+    /// Waits up to 5 seconds for the pool to wind down (its connections are closed either way).
+    public func close() async {
+        guard let runTask else { return }
+        runTask.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await runTask.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Leases a pooled connection for `body`, waiting at most the configuration's pool timeout
     /// for one; turns every failure into a ``WalletOrdersError``.
     ///

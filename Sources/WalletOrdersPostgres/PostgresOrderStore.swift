@@ -55,7 +55,7 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     public let configuration: PostgresStoreConfiguration
     let client: PostgresClient
     /// The pool's run, when the store runs it itself (``PoolRunner/store``).
-    private let runTask: Task<Void, Never>?
+    let runTask: Task<Void, Never>?
     /// Where the store's own tasks run (`nil`: Swift's default executor).
     let taskExecutor: (any TaskExecutor)?
     let connectionWatch = ConnectionWatch()
@@ -139,32 +139,6 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
 
     deinit {
         runTask?.cancel()
-    }
-
-    /// As a service of a group: runs the connection pool until the group's graceful shutdown
-    /// (``PoolRunner/serviceGroup``), or, for a store that runs its own pool, waits for the
-    /// shutdown and leaves closing to its owner.
-    public func run() async {
-        guard runTask == nil else {
-            try? await gracefulShutdown()
-            return
-        }
-        await client.run()
-    }
-
-    /// Closes the pool's connections. Calls after it throw ``WalletOrdersError/Code/storeUnavailable``.
-    /// (A pool a service group runs closes at the group's shutdown; this then does nothing.)
-    ///
-    /// Waits up to 5 seconds for the pool to wind down (its connections are closed either way).
-    public func close() async {
-        guard let runTask else { return }
-        runTask.cancel()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await runTask.value }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
-        }
     }
 
     // MARK: - Saving
