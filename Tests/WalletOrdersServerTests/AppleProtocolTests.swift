@@ -178,6 +178,8 @@ struct AppleProtocolTests {
                 [.ifNoneMatch: etag], [.ifNoneMatch: "\"other\", \(etag)"], [.ifNoneMatch: "*"],
                 // Optional whitespace (spaces and tabs) around list members, and a weak tag.
                 [.ifNoneMatch: "\"other\",\t \(etag) \t"], [.ifNoneMatch: "W/\(etag)"],
+                // The list in two fields.
+                [.ifNoneMatch: "\"other\"", .ifNoneMatch: etag],
             ] {
                 var all = ServiceUnderTest.appleOrder()
                 all.append(contentsOf: headers)
@@ -194,6 +196,9 @@ struct AppleProtocolTests {
                 [.ifNoneMatch: "\"other\""],
                 // If-None-Match decides when both are there (RFC 9110 §13.2.2).
                 [.ifNoneMatch: "\"other\"", .ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
+                [.ifNoneMatch: "", .ifModifiedSince: "Sat, 22 Nov 2025 00:00:00 GMT"],
+                // Only a whole tag matches.
+                [.ifNoneMatch: String(etag.dropLast())], [.ifNoneMatch: "\(etag)x"],
             ] {
                 var all = ServiceUnderTest.appleOrder()
                 all.append(contentsOf: headers)

@@ -12,9 +12,11 @@ enum ConditionalRequest {
     /// whose `updatedAt` has a fraction of a second is never "not modified since" its own whole
     /// second, only since a later one; a whole-second version is, as usual.
     static func notModified(_ headers: HTTPFields, entityTag: String, updatedAt: Timestamp) -> Bool {
-        let noneMatch = headers[values: .ifNoneMatch]
-        if !noneMatch.isEmpty {
-            let tags = noneMatch.flatMap { $0.split(separator: ",") }.map(\.trimmingOptionalWhitespace)
+        // Every If-None-Match field, joined with ", " (HTTPFields does that).
+        if let noneMatch = headers[.ifNoneMatch] {
+            // What a device sends back is the one tag it was given: compared whole, no list made.
+            if noneMatch == entityTag { return true }
+            let tags = noneMatch.split(separator: ",").map(\.trimmingOptionalWhitespace)
             return tags.contains { $0 == "*" || $0 == entityTag || ($0.hasPrefix("W/") && $0.dropFirst(2) == entityTag) }
         }
         guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
