@@ -332,7 +332,9 @@ def stand_in_ceiling(work, apns_port, stand_in_pid):
                "-H", f"apns-topic: {TYPE}", "-H", "apns-push-type: background", "-H", "apns-priority: 5",
                "-H", "content-type: application/json", "-H", f"authorization: bearer {provider_token(work)}",
                f"https://127.0.0.1:{apns_port}/3/device/{'0' * 63}1"]).stdout
-    seconds = float(re.search(r"finished in ([\d.]+)s", out).group(1))
+    # "finished in 1.23s" or, under a second, "finished in 812.34ms".
+    value, unit = re.search(r"finished in ([\d.]+)(us|ms|s)", out).groups()
+    seconds = float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1}[unit]
     succeeded = int(re.search(r"(\d+) 2xx", out).group(1))
     if succeeded != count:
         raise SystemExit(f"h2load: {count - succeeded} of {count} pushes were refused by the stand-in\n{out}")
