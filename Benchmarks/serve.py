@@ -23,8 +23,9 @@ Hummingbird route (serve-reference), or the push client alone (push-reference).
   inverse ratio of their CPU time a request, and the host's drift, which moves both alike, drops
   out of it (two processes of the bare route come out at 0.97–1.00 ×).
 - Merchant uploads: signed-archive saves/s and build-and-sign saves/s (32 connections, each a
-  new version), next to `openssl speed rsa2048` signs/s and to their floors: the bare route
-  validating the same bodies, or validating, building and signing them, without a store.
+  new version), next to `openssl speed rsa2048` signs/s and to two floors each: the bare route
+  validating the same bodies, or validating, building and signing them, without a store; and the
+  same with the durable save (the library's intake with a SQLite store of the reference's own).
 - Pushes: through a local APNs stand-in (apns-stand-in), pushes/s from one save to 1,000
   devices, the time from save to push, how busy each side's core was, and the floor: the
   service's APNs client sending as many pushes to the same stand-in with nothing else.
@@ -647,15 +648,23 @@ def main():
         # Each merchant line in turn with its floor (the bare route and the library's work on the
         # same bodies: validation; or validation, build and signature; no store), MERCHANT_ROUNDS
         # times, each round of the service with bodies of its own (every save a new order).
-        reference, reference_port = start([REFERENCE, "0", store, os.path.join(work, "signing"), root],
+        # The second floor of each line adds the durable save: the library's whole intake with a
+        # store of the reference's own (a new SQLite file), bodies of their own each round.
+        reference, reference_port = start([REFERENCE, "0", store, os.path.join(work, "signing"), root,
+                                           os.path.join(work, "floor-store.sqlite")],
                                           r"listening on 127\.0\.0\.1:(\d+)")
         rsa_rates = [openssl_sign_rate()]
-        archive_saves, archive_floor, build_saves, build_floor = [], [], [], []
+        archive_saves, archive_floor, archive_store_floor = [], [], []
+        build_saves, build_floor, build_store_floor = [], [], []
         for turn in range(MERCHANT_ROUNDS):
             archive_floor.append(timed_posts(reference_port, "/validate", signed, "application/vnd.apple.finance.order", work, "ok"))
+            archive_store_floor.append(timed_posts(reference_port, "/save", signed[turn::MERCHANT_ROUNDS],
+                                                   "application/vnd.apple.finance.order", work, "ok"))
             archive_saves.append(timed_posts(port, "/merchant/v1/orders", signed[turn::MERCHANT_ROUNDS],
                                              "application/vnd.apple.finance.order", work))
             build_floor.append(timed_posts(reference_port, "/build", uploads, "application/json", work, "ok"))
+            build_store_floor.append(timed_posts(reference_port, "/build-save", uploads[turn::MERCHANT_ROUNDS], "application/json",
+                                                 work, "ok"))
             build_saves.append(timed_posts(port, "/merchant/v1/orders/build", uploads[turn::MERCHANT_ROUNDS], "application/json", work))
         rsa_rates.append(openssl_sign_rate())
         rsa = sum(rsa_rates) / len(rsa_rates)
@@ -671,17 +680,24 @@ def main():
         print(f"\nopenssl speed rsa2048 (core 0), before and after the merchant lines: "
               f"{' and '.join(f'{rate:,.0f}' for rate in rsa_rates)} signs/s")
 
-        def merchant(name, saves, floor, floor_name):
+        def merchant(name, saves, floor, floor_name, store_floor):
             rates = ", ".join(f"{r['rate']:,.0f}" for r in saves)
-            floors = ", ".join(f"{r['rate']:,.0f}" for r in floor)
-            against = median([a["rate"] / b["rate"] for a, b in zip(saves, floor)])
+
+            def against(line, label):
+                line_rates = ", ".join(f"{r['rate']:,.0f}" for r in line)
+                ratio = median([a["rate"] / b["rate"] for a, b in zip(saves, line)])
+                return (f"{label}: {line_rates}/s = {median([r['rate'] for r in line]) / rsa:.2f} × the RSA sign rate; "
+                        f"the service at {ratio:.2f} × it")
+
             print(f"{name} ({UPLOAD_CONNECTIONS} connections, {MERCHANT_ROUNDS} rounds of {UPLOAD_SECONDS} s): {rates} saves/s "
                   f"= {median([r['rate'] for r in saves]) / rsa:.2f} × the RSA sign rate; p50 {median([r['p50'] for r in saves]):.2f} ms, "
-                  f"p99 {median([r['p99'] for r in saves]):.2f} ms; its floor ({floor_name}): {floors}/s "
-                  f"= {median([r['rate'] for r in floor]) / rsa:.2f} × the RSA sign rate; the service at {against:.2f} × its floor")
+                  f"p99 {median([r['p99'] for r in saves]):.2f} ms; "
+                  f"{against(floor, f'its floor ({floor_name}, no store)')}; "
+                  f"{against(store_floor, f'its floor with the store ({floor_name} and the durable save, the library alone)')}")
 
-        merchant("merchant upload of signed archives", archive_saves, archive_floor, "bare route + validation, no store")
-        merchant("merchant build-and-sign", build_saves, build_floor, "bare route + validation, build and signature, no store")
+        merchant("merchant upload of signed archives", archive_saves, archive_floor, "bare route + validation", archive_store_floor)
+        merchant("merchant build-and-sign", build_saves, build_floor, "bare route + validation, build and signature",
+                 build_store_floor)
         print(f"pushes to the local APNs stand-in (HTTP/2, TLS, token auth): {PUSH_DEVICES} devices of one order, "
               f"{push_rate:,.0f} pushes/s; save to first push {first_push * 1000:.0f} ms; during the fan-out the server used "
               f"{server_busy:.0%} of core 0 and the stand-in {stand_in_busy:.0%} of core 1")

@@ -7,7 +7,7 @@ import WalletOrdersStore
 
 // `make bench-serve` (Benchmarks/serve.py) measures this next to `wallet-orders serve`.
 //
-// serve-reference PORT [STORE [SIGNING-DIR TRUST-ROOT]]: GET /hello answers "hello" on 127.0.0.1:PORT until SIGTERM: the
+// serve-reference PORT [STORE [SIGNING-DIR TRUST-ROOT [SAVE-STORE]]]: GET /hello answers "hello" on 127.0.0.1:PORT until SIGTERM: the
 // framework's ceiling. With STORE (a SQLite order store), three more routes make the store calls
 // `wallet-orders serve` makes for Wallet's requests, and nothing else (no middleware, no
 // authorization, no conditional headers, no delivery trail): each is the floor of one request,
@@ -28,6 +28,14 @@ import WalletOrdersStore
 // - POST /build: order.json validated, then built and signed with the first identity of
 //   SIGNING-DIR and its template, as the build endpoint does before saving; `ok` or 422 (the
 //   floor of build-and-sign).
+//
+// With SAVE-STORE (a SQLite order store of its own, read-write), the same two with the durable
+// save: the library's whole intake (`OrderIntake` with a store: validation, the signature for a
+// source, the group-committed save, each answered once it is on disk), and still no middleware,
+// authentication or JSON answer.
+//
+// - POST /save: the signed archive through the intake; `ok` when the store added it.
+// - POST /build-save: order.json through the intake as /build builds it; `ok` when added.
 // On the event loops and the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the
 // default, or pool).
 OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()
@@ -82,6 +90,23 @@ if arguments.count >= 4 {
         let result = try intake.prepare(source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity))
         guard result.archive != nil else { return Response(status: .unprocessableContent) }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+    }
+    if arguments.count >= 5 {
+        let store = try SQLiteOrderStore(url: URL(fileURLWithPath: arguments[arguments.startIndex + 4]))
+        let saving = OrderIntake(validator: validator, store: store)
+        let added = { @Sendable (result: OrderIntakeResult) -> Response in
+            guard result.refusal == nil, result.receipt?.result == .added else { return Response(status: .unprocessableContent) }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        router.post("save") { request, _ -> Response in
+            added(try await saving.submit(signedArchive: try await request.body.collect(upTo: bodyLimit).readableBytesView))
+        }
+        router.post("build-save") { request, _ -> Response in
+            var files = entry.template.files
+            files[OrderArchive.orderPath] = Array(try await request.body.collect(upTo: bodyLimit).readableBytesView)
+            return added(
+                try await saving.submit(source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity)))
+        }
     }
 }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
