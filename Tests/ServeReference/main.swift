@@ -34,8 +34,10 @@ import WalletOrdersStore
 // source, the group-committed save, each answered once it is on disk), and still no middleware,
 // authentication or JSON answer.
 //
-// - POST /save: the signed archive through the intake; `ok` when the store added it.
+// - POST /save: the signed archive through the intake; `ok` when the store added it (a save that
+//   changed nothing, such as the same archive again, is 422).
 // - POST /build-save: order.json through the intake as /build builds it; `ok` when added.
+//
 // On the event loops and the executor `wallet-orders serve` uses (REFERENCE_EXECUTOR: event-loops, the
 // default, or pool).
 OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()
@@ -95,7 +97,7 @@ if arguments.count >= 4 {
         let store = try SQLiteOrderStore(url: URL(fileURLWithPath: arguments[arguments.startIndex + 4]))
         let saving = OrderIntake(validator: validator, store: store)
         let added = { @Sendable (result: OrderIntakeResult) -> Response in
-            guard result.refusal == nil, result.receipt?.result == .added else { return Response(status: .unprocessableContent) }
+            guard result.refusal == nil, result.receipt?.storeChanged == true else { return Response(status: .unprocessableContent) }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
         }
         router.post("save") { request, _ -> Response in
