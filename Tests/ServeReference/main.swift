@@ -86,10 +86,14 @@ if arguments.count >= 4 {
         }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
-    router.post("build") { request, _ -> Response in
+    // The body as order.json over the template's files, as the build endpoint reads it.
+    let source = { @Sendable (request: Request) async throws -> OrderSource in
         var files = entry.template.files
         files[OrderArchive.orderPath] = Array(try await request.body.collect(upTo: bodyLimit).readableBytesView)
-        let result = try intake.prepare(source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity))
+        return OrderSource(files: files)
+    }
+    router.post("build") { request, _ -> Response in
+        let result = try intake.prepare(source: try await source(request), builder: OrderArchiveBuilder(identity: entry.identity))
         guard result.archive != nil else { return Response(status: .unprocessableContent) }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
@@ -104,10 +108,7 @@ if arguments.count >= 4 {
             added(try await saving.submit(signedArchive: try await request.body.collect(upTo: bodyLimit).readableBytesView))
         }
         router.post("build-save") { request, _ -> Response in
-            var files = entry.template.files
-            files[OrderArchive.orderPath] = Array(try await request.body.collect(upTo: bodyLimit).readableBytesView)
-            return added(
-                try await saving.submit(source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity)))
+            added(try await saving.submit(source: try await source(request), builder: OrderArchiveBuilder(identity: entry.identity)))
         }
     }
 }
