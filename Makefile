@@ -1,14 +1,28 @@
 # wallet-orders: the two commands are `make demo` and `make test`.
 # `make demo` installs what the build and the demo need, `make test` that and the tools the tests
 # use (via .ci/setup: apt-get and pip, only what is missing).
+#
+# Two builds, each compiled once:
+# - the debug build (.build), the tests' build: `make demo`, `make serve-local`, `make test` and
+#   `make test-fast` run on it, so `make demo` then `make test` compiles the stack once;
+# - the release build (.build-release: optimized, the Swift runtime linked in, so it runs without
+#   a toolchain): `make release`, `make install`, `make image` and every benchmark run on it, so
+#   `make install` after `make bench-smoke` (or the other way round) compiles nothing again.
+# Every build goes through .ci/swift-build, which fails on a compiler warning in our own files.
 
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 TEST_WIDTH ?= 6
+SWIFT_BUILD = SWIFT="$(SWIFT)" bash .ci/swift-build
+
+## The debug build. Every target's imports are checked against the dependencies it declares
+## (--explicit-target-dependency-import-check): an undeclared import fails the build.
+DEBUG_FLAGS = --explicit-target-dependency-import-check error $(SWIFT_BUILD_FLAGS)
+DEBUG_BIN = $(CURDIR)/.build/debug
 
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-test build build-commit release release-static install install-files image demo serve-local test lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-tests build-commit release release-static install install-files image demo serve-local test test-fast lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -17,8 +31,10 @@ setup:
 setup-test:
 	@bash .ci/setup test
 
+## The debug build of the tools (wallet-orders, apns-stand-in), as the tests build them.
 build: setup
-	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	$(SWIFT_BUILD) --product wallet-orders $(DEBUG_FLAGS)
+	$(SWIFT_BUILD) --product apns-stand-in $(DEBUG_FLAGS)
 
 ## `wallet-orders --version` names the commit of release builds: build-commit writes it (git
 ## describe) into a file that is not in git, rewritten only when it changes, and
@@ -32,24 +48,31 @@ build-commit:
 	if cmp -s "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; then rm "$(BUILD_COMMIT_FILE).tmp"; \
 	else mv "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; fi
 
+## The release build: optimized, with the Swift runtime linked in (`--static-swift-stdlib`), in its
+## own scratch path (a static build recompiles the modules that import Foundation, and a plain
+## build in the same folder would then fail to link). It needs the C libraries (glibc,
+## libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README.md, "Install"), not a
+## Swift toolchain. Each product is built with the same flags, so the stack compiles once for all
+## of them: `make release` builds the tool, RELEASE_PRODUCTS names more.
+RELEASE_SCRATCH = .build-release
+RELEASE_BIN = $(CURDIR)/$(RELEASE_SCRATCH)/release
+RELEASE_FLAGS = -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
+RELEASE_PRODUCTS ?= wallet-orders
 release: setup build-commit
-	$(SWIFT) build -c release $(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
+	@for product in $(RELEASE_PRODUCTS); do \
+		echo "release: building $$product"; $(SWIFT_BUILD) --product $$product $(RELEASE_FLAGS) || exit 1; \
+	done
 
-## The release binary with the Swift runtime linked in (`--static-swift-stdlib`): it still needs
-## the C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README.md,
-## "Install"), not a Swift toolchain. Its own scratch path, so it never mixes with .build.
-release-static: setup build-commit
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product wallet-orders \
-		$(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
+## The old name of `make release`.
+release-static: release
 
-## `make install PREFIX=/usr/local`: the static release binary (release-static), stripped, with its
-## man page and bash/zsh/fish completions. It runs without a Swift toolchain; it needs only the C
-## libraries above. install-files alone installs without building: BINARY=path installs another
-## build (stripped too); INSTALL_STRIP= keeps the symbols (for a distribution's debug packages).
-STATIC_BINARY = $(CURDIR)/.build-static/release/wallet-orders
-BINARY ?= $(STATIC_BINARY)
+## `make install PREFIX=/usr/local`: the release binary, stripped, with its man page and
+## bash/zsh/fish completions. It runs without a Swift toolchain; it needs only the C libraries
+## above. install-files alone installs without building: BINARY=path installs another build
+## (stripped too); INSTALL_STRIP= keeps the symbols (for a distribution's debug packages).
+BINARY ?= $(RELEASE_BIN)/wallet-orders
 INSTALL_STRIP ?= -s
-install: release-static
+install: release
 	$(MAKE) install-files PREFIX="$(PREFIX)" BINARY="$(BINARY)"
 
 install-files:
@@ -64,33 +87,33 @@ install-files:
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/wallet-orders, its man page and bash/zsh/fish completions"
 
 ## `make image`: the OCI image of `wallet-orders serve` (IMAGE, .build-image/wallet-orders.oci.tar),
-## built here from Debian 12's packages (debootstrap) and the static binary (release-static),
+## built here from Debian 12's packages (debootstrap) and the release binary,
 ## committed by buildah: no Docker engine, no registry. The Dockerfile's runtime stage, file for
 ## file. Root. `podman load -i` or `skopeo copy oci-archive:…` takes it from there.
 IMAGE ?= $(CURDIR)/.build-image/wallet-orders.oci.tar
-image: release-static
+image: release
 	@bash .ci/setup image
 	bash .ci/image "$(BINARY)" "$(IMAGE)"
 
-## Build in release mode and run the whole pipeline on the samples with TEST-ONLY certificates.
-demo: release
-	$(SWIFT) run -c release --skip-build wallet-orders demo --samples Samples
-	bash Tests/Demo/web-service.sh
+## Run the whole pipeline on the samples with TEST-ONLY certificates, on the debug build (the
+## tests' build: `make test` afterwards compiles only the tests).
+demo: build
+	"$(DEBUG_BIN)/wallet-orders" demo --samples Samples
+	BIN="$(DEBUG_BIN)" bash Tests/Demo/web-service.sh
 
 ## The service for development: serve on 127.0.0.1:8080 with a development signing identity and a
 ## local APNs stand-in; everything it makes stays in .local/ for the next run (LOCAL_DIR, ORDER_TYPE
-## and LISTEN change that). TEST-ONLY keys; Ctrl-C stops it.
-serve-local: release
-	bash Tests/Demo/serve-local.sh
+## and LISTEN change that). TEST-ONLY keys; Ctrl-C stops it. On the debug build, as the tests.
+serve-local: build
+	BIN="$(DEBUG_BIN)" bash Tests/Demo/serve-local.sh
 
 ## Samples/screenshots/: every sample as `wallet-orders preview --png` renders it (headless
 ## Chromium, 390 px wide at 2x), light and dark; shown in the README.
-screenshots: setup-test
-	$(SWIFT) build --product wallet-orders $(SWIFT_BUILD_FLAGS)
+screenshots: setup-test build
 	mkdir -p Samples/screenshots
 	for sample in $$(ls Samples/*/order.json | xargs -n1 dirname | xargs -n1 basename); do \
 		for appearance in light dark; do \
-			"$$($(SWIFT) build --show-bin-path)/wallet-orders" preview "Samples/$$sample" --appearance $$appearance \
+			"$(DEBUG_BIN)/wallet-orders" preview "Samples/$$sample" --appearance $$appearance \
 				--png "Samples/screenshots/$$sample-$$appearance.png" || exit 1; \
 		done; \
 	done
@@ -101,16 +124,30 @@ screenshots: setup-test
 ## their peak, past the usual soft limit of 1,024. .ci/swift-test keeps the whole output in
 ## .build/test-output.txt, runs at most TEST_WIDTH tests at once (6; 0 for no limit) and, when the
 ## run fails, ends with a short list of what failed.
-test: setup-test lint
-	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" bash .ci/swift-test --skip-build $(SWIFT_BUILD_FLAGS)
+test: setup-test lint build-tests
+	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" bash .ci/swift-test --skip-build $(DEBUG_FLAGS)
+
+## The debug build with the tests (what `make build` builds, and the tests beside it).
+build-tests: setup-test
+	$(SWIFT_BUILD) --build-tests $(DEBUG_FLAGS)
+
+## The loop for editing: the tests that need no server, browser or database, on the same debug
+## build: the library, the interop layer, the intake, the fuzzing regressions, the SQLite store
+## and the preview's HTML, with the PostgreSQL cases left out. `make test` still runs everything.
+FAST_FILTER = --filter '^(WalletOrdersTests|WalletOrdersInteropTests|WalletOrdersIntakeTests|WalletOrdersFuzzTests|WalletOrdersStoreTests|WalletOrdersPreviewTests)\.' \
+	--skip 'Postgres|Browser'
+test-fast: build-tests
+	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; WALLET_ORDERS_TEST_POSTGRES=off SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" \
+		TEST_OUTPUT=.build/test-fast-output.txt bash .ci/swift-test --skip-build $(DEBUG_FLAGS) $(FAST_FILTER)
 
 ## The toolchain's formatter in lint mode (.swift-format: 4 spaces, 150 columns), every finding an
 ## error; generated files are left out. `make format` rewrites the files the way lint wants them.
+## Then .ci/check-imports: every module a target imports is one its dependencies name.
 SWIFT_FILES = git ls-files -z '*.swift' | grep -zv -e '+Generated\.swift$$'
 lint:
 	@$(SWIFT_FILES) | xargs -0 $(SWIFT) format lint --strict --parallel --configuration .swift-format
 	@echo "lint: swift format found nothing to change"
+	@python3 .ci/check-imports
 
 format:
 	@$(SWIFT_FILES) | xargs -0 $(SWIFT) format format --in-place --parallel --configuration .swift-format
@@ -134,16 +171,16 @@ test-sanitizers:
 	$(MAKE) test-tsan
 
 test-asan: setup-test
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+	$(SWIFT_BUILD) --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 	ulimit -s 65536 && $(ASAN_ENV) SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" TEST_OUTPUT=.build-asan/test-output.txt \
 		bash .ci/swift-test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
 test-tsan: setup-test
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	$(SWIFT_BUILD) --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	ulimit -s 65536 && $(TSAN_ENV) SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" TEST_OUTPUT=.build-tsan/test-output.txt \
 		bash .ci/swift-test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-## Time `wallet-orders build --batch` end to end (release): ORDERS orders, --jobs 1 vs 2, peak memory.
+## Time `wallet-orders build --batch` end to end (the release build): ORDERS orders, --jobs 1 vs 2, peak memory.
 ORDERS ?= 10000
 bench-batch: setup-test
 	bash Benchmarks/batch-cli.sh $(ORDERS)
@@ -172,7 +209,7 @@ FUZZ_BINARY = $(FUZZ_BUILD)/debug/wallet-orders-fuzz
 
 ## Build the fuzzing driver (debug, -sanitize=fuzzer,address) in $(FUZZ_BUILD).
 fuzz-build: setup-test
-	$(SWIFT) build --scratch-path $(FUZZ_BUILD) -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	$(SWIFT_BUILD) --scratch-path $(FUZZ_BUILD) -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
 		--product wallet-orders-fuzz $(SWIFT_BUILD_FLAGS)
 
 ## Write the seed corpora (samples, fixtures, conformance suites, archives signed with a fresh development PKI).
@@ -199,21 +236,23 @@ reference-data: setup-test
 	$(SWIFT) Sources/WalletOrders/Validation/ReferenceData/Generator/generate-reference-data.swift \
 		/usr/share/iso-codes/json > Sources/WalletOrders/Validation/ReferenceData/ReferenceData+Generated.swift
 
-## Benchmarks (ordo-one/benchmark, Benchmarks/): build+sign, validate and verify one archive, for the
-## shipped sample and a large order, on one core, each next to `openssl speed rsa2048` from the same
-## run; the store benchmarks on SQLite and on a throwaway PostgreSQL cluster with default durability
-## (report.py starts it with Benchmarks/pgcluster.py; without PostgreSQL's binaries it warns and skips
-## only those figures); then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
+## Benchmarks (Benchmarks/): build+sign, validate and verify one archive, for the shipped sample
+## and a large order, on one core, each next to `openssl speed rsa2048` from the same run; the
+## store benchmarks on SQLite and on a throwaway PostgreSQL cluster with default durability
+## (report.py starts it with Benchmarks/pgcluster.py; without PostgreSQL's binaries it warns and
+## skips only those figures); then the CLI end to end on a batch of $(ORDERS) orders (bench-batch).
+## All on the release build.
+BENCH_PRODUCTS = wallet-orders wallet-orders-archive-benchmarks wallet-orders-store-benchmarks wallet-orders-profile
 bench: setup-test
-	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(MAKE) --no-print-directory release RELEASE_PRODUCTS="$(BENCH_PRODUCTS)"
 	python3 Benchmarks/report.py
-	bash Benchmarks/batch-cli.sh $(ORDERS)
+	SKIP_BUILD=1 bash Benchmarks/batch-cli.sh $(ORDERS)
 
 ## The same benchmarks, a few iterations each, on a 2,000-order store (CI: checks they build and run,
 ## PostgreSQL's too; figures are rough).
 bench-smoke: setup-test
-	cd Benchmarks && $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(MAKE) --no-print-directory release RELEASE_PRODUCTS="$(BENCH_PRODUCTS)"
 	python3 Benchmarks/report.py --smoke
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-static $(FUZZ_BUILD) Benchmarks/.build
+	rm -rf .build $(RELEASE_SCRATCH) .build-asan .build-tsan $(FUZZ_BUILD)

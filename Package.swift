@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -124,6 +126,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -246,6 +250,47 @@ let package = Package(
             path: "Tests/PushReference",
             swiftSettings: swiftSettings
         ),
+        // The benchmarks (`make bench`, Benchmarks/): plain executables of this package, built in the
+        // release build with the tool itself, so the stack is compiled once for both. The harness
+        // times each benchmark and prints JSON lines for Benchmarks/report.py; not a product.
+        .target(
+            name: "BenchmarkHarness",
+            path: "Benchmarks/Sources/BenchmarkHarness",
+            swiftSettings: swiftSettings
+        ),
+        // The benchmarks' fixtures: a TEST-ONLY chain, the shipped sample, a large generated order.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: ["WalletOrders"],
+            path: "Benchmarks/Sources/BenchmarkFixtures",
+            swiftSettings: swiftSettings
+        ),
+        // Build+sign (deflate and store), the signature alone, full validation and container-only
+        // verification, for the shipped sample and a large generated order.
+        .executableTarget(
+            name: "wallet-orders-archive-benchmarks",
+            dependencies: ["BenchmarkHarness", "BenchmarkFixtures", "WalletOrders"],
+            path: "Benchmarks/Sources/ArchiveBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+        // Durable saves (one at a time and batched, with and without validation; one large order)
+        // and contains, on a store of 100,000 orders, on SQLite and (WALLET_ORDERS_BENCH_PG_URL;
+        // report.py starts a cluster) on PostgreSQL.
+        .executableTarget(
+            name: "wallet-orders-store-benchmarks",
+            dependencies: [
+                "BenchmarkHarness", "BenchmarkFixtures", "WalletOrders", "WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake",
+            ],
+            path: "Benchmarks/Sources/StoreBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+        // Runs one operation N times, for callgrind and perf (see its main.swift).
+        .executableTarget(
+            name: "wallet-orders-profile",
+            dependencies: ["BenchmarkFixtures", "WalletOrders", "WalletOrdersStore", "WalletOrdersIntake"],
+            path: "Benchmarks/Sources/wallet-orders-profile",
+            swiftSettings: swiftSettings
+        ),
         // Signed test orders: a development PKI and versions of a sample (WalletOrders and
         // Swift Testing); shared by the store and server tests.
         .target(
@@ -321,7 +366,12 @@ let package = Package(
                 "WalletOrdersTestFixtures",
                 "APNsStandIn",
                 "apns-stand-in",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

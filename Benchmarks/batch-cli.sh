@@ -23,9 +23,9 @@ JOBS="${JOBS:-1 2}"
 REPEAT="${REPEAT:-2}"
 cd "$(dirname "$0")/.."
 if [ -z "${SKIP_BUILD:-}" ]; then
-    swift build -c release --product wallet-orders >&2
+    make --no-print-directory release >&2
 fi
-BIN="$PWD/.build/release/wallet-orders"
+BIN="$PWD/.build-release/release/wallet-orders"
 # The archives are written to tmpfs (/dev/shm) when there is one, so that the figures are the
 # tool's, not the disk's: on ext4, creating thousands of files just after deleting the last run's
 # spent up to half the time in the kernel's inode allocator (recently_deleted). BENCH_DIR overrides.

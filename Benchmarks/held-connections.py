@@ -26,7 +26,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BIN = os.environ.get("BIN", os.path.join(ROOT, ".build", "release", "wallet-orders"))
+BIN = os.environ.get("BIN", os.path.join(ROOT, ".build-release", "release", "wallet-orders"))
 DURATION = int(os.environ.get("DURATION", "5"))
 HELD = int(os.environ.get("HELD", "2000"))
 HALF_HEAD = b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Wait: "
@@ -88,7 +88,7 @@ def main():
     if hard < HELD + 100:
         raise SystemExit(f"holding {HELD} connections needs an open-file limit above {HELD + 100}; the hard limit is {hard}")
     if not os.environ.get("SKIP_BUILD"):
-        subprocess.run(["swift", "build", "-c", "release", "--product", "wallet-orders"], cwd=ROOT, check=True)
+        subprocess.run(["make", "--no-print-directory", "release"], cwd=ROOT, check=True)
     folder = tempfile.mkdtemp(prefix="held-connections")
     server = subprocess.Popen(
         ["taskset", "-c", "0", BIN, "serve", "--store", os.path.join(folder, "orders.sqlite"), "--listen", "127.0.0.1:0",

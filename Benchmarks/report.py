@@ -4,7 +4,7 @@ each benchmark's median next to its floor as a ratio.
 
     python3 Benchmarks/report.py                 # what `make bench` runs
     python3 Benchmarks/report.py --smoke         # what `make bench-smoke` runs (a few iterations)
-    python3 Benchmarks/report.py --filter shipped   # other options go to `swift package benchmark run`
+    python3 Benchmarks/report.py --filter '.*shipped.*'   # other options go to the benchmark executables
     python3 Benchmarks/report.py --no-postgres      # SQLite's store figures only
 
 Floors: build+sign is bounded by one RSA-2048 private-key operation (`openssl speed` sign; `sign
@@ -21,7 +21,6 @@ skipped. WALLET_ORDERS_BENCH_PG_URL set by the caller names another server inste
 """
 
 import argparse
-import glob
 import json
 import os
 import re
@@ -31,6 +30,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import pgcluster  # noqa: E402
 
@@ -83,8 +83,14 @@ def pgbench_floors(cluster, seconds):
         return latency(["-S"]), latency(["-f", script.name])
 
 
+# The benchmark executables, from the release build (`make bench` builds them).
+BIN = os.environ.get("BIN", os.path.join(ROOT, ".build-release", "release"))
+EXECUTABLES = ["wallet-orders-archive-benchmarks", "wallet-orders-store-benchmarks"]
+
+
 def run_benchmarks(smoke, extra, postgres_env):
-    """Runs the benchmark plugin with JMH export; returns {name: (median µs, p99 µs, mallocs, iterations)}."""
+    """Runs each benchmark executable (BenchmarkHarness: one JSON line per benchmark); returns
+    {name: (median µs, p99 µs, iterations)}."""
     env = dict(os.environ)
     env.update(postgres_env)
     # As `wallet-orders` does for itself (POSIX.readLocalTimeZoneOnce): with TZ unset, glibc stats
@@ -92,31 +98,24 @@ def run_benchmarks(smoke, extra, postgres_env):
     env.setdefault("TZ", ":/etc/localtime")
     if smoke:
         env["WALLET_ORDERS_BENCH_SMOKE"] = "1"
-    with tempfile.TemporaryDirectory() as out:
-        command = pin() + [
-            "swift", "package", "--allow-writing-to-directory", out, "benchmark", "run",
-            "--format", "jmh", "--path", out, "--no-progress"] + extra
-        result = subprocess.run(command, cwd=HERE, env=env, capture_output=True, text=True)
+    figures = {}
+    for executable in EXECUTABLES:
+        path = os.path.join(BIN, executable)
+        if not os.access(path, os.X_OK):
+            sys.exit(f"report.py: {path} is not built (make bench builds it)")
+        result = subprocess.run(pin() + [path] + extra, cwd=ROOT, env=env, capture_output=True, text=True)
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
-            sys.exit(f"report.py: the benchmark run failed (exit {result.returncode})")
-        files = glob.glob(os.path.join(out, "**", "*.jmh.json"), recursive=True)
-        if not files:
-            sys.stderr.write(result.stdout + result.stderr)
-            sys.exit("report.py: the benchmark run wrote no JMH file")
-        figures = {}
-        for path in files:
-            with open(path) as f:
-                for element in json.load(f):
-                    name = element["benchmark"].split(".")[-1].replace("_", " ")
-                    metrics = element["secondaryMetrics"]
-                    wall = next(v for k, v in metrics.items() if "wall" in k.lower())
-                    mallocs = next((v for k, v in metrics.items() if "malloc" in k.lower()), None)
-                    figures[name] = (
-                        wall["scorePercentiles"]["50.0"], wall["scorePercentiles"]["99.0"],
-                        mallocs["scorePercentiles"]["50.0"] if mallocs else None,
-                        element["measurementIterations"])
-        return figures
+            sys.exit(f"report.py: {executable} failed (exit {result.returncode})")
+        for line in result.stdout.splitlines():
+            if not line.startswith("{"):
+                continue
+            element = json.loads(line)
+            figures[element["benchmark"]] = (
+                element["medianNanoseconds"] / 1000, element["p99Nanoseconds"] / 1000, element["iterations"])
+    if not figures:
+        sys.exit("report.py: no benchmark ran (check --filter)")
+    return figures
 
 
 # Store targets (SQLite): operations per second, for each benchmark whose name starts with the key.
@@ -152,7 +151,7 @@ def main():
     parser.add_argument("--openssl-seconds", type=int, default=None, help="seconds per `openssl speed` test")
     parser.add_argument("--no-postgres", action="store_true", help="no PostgreSQL store benchmarks")
     args, extra = parser.parse_known_args()
-    args.extra = extra  # anything else goes to `swift package benchmark run` (e.g. --filter REGEX)
+    args.extra = extra  # anything else goes to the benchmark executables (e.g. --filter REGEX)
     seconds = args.openssl_seconds or (1 if args.smoke else 5)
 
     cluster, postgres_note, floors = None, "", None
@@ -190,12 +189,12 @@ def main():
               f"{floors[0]:.3f} ms, committed one-row INSERT {floors[1]:.3f} ms (before {floors_before[0]:.3f}/{floors_before[1]:.3f}, "
               f"after {floors_after[0]:.3f}/{floors_after[1]:.3f})")
     print()
-    print(f"{'benchmark':<30} {'iters':>6} {'median':>10} {'p99':>10} {'mallocs':>8}   ratio to floor")
-    print("-" * 96)
+    print(f"{'benchmark':<30} {'iters':>6} {'median':>10} {'p99':>10}   ratio to floor")
+    print("-" * 87)
     for name in sorted(figures, key=lambda n: (n.split(" ", 1)[1] if " " in n else n, list(FLOORS).index(n.split(" ")[0]) if n.split(" ")[0] in FLOORS else 9)):
-        median, p99, mallocs, iterations = figures[name]
+        median, p99, iterations = figures[name]
         kind = name.split(" ")[0]
-        line = f"{name:<30} {iterations:>6} {median / 1000:>7.3f} ms {p99 / 1000:>7.3f} ms {'' if mallocs is None else int(mallocs):>8}"
+        line = f"{name:<30} {iterations:>6} {median / 1000:>7.3f} ms {p99 / 1000:>7.3f} ms"
         if kind == "store":
             line += "   " + store_rate(name, median)
         if kind in FLOORS:

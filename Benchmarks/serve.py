@@ -69,9 +69,10 @@ UPLOADS = int(os.environ.get("UPLOADS", "20000"))  # bodies for each upload figu
 UPLOAD_SECONDS = 4
 TYPE = "order.com.northwindoutfitters.shop"
 TOKEN = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
-BIN = os.path.join(ROOT, ".build", "release", "wallet-orders")
+RELEASE_BIN = os.path.join(ROOT, ".build-release", "release")
+BIN = os.path.join(RELEASE_BIN, "wallet-orders")
 EXECUTOR = "event-loops"  # serve --executor, and the references' (--executor)
-REFERENCE = os.path.join(ROOT, ".build", "release", "serve-reference")
+REFERENCE = os.path.join(RELEASE_BIN, "serve-reference")
 
 
 def run(command, **kwargs):
@@ -79,8 +80,8 @@ def run(command, **kwargs):
 
 
 def build(products=("wallet-orders", "serve-reference", "apns-stand-in", "push-reference")):
-    for product in products:
-        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
+    # The release build (`make release`): the one `make install` and the other benchmarks use.
+    subprocess.run(["make", "--no-print-directory", "release", "RELEASE_PRODUCTS=" + " ".join(products)], cwd=ROOT, check=True)
 
 
 def start(command, pattern, env=None):
@@ -230,7 +231,7 @@ def pushes(work, store, root, signing, template, order):
     ):
         run(["openssl"] + arguments)
     stand_in = subprocess.Popen(
-        ["taskset", "-c", "1", os.path.join(ROOT, ".build", "release", "apns-stand-in"), "--cert", f"{work}/apns-cert.pem",
+        ["taskset", "-c", "1", os.path.join(RELEASE_BIN, "apns-stand-in"), "--cert", f"{work}/apns-cert.pem",
          "--key", f"{work}/apns-key.pem", "--listen", "127.0.0.1:0", "--jwt-key", f"{work}/token.pub", "--key-id", "BENCHKEY01",
          "--team-id", "BENCH00001"], stdout=subprocess.PIPE, text=True)
     apns_port = json.loads(stand_in.stdout.readline())["port"]
@@ -286,7 +287,7 @@ def pushes(work, store, root, signing, template, order):
         # ends in between): what one core can send with this client.
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         floor_pushes = PUSH_DEVICES * 5
-        floor = json.loads(run(["taskset", "-c", "0", os.path.join(ROOT, ".build", "release", "push-reference"),
+        floor = json.loads(run(["taskset", "-c", "0", os.path.join(RELEASE_BIN, "push-reference"),
                                 f"127.0.0.1:{apns_port}", f"{work}/apns-cert.pem", f"{work}/token.p8", "BENCHKEY01", "BENCH00001",
                                 TYPE, str(floor_pushes), "64"]).stdout)["rate"]
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

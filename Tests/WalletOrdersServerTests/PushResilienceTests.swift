@@ -212,13 +212,12 @@ struct PushResilienceTests {
                     let delivered = try #require(standIn.pushes.first { $0.deviceToken == single })
                     // It goes out with the first claim after its save, behind at most the batches
                     // in flight then (2 of 32 pushes) and one claimed beside it. Counted in pushes,
-                    // not seconds: on a loaded two-core machine those 96 pushes can take a second or
-                    // two, on a server tens of milliseconds; the wall clock only catches a stall.
+                    // the bound the worker sets, not in seconds: on a loaded two-core machine those
+                    // 96 pushes can take seconds, on a server tens of milliseconds. A stall is
+                    // caught by the wait above.
                     let ahead = standIn.pushes.filter { $0.receivedAt > saved && $0.receivedAt < delivered.receivedAt }.count
                     let bound = (configuration.concurrentBatches + 1) * configuration.batchSize
                     #expect(ahead <= bound, "\(ahead) pushes of the fan-out went ahead of it")
-                    let delay = delivered.receivedAt.timeIntervalSince(saved)
-                    #expect(delay < 10, "the other merchant's push waited \(delay) s")
                     #expect(try await PushDeliveryTests.eventually(120) { standIn.pushes.count == 801 })
                 }
             }

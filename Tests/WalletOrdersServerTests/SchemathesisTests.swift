@@ -24,9 +24,11 @@ struct SchemathesisTests {
     static let pushToken = "00112233445566778899aabbccddeeff"
     /// Requests a generated test may make per operation and phase.
     static let maximumExamples = 100
-    /// The deadline of the whole schemathesis run (it is killed after it); stretched under the
-    /// sanitizers (`WALLET_ORDERS_TIME_SCALE`), which slow the server down several times.
-    static let deadline: TimeInterval = 300 * TestTiming.scale
+    /// How long the whole schemathesis run may take before it is killed: a guard against a hang,
+    /// not a speed limit. The run's length is set by its work (`maximumExamples` per operation and
+    /// phase), which takes about 2 minutes on a quiet 2-core machine and several times that on a
+    /// busy one (a 300 s deadline once failed a correct run while the machine was busy).
+    static let deadline: TimeInterval = 1_800 * TestTiming.scale
 
     @Test("The document is valid OpenAPI 3.1.0 (openapi-spec-validator)")
     func documentIsValid() throws {
@@ -46,7 +48,7 @@ struct SchemathesisTests {
 
     @Test(
         "schemathesis: no 5xx, and every status, header, media type and body matches the document",
-        .timeLimit(.minutes(5)))
+        .timeLimit(.minutes(40)))
     func serverConformsToTheDocument() async throws {
         // Processes are waited for on a thread of their own, not on one of Swift concurrency's.
         let run = try await onOwnThread { try Self.runSchemathesis() }
@@ -107,14 +109,14 @@ struct SchemathesisTests {
             """
         // In the temporary folder, where schemathesis and Hypothesis leave their caches.
         let result = try ExternalProgram.run(
-            tool: "nice",
+            tool: "python3",
             [
-                "-n", "10", "python3", "-c", launcher,
+                "-c", launcher,
                 "--config-file", configuration.path, "run", document.path, "--url", baseURL,
                 "--checks",
                 "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance",
                 "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "\(maximumExamples)",
-                "--request-timeout", "\(Int(10 * TestTiming.scale))", "--max-failures", "20", "--generation-database", "none",
+                "--request-timeout", "\(Int(60 * TestTiming.scale))", "--max-failures", "20", "--generation-database", "none",
                 // One worker: Python 3.11's ast.parse, which Hypothesis calls, is not thread-safe.
                 "--workers", "1", "--no-color", "--suppress-health-check", "all",
             ],

@@ -14,6 +14,7 @@ public import Foundation
 /// `runuser`, since PostgreSQL refuses to run as root. The server binaries are looked for in
 /// `WALLET_ORDERS_PG_BINDIR`, then `/usr/lib/postgresql/*/bin` (newest first), then `PATH`;
 /// when none is found ``shared`` is `nil` and ``unavailableReason`` says why.
+/// `WALLET_ORDERS_TEST_POSTGRES=off` (`make test-fast`) leaves the cluster out the same way.
 public final class PostgresTestCluster: Sendable {
     /// The loopback address the server listens on.
     public let host = "127.0.0.1"
@@ -39,6 +40,11 @@ public final class PostgresTestCluster: Sendable {
     /// The folder of PostgreSQL's server binaries, or `nil` when they are not installed (then,
     /// and only then, the PostgreSQL tests are skipped, with a warning on stderr).
     public static let serverBinaries: URL? = {
+        // `make test-fast` leaves PostgreSQL out on purpose: no cluster, one line, no warning.
+        if ProcessInfo.processInfo.environment["WALLET_ORDERS_TEST_POSTGRES"] == "off" {
+            FileHandle.standardError.write(Data("note: WALLET_ORDERS_TEST_POSTGRES=off: the PostgreSQL store cases are left out\n".utf8))
+            return nil
+        }
         let found = findBinaries()
         if found == nil {
             FileHandle.standardError.write(

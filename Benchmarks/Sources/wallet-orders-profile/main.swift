@@ -1,7 +1,7 @@
 // Runs one benchmark operation N times on the benchmark fixtures, for profilers:
 //
 //   valgrind --tool=callgrind --toggle-collect='*runIterations*' --callgrind-out-file=validate.out \
-//       Benchmarks/.build/release/wallet-orders-profile validate shipped-ecommerce 200
+//       .build-release/release/wallet-orders-profile validate shipped-ecommerce 200
 //   callgrind_annotate validate.out | head -40
 //
 // OPERATION: build | build-store | validate | verify | contains (on a store of 1,000 copies of FIXTURE). FIXTURE: shipped-ecommerce | large-order.

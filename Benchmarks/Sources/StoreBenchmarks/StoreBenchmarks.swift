@@ -1,17 +1,17 @@
-// Order store benchmarks on ordo-one/benchmark: durable saves one at a time and batched, and
+import BenchmarkFixtures
+// Order store benchmarks (BenchmarkHarness): durable saves one at a time and batched, and
 // contains, on a store of 100,000 orders (2,000 with WALLET_ORDERS_BENCH_SMOKE; any number with
 // WALLET_ORDERS_BENCH_STORE_ORDERS), on SQLite and, when WALLET_ORDERS_BENCH_PG_URL names a
 // PostgreSQL server (report.py starts a throwaway one with default durability, pgcluster.py), the
 // same benchmarks on PostgreSQL ("store postgres …").
 //
 // The SQLite store is filled once through the public API (build, validate, batched save) and kept
-// in Benchmarks/.build/store-fixtures/ between runs; every run works on a fresh copy of it. The
+// in .build-release/store-fixtures/ between runs; every run works on a fresh copy of it. The
 // PostgreSQL store is filled the same way once per server (database fixture_N) and every run works
 // on a copy of that database (CREATE DATABASE … TEMPLATE, through psql: WALLET_ORDERS_BENCH_PG_PSQL
 // or `psql` on PATH), dropped when the process exits. Every save benchmark saves orders the store
 // doesn't hold yet, so that each save writes.
-import Benchmark
-import BenchmarkFixtures
+import BenchmarkHarness
 import Foundation
 import Synchronization
 import WalletOrders
@@ -172,7 +172,7 @@ final class StoreFixture: Sendable {
     }
 
     private func openSQLite() async throws -> SQLiteOrderStore {
-        let cacheFolder = Fixtures.repository.appendingPathComponent("Benchmarks/.build/store-fixtures")
+        let cacheFolder = Fixtures.repository.appendingPathComponent(".build-release/store-fixtures")
         try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
         let cached = cacheFolder.appendingPathComponent("orders-\(count).sqlite")
         if !FileManager.default.fileExists(atPath: cached.path) {
@@ -217,8 +217,6 @@ let benchmarks: @Sendable () -> Void = {
     let storeSize = Int(ProcessInfo.processInfo.environment["WALLET_ORDERS_BENCH_STORE_ORDERS"] ?? "") ?? (smoke ? 2_000 : 100_000)
     let batchSize = smoke ? 50 : 1_000
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput],
-        timeUnits: .microseconds,
         warmupIterations: smoke ? 1 : 10,
         maxDuration: .seconds(smoke ? 3 : 30),
         maxIterations: smoke ? 20 : 1_000
@@ -315,7 +313,7 @@ func register(backend: Backend, storeSize: Int, batchSize: Int, smoke: Bool, fix
         }, setup: setup)
 
     // contains for random stored orders (keys made outside the measurement), 100 lookups per
-    // iteration so that the harness's own per-iteration cost (clocks, malloc counters) is not
+    // iteration so that the harness's own per-iteration cost (clocks) is not
     // counted 100 times; report.py divides by 100.
     let keys = (0..<4_096).map { _ in
         FullyQualifiedOrderIdentifier(

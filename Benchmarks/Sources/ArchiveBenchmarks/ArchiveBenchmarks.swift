@@ -1,20 +1,18 @@
-// Archive benchmarks on ordo-one/benchmark: build+sign, full validation and container-only
+import BenchmarkFixtures
+// Archive benchmarks (BenchmarkHarness): build+sign, full validation and container-only
 // verification of one archive, for the shipped sample and for a large generated order.
 //
 //   make bench         full run, pinned to one core, with `openssl speed rsa2048` as the floor
 //   make bench-smoke   a few iterations of each (CI)
 //
 // WALLET_ORDERS_BENCH_SMOKE=1 shortens every benchmark to a few iterations.
-import Benchmark
-import BenchmarkFixtures
+import BenchmarkHarness
 import Foundation
 import WalletOrders
 
 let benchmarks: @Sendable () -> Void = {
     let smoke = ProcessInfo.processInfo.environment["WALLET_ORDERS_BENCH_SMOKE"] != nil
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .microseconds,
         warmupIterations: smoke ? 3 : 200,
         maxDuration: smoke ? .milliseconds(300) : .seconds(10),
         maxIterations: smoke ? 20 : 20_000
@@ -46,8 +44,11 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try fixture.builder.build(fixture.source, signingTime: fixtures.signingTime))
             }
         }
-        var storing = fixture.builder
-        storing.compression = .store
+        let storing = {
+            var builder = fixture.builder
+            builder.compression = .store
+            return builder
+        }()
         Benchmark("build+sign \(fixture.name) (store)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try storing.build(fixture.source, signingTime: fixtures.signingTime))

@@ -1,0 +1,4 @@
+// Runs the benchmarks of this executable (see BenchmarkRunner for the arguments).
+import BenchmarkHarness
+
+await BenchmarkRunner.main(registering: benchmarks)
