@@ -25,6 +25,7 @@ extension OrderServer.Configuration {
     /// | `log.rate`, `log.burst` | `POST /v1/log` per client | 5/s, 20 |
     /// | `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds` | what `POST /v1/log` may write: per request, and for every client together per window (``DeviceLogLimits``) | 4096, 1048576, 60 |
     /// | `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`, `connections.bodyTimeoutSeconds` | connection deadlines (``ConnectionLimits``) | 10, 60, 30 |
+    /// | `connections.bodyMinimumBytesPerSecond` | the rate a request body must keep up after the header timeout's head start | 4096 |
     /// | `connections.maximum`, `connections.maximumPerAddress` | open connections, in all and per client address | 10000, 64 |
     /// | `cache.archiveBytes` | bytes of archives kept in memory for repeated fetches (``OrderServer/Configuration/archiveCacheBytes``; 0: none) | 67108864 (64 MiB) |
     /// | `trustedProxies` | addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client | none |

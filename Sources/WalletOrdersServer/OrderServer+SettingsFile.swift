@@ -47,7 +47,7 @@ extension OrderServer.Configuration {
         for key in [
             "log.requestBytes", "log.budgetBytes", "cache.archiveBytes", "push.batchSize", "push.concurrentBatches",
             "registrations.maximumPerOrder", "registrations.maximumPerDevice", "registrations.perClientPerMinute",
-            "connections.maximum", "connections.maximumPerAddress",
+            "connections.maximum", "connections.maximumPerAddress", "connections.bodyMinimumBytesPerSecond",
         ] {
             types[key] = .wholeNumber
         }

@@ -186,6 +186,13 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout: Double?
 
     @Option(
+        name: .customLong("body-minimum-rate"),
+        help: ArgumentHelp(
+            "Close a connection whose request body, after the header timeout's head start, arrives slower than this on average (default 4096).",
+            valueName: "bytes/s"))
+    var bodyMinimumRate: Int?
+
+    @Option(
         name: .customLong("max-connections"),
         help: ArgumentHelp(
             "Open connections in all; more are closed at once (default 10000, less if the open-file limit is lower).", valueName: "count"))
@@ -325,6 +332,7 @@ struct ServeCommand: AsyncParsableCommand {
         set("connections.headerTimeoutSeconds", headerTimeout.map(ConfigContent.double))
         set("connections.idleTimeoutSeconds", idleTimeout.map(ConfigContent.double))
         set("connections.bodyTimeoutSeconds", bodyTimeout.map(ConfigContent.double))
+        set("connections.bodyMinimumBytesPerSecond", bodyMinimumRate.map(ConfigContent.int))
         set("connections.maximum", maximumConnections.map(ConfigContent.int))
         set("connections.maximumPerAddress", maximumConnectionsPerAddress.map(ConfigContent.int))
         if !trustedProxies.isEmpty { set("trustedProxies", .stringArray(trustedProxies)) }

@@ -104,16 +104,48 @@ struct DeviceLogLimitTests {
         #expect(IPAddressRange.limitKey("unknown") == "unknown")
         // Connections: 4 per address; a fifth from anywhere in the same /64 is refused, another /64 is not.
         let counter = ConnectionCounter(maximum: 100, maximumPerAddress: 4, exempt: TrustedProxies(ranges: []))
-        let held = (1...4).compactMap { counter.open("2001:db8:1:2::\($0)") }
+        let held = (1...4).compactMap { counter.open("2001:db8:1:2::\($0)", close: {}) }
         #expect(held.count == 4)
-        #expect(counter.open("2001:db8:1:2:dead:beef:0:1") == nil)
-        #expect(counter.open("2001:db8:1:3::1") != nil)
+        #expect(counter.open("2001:db8:1:2:dead:beef:0:1", close: {}) == nil)
+        #expect(counter.open("2001:db8:1:3::1", close: {}) != nil)
         counter.close(held[0])
-        #expect(counter.open("2001:db8:1:2:1234::9") != nil, "a closed connection frees its /64's place")
+        #expect(counter.open("2001:db8:1:2:1234::9", close: {}) != nil, "a closed connection frees its /64's place")
         // Request rates: the registration and log limiters take the same key.
         let limiter = RateLimiter(rate: 0.0001, burst: 1, maximumClients: 100)
         #expect(limiter.acquire(IPAddressRange.limitKey("2001:db8:1:2::1"), now: 0) == nil)
         #expect(limiter.acquire(IPAddressRange.limitKey("2001:db8:1:2::2"), now: 1) != nil)
+    }
+
+    @Test(
+        "At the connection cap a new connection takes the place of the one that has waited longest for its request; one being answered is never closed for it"
+    )
+    func capClosesTheLongestWaiting() {
+        let closed = Mutex<[String]>([])
+        let counter = ConnectionCounter(maximum: 3, maximumPerAddress: 10, exempt: TrustedProxies(ranges: []))
+        func open(_ name: String, _ address: String) -> ConnectionCounter.Ticket? {
+            counter.open(address, close: { closed.withLock { $0.append(name) } })
+        }
+        let a = open("a", "192.0.2.1")
+        let b = open("b", "192.0.2.2")
+        let c = open("c", "192.0.2.3")
+        #expect(a != nil && b != nil && c != nil)
+        // a's request arrives and is being answered; b and c still wait for theirs.
+        counter.serving(a!)
+        #expect(open("d", "192.0.2.4") != nil, "at the cap, a new connection is taken")
+        #expect(closed.withLock { $0 } == ["b"], "the longest-waiting connection gave way, not the one being answered")
+        counter.close(b!)
+        // a is answered and waits for its next request: from now, so after c and d.
+        counter.waiting(a!)
+        #expect(open("e", "192.0.2.5") != nil)
+        #expect(closed.withLock { $0 } == ["b", "c"])
+        counter.close(c!)
+        #expect(counter.total == 3)
+        // With every connection being answered, there is none to close: the new one is refused.
+        let full = ConnectionCounter(maximum: 1, maximumPerAddress: 10, exempt: TrustedProxies(ranges: []))
+        let only = full.open("192.0.2.9", close: { closed.withLock { $0.append("only") } })
+        full.serving(only!)
+        #expect(full.open("192.0.2.10", close: {}) == nil)
+        #expect(!closed.withLock { $0 }.contains("only"))
     }
 
     @Test("The log rate limiter forgets the least recently used clients when full, not everyone: a limited client stays limited")

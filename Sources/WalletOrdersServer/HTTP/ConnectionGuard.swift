@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -42,7 +43,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel where B
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        guard let ticket = counter.open(address) else {
+        guard let ticket = counter.open(address, close: { channel.close(promise: nil) }) else {
             logger.debug("connection refused: over the connection cap", metadata: ["client": .string(address)])
             // Closed as soon as it is active, before a byte is read: the channel isn't registered
             // yet, and only a registered channel closes cleanly.
@@ -57,7 +58,9 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel where B
         do {
             // First in the pipeline (before TLS and the HTTP decoder): it sees every byte arrive.
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionDeadlines(headerTimeout: .init(limits.headerTimeout), bodyTimeout: .init(limits.bodyTimeout)))
+                ConnectionDeadlines(
+                    headerTimeout: .init(limits.headerTimeout), bodyTimeout: .init(limits.bodyTimeout),
+                    bodyMinimumRate: limits.bodyMinimumRate, waiting: ConnectionWaiting(counter: counter, ticket: ticket)))
         } catch {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(error)
@@ -96,15 +99,27 @@ final class CloseAtOnce: ChannelInboundHandler, RemovableChannelHandler {
 
 /// Open connections, in all and per client address. Addresses in `exempt` (trusted proxies,
 /// which carry many clients) count only towards the global cap.
+///
+/// At the global cap a new connection takes the place of the one that has waited longest for its
+/// request to arrive (in its head, in its body, or idle between requests), which is closed: a
+/// client that sends its requests slowly, or a crowd of them, can hold connections only until
+/// others need them. A connection whose request has arrived and is being answered is never
+/// closed for a new one.
 final class ConnectionCounter: Sendable {
-    /// What ``open(_:)`` hands out and ``close(_:)`` takes back.
+    /// What ``open(_:close:)`` hands out and ``close(_:)`` takes back.
     struct Ticket: Sendable {
+        let id: Int
         let address: String?
     }
 
     private struct Counts {
         var total = 0
         var perAddress: [String: Int] = [:]
+        var nextID = 0
+        /// How to close each open connection that could give way to a new one.
+        var closers: [Int: @Sendable () -> Void] = [:]
+        /// Since when each of those has waited for its request (a new connection: from its start).
+        var waitingSince: [Int: NIODeadline] = [:]
     }
 
     let maximum: Int
@@ -119,25 +134,54 @@ final class ConnectionCounter: Sendable {
     }
 
     /// Counts a new connection from `address` (an IPv6 address with the rest of its /64:
-    /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap.
-    func open(_ address: String) -> Ticket? {
+    /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap. At the global cap the
+    /// connection that has waited longest for its request is closed (`close`, as it was given to
+    /// this method) to make room; the new one counts as waiting from now.
+    func open(_ address: String, close: @escaping @Sendable () -> Void) -> Ticket? {
         let perAddress = exempt.contains(address) ? nil : IPAddressRange.limitKey(address)
-        return counts.withLock { counts in
-            guard counts.total < maximum else { return nil }
-            if let perAddress {
-                let open = counts.perAddress[perAddress, default: 0]
-                guard open < maximumPerAddress else { return nil }
-                counts.perAddress[perAddress] = open + 1
+        let (ticket, evicted): (Ticket?, (@Sendable () -> Void)?) = counts.withLock { counts in
+            if let perAddress, counts.perAddress[perAddress, default: 0] >= maximumPerAddress { return (nil, nil) }
+            var evicted: (@Sendable () -> Void)?
+            if counts.total >= maximum {
+                // The longest waiting; the first opened among those waiting since the same instant.
+                guard let oldest = counts.waitingSince.min(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else { return (nil, nil) }
+                // Its slot is the new connection's from now; its close, when it comes, takes back
+                // only its own counts.
+                counts.waitingSince[oldest] = nil
+                evicted = counts.closers.removeValue(forKey: oldest)
             }
+            if let perAddress { counts.perAddress[perAddress, default: 0] += 1 }
             counts.total += 1
-            return Ticket(address: perAddress)
+            counts.nextID += 1
+            counts.closers[counts.nextID] = close
+            counts.waitingSince[counts.nextID] = .now()
+            return (Ticket(id: counts.nextID, address: perAddress), evicted)
         }
+        if let evicted {
+            Counter(label: "wallet_orders_connections_evicted_total").increment()
+            evicted()
+        }
+        return ticket
+    }
+
+    /// The connection now waits for a request (its next one, after an answer).
+    func waiting(_ ticket: Ticket) {
+        counts.withLock { counts in
+            if counts.closers[ticket.id] != nil { counts.waitingSince[ticket.id] = .now() }
+        }
+    }
+
+    /// The connection's request has arrived and is being answered: it can't be closed for a new one.
+    func serving(_ ticket: Ticket) {
+        _ = counts.withLock { $0.waitingSince.removeValue(forKey: ticket.id) }
     }
 
     /// Forgets a closed connection.
     func close(_ ticket: Ticket) {
         counts.withLock { counts in
             counts.total -= 1
+            counts.closers[ticket.id] = nil
+            counts.waitingSince[ticket.id] = nil
             if let address = ticket.address {
                 let open = counts.perAddress[address, default: 1] - 1
                 counts.perAddress[address] = open > 0 ? open : nil
@@ -149,14 +193,24 @@ final class ConnectionCounter: Sendable {
     var total: Int { counts.withLock { $0.total } }
 }
 
+/// One connection's place in its ``ConnectionCounter``: ``ConnectionDeadlines`` says when it waits
+/// for a request and when it is being answered.
+struct ConnectionWaiting {
+    let counter: ConnectionCounter
+    let ticket: ConnectionCounter.Ticket
+}
+
 /// Closes a connection whose request head doesn't arrive within `headerTimeout` (counted from the
 /// connection's start, or from the first byte of a later request), whose request body sends
-/// nothing for `bodyTimeout`, or whose client takes nothing of a response for `bodyTimeout` (the
-/// socket stays unwritable). After an answer sent before its request's body ended (a 413, a 401
+/// nothing for `bodyTimeout` or falls behind `bodyMinimumRate` (bytes a second, on average, after
+/// a head start of `headerTimeout`: a body trickled a byte at a time is closed about
+/// `headerTimeout` after its head however regularly the bytes come), or whose client takes nothing
+/// of a response for `bodyTimeout` (the socket stays unwritable). After an answer sent before its request's body ended (a 413, a 401
 /// that didn't need the body), it reads at most ``lingerBytes`` more for up to ``lingerTime``, so
 /// that the client, still sending, can read the answer, then closes. It sits first in the
 /// pipeline, where it sees bytes arrive; ``RequestProgress``, after the HTTP decoder, tells it
-/// where each request is.
+/// where each request is. It also tells the ``ConnectionCounter`` whether the connection waits
+/// for a request (and so may give way to a new connection at the cap) or is being answered.
 final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -168,6 +222,8 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
 
     private let headerTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
+    private let bodyMinimumRate: Int64
+    private let waiting: ConnectionWaiting
     private var context: ChannelHandlerContext?
     /// Requests whose head has arrived and whose response hasn't been sent.
     private var requestsOpen = 0
@@ -175,6 +231,9 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     /// When the head now awaited started to arrive (the connection's start for the first).
     private var headStarted: NIODeadline?
     private var lastBodyRead = NIODeadline.now()
+    /// When the head of the request whose body is being read arrived, and the bytes read since.
+    private var bodyStarted = NIODeadline.now()
+    private var bodyBytes: Int64 = 0
     /// Since when the socket hasn't taken what the service writes.
     private var writeStalled: NIODeadline?
     /// Set once a request was answered before its body ended: the bytes that may still be read,
@@ -183,9 +242,11 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
 
-    init(headerTimeout: TimeAmount, bodyTimeout: TimeAmount) {
+    init(headerTimeout: TimeAmount, bodyTimeout: TimeAmount, bodyMinimumRate: Int, waiting: ConnectionWaiting) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.bodyMinimumRate = Int64(max(1, bodyMinimumRate))
+        self.waiting = waiting
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -211,6 +272,7 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
         }
         if readingBody {
             lastBodyRead = .now()
+            bodyBytes += Int64(unwrapInboundIn(data).readableBytes)
         } else if headStarted == nil {
             headStarted = .now()
             schedule()
@@ -230,18 +292,22 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
         readingBody = true
         requestsOpen += 1
         lastBodyRead = .now()
+        bodyStarted = lastBodyRead
+        bodyBytes = 0
         schedule()
     }
 
-    /// A request's end arrived.
+    /// A request's end arrived: it is being answered.
     func requestReceived() {
         readingBody = false
+        waiting.counter.serving(waiting.ticket)
         if lingering != nil { context?.close(promise: nil) }
     }
 
     /// A response's end was written.
     func responseSent() {
         requestsOpen = max(0, requestsOpen - 1)
+        if requestsOpen == 0, !readingBody { waiting.counter.waiting(waiting.ticket) }
         schedule()
     }
 
@@ -256,9 +322,14 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     /// answering (and its client takes the answer), or between requests (where Hummingbird's idle
     /// timeout applies).
     private var deadline: NIODeadline? {
-        let waiting: NIODeadline? =
-            if readingBody { lastBodyRead + bodyTimeout } else if requestsOpen > 0 { nil } else { headStarted.map { $0 + headerTimeout } }
-        return [waiting, writeStalled.map { $0 + bodyTimeout }, lingering?.until].compactMap { $0 }.min()
+        let awaited: NIODeadline? =
+            if readingBody {
+                // (Bytes capped where their nanoseconds still fit an Int64: 8 GiB, past any body the service reads.)
+                min(
+                    lastBodyRead + bodyTimeout,
+                    bodyStarted + headerTimeout + .nanoseconds(min(bodyBytes, 1 << 33) * 1_000_000_000 / bodyMinimumRate))
+            } else if requestsOpen > 0 { nil } else { headStarted.map { $0 + headerTimeout } }
+        return [awaited, writeStalled.map { $0 + bodyTimeout }, lingering?.until].compactMap { $0 }.min()
     }
 
     private func schedule() {

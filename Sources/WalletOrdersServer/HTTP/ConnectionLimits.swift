@@ -17,11 +17,14 @@ import WalletOrders
 /// | ``headerTimeout`` | 10 s | a request's head (request line and headers) must arrive within it, counted from the connection's start or from the first byte of a later request; then the connection is closed |
 /// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout, which also closes a connection whose request sends nothing for that long: the header and body deadlines may not be longer) |
 /// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long, or an answer the client takes nothing of for this long, is abandoned and the connection closed |
-/// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | past it, a new connection is closed at once, before a byte is read |
-/// | ``maximumConnectionsPerAddress`` | 64 | the same, per client address (an IPv6 client per /64, which one subscriber is given to pick addresses from); trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
+/// | ``bodyMinimumRate`` | 4,096 bytes/s | a request body must arrive at this rate on average after a head start of ``headerTimeout``: by `t` seconds after its head, `(t − headerTimeout) × rate` bytes; a slower one is abandoned and the connection closed. So a registration's or a log's few hundred bytes must all arrive within about ``headerTimeout`` of the head, and an upload gets time in proportion to its size |
+/// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | at it, a new connection takes the place of the open one that has waited longest for its request (in its head, in its body, or idle between requests), which is closed; connections whose request is being answered are never closed for it. With none to close, the new connection is closed at once, before a byte is read |
+/// | ``maximumConnectionsPerAddress`` | 64 | past it, a new connection from that client address is closed at once (an IPv6 client counts per /64, which one subscriber is given to pick addresses from); trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
 ///
 /// A connection refused by a cap costs one `accept` and one `close`: the service goes on
-/// answering every other client, `/health` included.
+/// answering every other client, `/health` included. Connections that send their requests slowly
+/// can't hold the service's connections from others: each is closed by the body rate or the
+/// header deadline within seconds, and at the cap the longest-waiting gives way to a new client.
 public struct ConnectionLimits: Sendable, Equatable {
     /// How long a request's head may take to arrive.
     public var headerTimeout: Duration
@@ -30,6 +33,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// How long a request body may go without sending a byte, and an answer without the client
     /// taking a byte.
     public var bodyTimeout: Duration
+    /// The rate, in bytes a second, a request body must keep up on average once ``headerTimeout``
+    /// has passed since its head.
+    public var bodyMinimumRate: Int
     /// Open connections in all; further ones are closed at once. The service lowers it to what
     /// the process's open-file limit allows (less ``reservedFileDescriptors``).
     public var maximumConnections: Int
@@ -42,11 +48,12 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// Creates limits; every default is the one in the table above.
     public init(
         headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), bodyTimeout: Duration = .seconds(30),
-        maximumConnections: Int = 10_000, maximumConnectionsPerAddress: Int = 64
+        bodyMinimumRate: Int = 4_096, maximumConnections: Int = 10_000, maximumConnectionsPerAddress: Int = 64
     ) {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
+        self.bodyMinimumRate = bodyMinimumRate
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
     }
@@ -94,7 +101,8 @@ public struct ConnectionLimits: Sendable, Equatable {
 extension OrderServer.Configuration {
     /// Reads ``connections``, ``deviceLog`` and ``trustedProxies`` (the keys
     /// `connections.headerTimeoutSeconds`, `connections.idleTimeoutSeconds`,
-    /// `connections.bodyTimeoutSeconds`, `connections.maximum`, `connections.maximumPerAddress`,
+    /// `connections.bodyTimeoutSeconds`, `connections.bodyMinimumBytesPerSecond`, `connections.maximum`,
+    /// `connections.maximumPerAddress`,
     /// `log.requestBytes`, `log.budgetBytes`, `log.budgetSeconds`, `trustedProxies`).
     mutating func readLimits(_ config: ConfigReader) throws {
         func seconds(_ key: String, _ fallback: Duration) throws -> Duration {
@@ -113,6 +121,7 @@ extension OrderServer.Configuration {
             headerTimeout: try seconds("connections.headerTimeoutSeconds", defaults.headerTimeout),
             idleTimeout: try seconds("connections.idleTimeoutSeconds", defaults.idleTimeout),
             bodyTimeout: try seconds("connections.bodyTimeoutSeconds", defaults.bodyTimeout),
+            bodyMinimumRate: try count("connections.bodyMinimumBytesPerSecond", defaults.bodyMinimumRate),
             maximumConnections: try count("connections.maximum", defaults.maximumConnections),
             maximumConnectionsPerAddress: try count("connections.maximumPerAddress", defaults.maximumConnectionsPerAddress))
         // Hummingbird's idle timeout also closes a connection whose request stops arriving: a
