@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// connection cap and kept `/health` out for the whole hold. `wallet-orders serve` and the attacker
 /// (Python, `Support/trickled_bodies.py`) each run in a process of their own, and the attacker
 /// stops by itself.
-@Suite("wallet-orders serve holds up under trickled request bodies from many addresses", .dedicatedThreads)
+@Suite("wallet-orders serve holds up under trickled request bodies from many addresses", .serialized, .dedicatedThreads)
 struct TrickledBodiesEndToEndTests {
     struct Report: Decodable {
         var opened: Int

@@ -100,11 +100,11 @@ final class CloseAtOnce: ChannelInboundHandler, RemovableChannelHandler {
 /// Open connections, in all and per client address. Addresses in `exempt` (trusted proxies,
 /// which carry many clients) count only towards the global cap.
 ///
-/// At the global cap a new connection takes the place of the one that has waited longest for its
-/// request to arrive (in its head, in its body, or idle between requests), which is closed: a
-/// client that sends its requests slowly, or a crowd of them, can hold connections only until
-/// others need them. A connection whose request has arrived and is being answered is never
-/// closed for a new one.
+/// At the global cap a new connection takes the place of the one that has waited longest on its
+/// client (for its request to arrive, in its head, in its body or idle between requests, or for
+/// the client to take a response), which is closed: a client that sends its requests or reads
+/// its answers slowly, or a crowd of them, can hold connections only until others need them. A
+/// connection whose request has arrived and is being answered is not closed for a new one.
 final class ConnectionCounter: Sendable {
     /// What ``open(_:close:)`` hands out and ``close(_:)`` takes back.
     struct Ticket: Sendable {
@@ -112,20 +112,64 @@ final class ConnectionCounter: Sendable {
         let address: String?
     }
 
+    /// The connections that could give way to a new one, longest waiting first: a queue of turns,
+    /// each connection's latest turn the one that counts (a connection that waits again goes to
+    /// the back; one being answered or closed leaves its turns behind, skipped when reached).
+    /// Taking the longest waiting is O(1) amortized, so a flood of new connections at the cap
+    /// costs each one a few steps under the lock, not a look at every connection.
+    private struct Waiting {
+        private var turns: [(id: Int, turn: Int)] = []
+        private var head = 0
+        private var latest: [Int: Int] = [:]
+        private var nextTurn = 0
+
+        mutating func add(_ id: Int) {
+            nextTurn += 1
+            latest[id] = nextTurn
+            turns.append((id, nextTurn))
+            // Turns left behind are dropped once they outnumber the live ones.
+            if turns.count - head > 2 * latest.count + 1_024 {
+                turns = latest.map { (id: $0.key, turn: $0.value) }.sorted { $0.turn < $1.turn }
+                head = 0
+            }
+        }
+
+        mutating func remove(_ id: Int) { latest[id] = nil }
+
+        func contains(_ id: Int) -> Bool { latest[id] != nil }
+
+        /// The longest-waiting connection, taken out of the queue.
+        mutating func takeOldest() -> Int? {
+            while head < turns.count {
+                let (id, turn) = turns[head]
+                head += 1
+                if head > 1_024, head * 2 > turns.count {
+                    turns.removeFirst(head)
+                    head = 0
+                }
+                if latest[id] == turn {
+                    latest[id] = nil
+                    return id
+                }
+            }
+            return nil
+        }
+    }
+
     private struct Counts {
         var total = 0
         var perAddress: [String: Int] = [:]
         var nextID = 0
-        /// How to close each open connection that could give way to a new one.
+        /// How to close each open connection (until it is closed or has given way).
         var closers: [Int: @Sendable () -> Void] = [:]
-        /// Since when each of those has waited for its request (a new connection: from its start).
-        var waitingSince: [Int: NIODeadline] = [:]
+        var waiting = Waiting()
     }
 
     let maximum: Int
     let maximumPerAddress: Int
     let exempt: TrustedProxies
     private let counts = Mutex(Counts())
+    private let evictions = Counter(label: "wallet_orders_connections_evicted_total")
 
     init(maximum: Int, maximumPerAddress: Int, exempt: TrustedProxies) {
         self.maximum = maximum
@@ -143,37 +187,38 @@ final class ConnectionCounter: Sendable {
             if let perAddress, counts.perAddress[perAddress, default: 0] >= maximumPerAddress { return (nil, nil) }
             var evicted: (@Sendable () -> Void)?
             if counts.total >= maximum {
-                // The longest waiting; the first opened among those waiting since the same instant.
-                guard let oldest = counts.waitingSince.min(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else { return (nil, nil) }
+                guard let oldest = counts.waiting.takeOldest() else { return (nil, nil) }
                 // Its slot is the new connection's from now; its close, when it comes, takes back
                 // only its own counts.
-                counts.waitingSince[oldest] = nil
                 evicted = counts.closers.removeValue(forKey: oldest)
             }
             if let perAddress { counts.perAddress[perAddress, default: 0] += 1 }
             counts.total += 1
             counts.nextID += 1
             counts.closers[counts.nextID] = close
-            counts.waitingSince[counts.nextID] = .now()
+            counts.waiting.add(counts.nextID)
             return (Ticket(id: counts.nextID, address: perAddress), evicted)
         }
         if let evicted {
-            Counter(label: "wallet_orders_connections_evicted_total").increment()
+            evictions.increment()
             evicted()
         }
         return ticket
     }
 
-    /// The connection now waits for a request (its next one, after an answer).
+    /// The connection now waits on its client: for a request (its next one, after an answer),
+    /// or for the client to take what it is sent. It goes to the back of the queue, unless it
+    /// waits there already (a connection idle, then slow to send its next request, keeps the
+    /// place it took when it went idle).
     func waiting(_ ticket: Ticket) {
         counts.withLock { counts in
-            if counts.closers[ticket.id] != nil { counts.waitingSince[ticket.id] = .now() }
+            if counts.closers[ticket.id] != nil, !counts.waiting.contains(ticket.id) { counts.waiting.add(ticket.id) }
         }
     }
 
     /// The connection's request has arrived and is being answered: it can't be closed for a new one.
     func serving(_ ticket: Ticket) {
-        _ = counts.withLock { $0.waitingSince.removeValue(forKey: ticket.id) }
+        counts.withLock { $0.waiting.remove(ticket.id) }
     }
 
     /// Forgets a closed connection.
@@ -181,7 +226,7 @@ final class ConnectionCounter: Sendable {
         counts.withLock { counts in
             counts.total -= 1
             counts.closers[ticket.id] = nil
-            counts.waitingSince[ticket.id] = nil
+            counts.waiting.remove(ticket.id)
             if let address = ticket.address {
                 let open = counts.perAddress[address, default: 1] - 1
                 counts.perAddress[address] = open > 0 ? open : nil
@@ -202,10 +247,11 @@ struct ConnectionWaiting {
 
 /// Closes a connection whose request head doesn't arrive within `headerTimeout` (counted from the
 /// connection's start, or from the first byte of a later request), whose request body sends
-/// nothing for `bodyTimeout` or falls behind `bodyMinimumRate` (bytes a second, on average, after
-/// a head start of `headerTimeout`: a body trickled a byte at a time is closed about
-/// `headerTimeout` after its head however regularly the bytes come), or whose client takes nothing
-/// of a response for `bodyTimeout` (the socket stays unwritable). After an answer sent before its request's body ended (a 413, a 401
+/// nothing for `bodyTimeout` or whose request falls behind `bodyMinimumRate` (bytes a second on the
+/// connection, head and framing included, on average from the request's first byte after a head
+/// start of `headerTimeout`: a body trickled a byte at a time is closed about `headerTimeout`
+/// after the request began however regularly the bytes come), or whose client takes nothing of a
+/// response for `bodyTimeout` (the socket stays unwritable). After an answer sent before its request's body ended (a 413, a 401
 /// that didn't need the body), it reads at most ``lingerBytes`` more for up to ``lingerTime``, so
 /// that the client, still sending, can read the answer, then closes. It sits first in the
 /// pipeline, where it sees bytes arrive; ``RequestProgress``, after the HTTP decoder, tells it
@@ -231,9 +277,10 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     /// When the head now awaited started to arrive (the connection's start for the first).
     private var headStarted: NIODeadline?
     private var lastBodyRead = NIODeadline.now()
-    /// When the head of the request whose body is being read arrived, and the bytes read since.
-    private var bodyStarted = NIODeadline.now()
-    private var bodyBytes: Int64 = 0
+    /// When the request now arriving started (its head's first byte; the connection's start for
+    /// the first), and the bytes read on the connection since: its head, its body, their framing.
+    private var requestStarted = NIODeadline.now()
+    private var requestBytes: Int64 = 0
     /// Since when the socket hasn't taken what the service writes.
     private var writeStalled: NIODeadline?
     /// Set once a request was answered before its body ended: the bytes that may still be read,
@@ -252,6 +299,7 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         headStarted = .now()
+        requestStarted = headStarted!
         schedule()
     }
 
@@ -270,18 +318,30 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
             }
             self.lingering?.bytesLeft = left
         }
+        let bytes = Int64(unwrapInboundIn(data).readableBytes)
         if readingBody {
             lastBodyRead = .now()
-            bodyBytes += Int64(unwrapInboundIn(data).readableBytes)
+            requestBytes += bytes
         } else if headStarted == nil {
             headStarted = .now()
+            requestStarted = headStarted!
+            requestBytes = bytes
             schedule()
+        } else {
+            requestBytes += bytes
         }
         context.fireChannelRead(data)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         writeStalled = context.channel.isWritable ? nil : .now()
+        // A connection whose client doesn't take its answer waits on the client: at the cap it
+        // gives way to a new connection, as one that doesn't send its request does.
+        if writeStalled != nil {
+            waiting.counter.waiting(waiting.ticket)
+        } else if requestsOpen > 0, !readingBody {
+            waiting.counter.serving(waiting.ticket)
+        }
         schedule()
         context.fireChannelWritabilityChanged()
     }
@@ -292,8 +352,6 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
         readingBody = true
         requestsOpen += 1
         lastBodyRead = .now()
-        bodyStarted = lastBodyRead
-        bodyBytes = 0
         schedule()
     }
 
@@ -327,7 +385,7 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
                 // (Bytes capped where their nanoseconds still fit an Int64: 8 GiB, past any body the service reads.)
                 min(
                     lastBodyRead + bodyTimeout,
-                    bodyStarted + headerTimeout + .nanoseconds(min(bodyBytes, 1 << 33) * 1_000_000_000 / bodyMinimumRate))
+                    requestStarted + headerTimeout + .nanoseconds(min(requestBytes, 1 << 33) * 1_000_000_000 / bodyMinimumRate))
             } else if requestsOpen > 0 { nil } else { headStarted.map { $0 + headerTimeout } }
         return [awaited, writeStalled.map { $0 + bodyTimeout }, lingering?.until].compactMap { $0 }.min()
     }

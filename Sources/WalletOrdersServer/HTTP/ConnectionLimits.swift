@@ -17,14 +17,16 @@ import WalletOrders
 /// | ``headerTimeout`` | 10 s | a request's head (request line and headers) must arrive within it, counted from the connection's start or from the first byte of a later request; then the connection is closed |
 /// | ``idleTimeout`` | 60 s | a keep-alive connection with no request in progress is closed after it (Hummingbird's own idle timeout, which also closes a connection whose request sends nothing for that long: the header and body deadlines may not be longer) |
 /// | ``bodyTimeout`` | 30 s | a request body that sends nothing for this long, or an answer the client takes nothing of for this long, is abandoned and the connection closed |
-/// | ``bodyMinimumRate`` | 4,096 bytes/s | a request body must arrive at this rate on average after a head start of ``headerTimeout``: by `t` seconds after its head, `(t − headerTimeout) × rate` bytes; a slower one is abandoned and the connection closed. So a registration's or a log's few hundred bytes must all arrive within about ``headerTimeout`` of the head, and an upload gets time in proportion to its size |
-/// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | at it, a new connection takes the place of the open one that has waited longest for its request (in its head, in its body, or idle between requests), which is closed; connections whose request is being answered are never closed for it. With none to close, the new connection is closed at once, before a byte is read |
+/// | ``bodyMinimumRate`` | 4,096 bytes/s | a request must arrive at this rate on average after a head start of ``headerTimeout``: by `t` seconds after its first byte, `(t − headerTimeout) × rate` bytes on the connection (head, body and their framing, TLS records included); a slower one is abandoned and the connection closed. So a registration's or a log's few hundred bytes must all arrive within about ``headerTimeout``, and an upload gets time in proportion to its size |
+/// | ``maximumConnections`` | 10,000 (less when the open-file limit is lower) | at it, a new connection takes the place of the open one that has waited longest on its client (for its request, in its head, its body or idle between requests, or with its socket full of an answer it doesn't take), which is closed; connections whose request is being answered are not closed for it. With none to close, the new connection is closed at once, before a byte is read |
 /// | ``maximumConnectionsPerAddress`` | 64 | past it, a new connection from that client address is closed at once (an IPv6 client counts per /64, which one subscriber is given to pick addresses from); trusted proxies (``OrderServer/Configuration/trustedProxies``) count only towards the global cap |
 ///
 /// A connection refused by a cap costs one `accept` and one `close`: the service goes on
 /// answering every other client, `/health` included. Connections that send their requests slowly
-/// can't hold the service's connections from others: each is closed by the body rate or the
-/// header deadline within seconds, and at the cap the longest-waiting gives way to a new client.
+/// can't hold the service's connections from others for long: each is closed by the body rate or
+/// the header deadline within seconds, and at the cap the longest-waiting gives way to a new
+/// client. The price: under a flood of new connections at the cap, a legitimate slow upload or
+/// idle keep-alive connection can be closed too, and has to be tried again.
 public struct ConnectionLimits: Sendable, Equatable {
     /// How long a request's head may take to arrive.
     public var headerTimeout: Duration
@@ -33,10 +35,11 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// How long a request body may go without sending a byte, and an answer without the client
     /// taking a byte.
     public var bodyTimeout: Duration
-    /// The rate, in bytes a second, a request body must keep up on average once ``headerTimeout``
-    /// has passed since its head.
+    /// The rate, in bytes a second on the connection, a request must keep up on average once
+    /// ``headerTimeout`` has passed since its first byte.
     public var bodyMinimumRate: Int
-    /// Open connections in all; further ones are closed at once. The service lowers it to what
+    /// Open connections in all; at it, a new connection takes the place of the one that has waited
+    /// longest on its client, or is closed at once when none waits. The service lowers it to what
     /// the process's open-file limit allows (less ``reservedFileDescriptors``).
     public var maximumConnections: Int
     /// Open connections from one client address; further ones are closed at once.

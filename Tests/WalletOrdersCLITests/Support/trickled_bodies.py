@@ -9,8 +9,9 @@ connections, each sending the head of `POST PATH` with a 4,096-byte body announc
 order's token),
 then one byte of the body every 2 s: always within the service's 30 s between-bytes deadline, so
 only a deadline on the whole body closes them. A connection the service closes is opened again at
-once, for SECONDS in all; nothing outlives the run. Meanwhile it asks `GET /health` every 0.25 s,
-each time from an address it hasn't used (127.0.20.x, 127.0.21.x, …), and times every answer.
+once, for SECONDS in all; nothing outlives the run. Meanwhile, on a thread of its own (the flood
+never pauses for it), it asks `GET /health` every 0.25 s, each time from an address it hasn't
+used (127.0.20.x, 127.0.21.x, …), and times every answer.
 
 The report: how many trickling connections were opened and closed by the service, how long the
 longest of those lived, how old the oldest still open at the end was; how many /health probes were sent, answered 200,
@@ -21,6 +22,7 @@ import resource
 import select
 import socket
 import sys
+import threading
 import time
 
 BODY_LENGTH = 4096
@@ -104,25 +106,29 @@ def main():
         trickler.open(start)
         opened += 1
 
-    probes = answered = 0
-    failures = []
-    slowest = 0.0
-    next_probe = start
+    # The probes run on a thread of their own, so the flood never pauses while one waits.
+    results = {"probes": 0, "answered": 0, "failures": [], "slowest": 0.0}
+
+    def prober():
+        while time.monotonic() - start < seconds:
+            count = results["probes"]
+            address = f"127.0.{20 + count // 250}.{count % 250 + 1}"
+            asked = time.monotonic() - start
+            took, line = probe(port, address)
+            results["probes"] += 1
+            results["slowest"] = max(results["slowest"], took)
+            if line.startswith("HTTP/1.1 200 "):
+                results["answered"] += 1
+            else:
+                results["failures"].append(f"{address} at {asked:.1f} s: {line} ({took:.1f} s)")
+            time.sleep(PROBE_INTERVAL)
+
+    probing = threading.Thread(target=prober)
+    probing.start()
     while True:
         now = time.monotonic()
         if now - start >= seconds:
             break
-        if now >= next_probe:
-            address = f"127.0.{20 + probes // 250}.{probes % 250 + 1}"
-            took, line = probe(port, address)
-            probes += 1
-            slowest = max(slowest, took)
-            if line.startswith("HTTP/1.1 200 "):
-                answered += 1
-            else:
-                failures.append(f"{address} after {now - start:.1f} s: {line} ({took:.1f} s)")
-            next_probe = time.monotonic() + PROBE_INTERVAL
-            continue
         # Writes, and what the service closed (a read of EOF or an error).
         poller = select.poll()
         by_descriptor = {}
@@ -156,10 +162,11 @@ def main():
     oldest_open = max(end - trickler.opened for trickler in tricklers)
     for trickler in tricklers:
         trickler.socket.close()
+    probing.join()
     print(json.dumps({
         "opened": opened, "closedByService": closed, "longestLived": round(longest, 2), "oldestOpenAtEnd": round(oldest_open, 2),
-        "probes": probes, "answered": answered, "failures": failures[:5], "failureCount": len(failures),
-        "slowestAnswer": round(slowest, 2), "elapsed": round(end - start, 2),
+        "probes": results["probes"], "answered": results["answered"], "failures": results["failures"][:5],
+        "failureCount": len(results["failures"]), "slowestAnswer": round(results["slowest"], 2), "elapsed": round(end - start, 2),
     }))
 
 
