@@ -57,7 +57,11 @@ struct TrickledBodiesEndToEndTests {
         // The body rate closes a trickled body about 3 s (the header timeout) after its head; the
         // 30 s between-bytes deadline alone would have kept every one for the whole 20 s run.
         #expect(report.longestLived < 15, "a trickled body lived \(report.longestLived) s: \(report)")
-        #expect(report.oldestOpenAtEnd < 15, "a trickled body was still open after \(report.oldestOpenAtEnd) s: \(report)")
+        // Over the cap, a socket the flooder opened may still sit in the kernel's listen backlog,
+        // never accepted, at the end: its age says nothing of the service's deadlines.
+        if perAddress == 20 {
+            #expect(report.oldestOpenAtEnd < 15, "a trickled body was still open after \(report.oldestOpenAtEnd) s: \(report)")
+        }
         #expect(try server.stop() == 0, "the service stopped cleanly after the flood")
     }
 }
