@@ -54,12 +54,14 @@ struct TrickledBodiesEndToEndTests {
         #expect(report.probes > 0 && report.failureCount == 0, "/health failed while the flood was held: \(report)")
         #expect(report.answered == report.probes, "\(report)")
         #expect(report.closedByService >= 20 * perAddress, "the service closed trickled connections: \(report)")
-        // The body rate closes a trickled body about 3 s (the header timeout) after its head; the
-        // 30 s between-bytes deadline alone would have kept every one for the whole 20 s run.
-        #expect(report.longestLived < 15, "a trickled body lived \(report.longestLived) s: \(report)")
-        // Over the cap, a socket the flooder opened may still sit in the kernel's listen backlog,
-        // never accepted, at the end: its age says nothing of the service's deadlines.
+        // Under the cap, the body rate closes a trickled body about 3 s (the header timeout) after
+        // its head; the 30 s between-bytes deadline alone would have kept every one for the whole
+        // 20 s run. Over the cap, a socket the flooder opened may sit in the kernel's listen
+        // backlog, not yet accepted, for as long as the service is busy making room: its age says
+        // nothing of the service's deadlines, so there only the count of closes and the probes
+        // answered are the evidence (a fresh-clone CI run under load saw one live 18.65 s).
         if perAddress == 20 {
+            #expect(report.longestLived < 15, "a trickled body lived \(report.longestLived) s: \(report)")
             #expect(report.oldestOpenAtEnd < 15, "a trickled body was still open after \(report.oldestOpenAtEnd) s: \(report)")
         }
         #expect(try server.stop() == 0, "the service stopped cleanly after the flood")
