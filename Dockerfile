@@ -1,6 +1,6 @@
-# wallet-orders serve in a container: the binary built with the Swift runtime linked in
-# (`--static-swift-stdlib`, as `make install` builds it) in Swift's image, then run in Debian's
-# slim image with only the C libraries it links.
+# wallet-orders serve in a container: the binary and its Swift runtime libraries, as `make install`
+# builds and installs them, in Swift's image, then run in Debian's slim image with only the C
+# libraries they link.
 #
 #   docker build -t wallet-orders .
 #   docker run -d --name wallet-orders -p 127.0.0.1:8080:8080 -v wallet-orders:/var/lib/wallet-orders \
@@ -17,7 +17,7 @@
 #
 # The repository's CI has no Docker engine, so this file is not built there. .ci/check-install
 # checks that the runtime stage installs exactly the Debian packages of the libraries that `ldd`
-# lists for the static binary built on Debian 12, as this image is.
+# lists for the binary built on Debian 12, as this image is (the Swift runtime aside).
 
 # The Swift that CI builds with, on Debian 12 like the runtime stage.
 FROM swift:6.3-bookworm AS build
@@ -26,10 +26,9 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-# build-commit names the commit in `--version` (when .git is in the context; else "unknown commit").
-RUN make build-commit \
-    && swift build -c release --static-swift-stdlib --product wallet-orders -Xswiftc -DWALLET_ORDERS_BUILD_COMMIT \
-    && install -D -s -m 0755 "$(swift build -c release --show-bin-path)/wallet-orders" /out/wallet-orders
+# `make install` names the commit in `--version` (when .git is in the context; else "unknown
+# commit"), and puts the runtime libraries the binary loads in /out/lib/wallet-orders.
+RUN make install PREFIX=/out RELEASE_PRODUCTS=wallet-orders
 
 FROM debian:bookworm-slim
 # The shared libraries `ldd wallet-orders` lists, by Debian package (libc6 is in the image already),
@@ -40,7 +39,8 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 wallet-orders \
     && useradd --system --uid 10001 --gid wallet-orders --home-dir /var/lib/wallet-orders --shell /usr/sbin/nologin wallet-orders \
     && install -d -o wallet-orders -g wallet-orders -m 0700 /var/lib/wallet-orders
-COPY --from=build /out/wallet-orders /usr/local/bin/wallet-orders
+COPY --from=build /out/bin/wallet-orders /usr/local/bin/wallet-orders
+COPY --from=build /out/lib/wallet-orders /usr/local/lib/wallet-orders
 USER 10001:10001
 WORKDIR /var/lib/wallet-orders
 VOLUME /var/lib/wallet-orders

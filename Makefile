@@ -2,23 +2,41 @@
 # `make demo` installs what the build and the demo need, `make test` that and the tools the tests
 # use (via .ci/setup: apt-get and pip, only what is missing).
 #
-# Two builds, each compiled once:
-# - the debug build (.build), the tests' build: `make demo`, `make serve-local`, `make test` and
-#   `make test-fast` run on it, so `make demo` then `make test` compiles the stack once;
-# - the release build (.build-release: optimized, the Swift runtime linked in, so it runs without
-#   a toolchain): `make release`, `make install`, `make image` and every benchmark run on it, so
-#   `make install` after `make bench-smoke` (or the other way round) compiles nothing again.
-# Every build goes through .ci/swift-build, which fails on a compiler warning in our own files.
+# One build, compiled once (.build-release: optimized): `make demo`, `make serve-local`,
+# `make test`, `make test-fast`, `make release`, `make install`, `make image` and every benchmark
+# run on it, so `make demo` then `make test` compiles only the tests, and `make install` after
+# either compiles nothing again. The binaries find the Swift runtime libraries beside themselves
+# ($ORIGIN; links into the toolchain in the build folder, copies in PREFIX/lib/wallet-orders once
+# installed), never through a path into the toolchain, so an installed wallet-orders runs without a
+# Swift toolchain. (A static Swift runtime is not an option for the one build: the toolchain ships
+# the test libraries only as shared libraries, and a second, static build of the whole stack cost
+# CI 20 minutes.) Every build goes through .ci/swift-build, which fails on a compiler warning in our
+# own files. The sanitizer and fuzzing builds have scratch paths of their own.
 
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 TEST_WIDTH ?= 6
 SWIFT_BUILD = SWIFT="$(SWIFT)" bash .ci/swift-build
 
-## The debug build. Every target's imports are checked against the dependencies it declares
-## (--explicit-target-dependency-import-check): an undeclared import fails the build.
-DEBUG_FLAGS = --explicit-target-dependency-import-check error $(SWIFT_BUILD_FLAGS)
-DEBUG_BIN = $(CURDIR)/.build/debug
+## `wallet-orders --version` names the commit: build-commit writes it (git describe) into a file
+## that is not in git, rewritten only when it changes, and -DWALLET_ORDERS_BUILD_COMMIT compiles it
+## in. Other builds (a plain `swift build`) say "unknown commit".
+BUILD_COMMIT_FILE = Sources/wallet-orders/BuildCommit+Generated.swift
+BUILD_COMMIT_FLAGS = -Xswiftc -DWALLET_ORDERS_BUILD_COMMIT
+
+## The build's flags. Every target's imports are checked against the dependencies it declares
+## (--explicit-target-dependency-import-check): an undeclared import fails the build. The runtime
+## search path is $ORIGIN (SwiftPM's) and $ORIGIN/../lib/wallet-orders (the installed layout);
+## -no-toolchain-stdlib-rpath leaves the toolchain's folder out, so a binary never picks up another
+## toolchain's runtime on the machine it is installed on.
+SCRATCH = .build-release
+BIN = $(CURDIR)/$(SCRATCH)/release
+RUNTIME_LIBRARIES = lib/wallet-orders
+BUILD_FLAGS = -c release --scratch-path $(SCRATCH) --explicit-target-dependency-import-check error \
+	-Xswiftc -no-toolchain-stdlib-rpath -Xlinker '-rpath=$$ORIGIN/../$(RUNTIME_LIBRARIES)' \
+	$(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
+## After each build: links to the toolchain's runtime libraries next to the binaries (.ci/runtime).
+LINK_RUNTIME = bash .ci/runtime link "$(BIN)"
 
 PREFIX ?= /usr/local
 
@@ -31,16 +49,6 @@ setup:
 setup-test:
 	@bash .ci/setup test
 
-## The debug build of the tools (wallet-orders, apns-stand-in), as the tests build them.
-build: setup
-	$(SWIFT_BUILD) --product wallet-orders $(DEBUG_FLAGS)
-	$(SWIFT_BUILD) --product apns-stand-in $(DEBUG_FLAGS)
-
-## `wallet-orders --version` names the commit of release builds: build-commit writes it (git
-## describe) into a file that is not in git, rewritten only when it changes, and
-## -DWALLET_ORDERS_BUILD_COMMIT compiles it in. Other builds say "unknown commit".
-BUILD_COMMIT_FILE = Sources/wallet-orders/BuildCommit+Generated.swift
-BUILD_COMMIT_FLAGS = -Xswiftc -DWALLET_ORDERS_BUILD_COMMIT
 build-commit:
 	@commit=$$(git describe --always --dirty --abbrev=12 2>/dev/null) && value="\"$$commit\"" || value=nil; \
 	printf '// Written by `make build-commit`; not in git. See VersionInformation.commit.\n#if WALLET_ORDERS_BUILD_COMMIT\nlet generatedBuildCommit: String? = %s\n#endif\n' "$$value" \
@@ -48,29 +56,26 @@ build-commit:
 	if cmp -s "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; then rm "$(BUILD_COMMIT_FILE).tmp"; \
 	else mv "$(BUILD_COMMIT_FILE).tmp" "$(BUILD_COMMIT_FILE)"; fi
 
-## The release build: optimized, with the Swift runtime linked in (`--static-swift-stdlib`), in its
-## own scratch path (a static build recompiles the modules that import Foundation, and a plain
-## build in the same folder would then fail to link). It needs the C libraries (glibc,
-## libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see README.md, "Install"), not a
-## Swift toolchain. Each product is built with the same flags, so the stack compiles once for all
-## of them: `make release` builds the tool, RELEASE_PRODUCTS names more.
-RELEASE_SCRATCH = .build-release
-RELEASE_BIN = $(CURDIR)/$(RELEASE_SCRATCH)/release
-RELEASE_FLAGS = -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(BUILD_COMMIT_FLAGS) $(SWIFT_BUILD_FLAGS)
-RELEASE_PRODUCTS ?= wallet-orders
-release: setup build-commit
+## The tools (wallet-orders, apns-stand-in), or the products RELEASE_PRODUCTS names. It needs the
+## C libraries (glibc, libstdc++/libgcc, libcrypto, libzip, libsqlite3, libzint, zlib; see
+## README.md, "Install") and the Swift runtime libraries `make install` puts beside it, not a Swift
+## toolchain.
+RELEASE_PRODUCTS ?= wallet-orders apns-stand-in
+build release: setup build-commit
 	@for product in $(RELEASE_PRODUCTS); do \
-		echo "release: building $$product"; $(SWIFT_BUILD) --product $$product $(RELEASE_FLAGS) || exit 1; \
+		echo "build: $$product"; $(SWIFT_BUILD) --product $$product $(BUILD_FLAGS) || exit 1; \
 	done
+	@$(LINK_RUNTIME)
 
 ## The old name of `make release`.
 release-static: release
 
-## `make install PREFIX=/usr/local`: the release binary, stripped, with its man page and
+## `make install PREFIX=/usr/local`: the binary, stripped, in PREFIX/bin; the Swift runtime
+## libraries it links (from the toolchain, stripped) in PREFIX/lib/wallet-orders; its man page and
 ## bash/zsh/fish completions. It runs without a Swift toolchain; it needs only the C libraries
 ## above. install-files alone installs without building: BINARY=path installs another build
 ## (stripped too); INSTALL_STRIP= keeps the symbols (for a distribution's debug packages).
-BINARY ?= $(RELEASE_BIN)/wallet-orders
+BINARY ?= $(BIN)/wallet-orders
 INSTALL_STRIP ?= -s
 install: release
 	$(MAKE) install-files PREFIX="$(PREFIX)" BINARY="$(BINARY)"
@@ -80,14 +85,15 @@ install-files:
 		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	install -m 0755 $(INSTALL_STRIP) "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/wallet-orders"
+	INSTALL_STRIP="$(INSTALL_STRIP)" bash .ci/runtime copy "$(BINARY)" "$(DESTDIR)$(PREFIX)/$(RUNTIME_LIBRARIES)"
 	python3 .ci/man-page.py "$(BINARY)" > "$(DESTDIR)$(PREFIX)/share/man/man1/wallet-orders.1"
 	"$(BINARY)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wallet-orders"
 	"$(BINARY)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wallet-orders"
 	"$(BINARY)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wallet-orders.fish"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/wallet-orders, its man page and bash/zsh/fish completions"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/wallet-orders, its runtime libraries in $(DESTDIR)$(PREFIX)/$(RUNTIME_LIBRARIES), its man page and bash/zsh/fish completions"
 
 ## `make image`: the OCI image of `wallet-orders serve` (IMAGE, .build-image/wallet-orders.oci.tar),
-## built here from Debian 12's packages (debootstrap) and the release binary,
+## built here from Debian 12's packages (debootstrap), the binary and its runtime libraries,
 ## committed by buildah: no Docker engine, no registry. The Dockerfile's runtime stage, file for
 ## file. Root. `podman load -i` or `skopeo copy oci-archive:…` takes it from there.
 IMAGE ?= $(CURDIR)/.build-image/wallet-orders.oci.tar
@@ -95,17 +101,16 @@ image: release
 	@bash .ci/setup image
 	bash .ci/image "$(BINARY)" "$(IMAGE)"
 
-## Run the whole pipeline on the samples with TEST-ONLY certificates, on the debug build (the
-## tests' build: `make test` afterwards compiles only the tests).
+## Run the whole pipeline on the samples with TEST-ONLY certificates.
 demo: build
-	"$(DEBUG_BIN)/wallet-orders" demo --samples Samples
-	BIN="$(DEBUG_BIN)" bash Tests/Demo/web-service.sh
+	"$(BIN)/wallet-orders" demo --samples Samples
+	BIN="$(BIN)" bash Tests/Demo/web-service.sh
 
 ## The service for development: serve on 127.0.0.1:8080 with a development signing identity and a
 ## local APNs stand-in; everything it makes stays in .local/ for the next run (LOCAL_DIR, ORDER_TYPE
-## and LISTEN change that). TEST-ONLY keys; Ctrl-C stops it. On the debug build, as the tests.
+## and LISTEN change that). TEST-ONLY keys; Ctrl-C stops it.
 serve-local: build
-	BIN="$(DEBUG_BIN)" bash Tests/Demo/serve-local.sh
+	BIN="$(BIN)" bash Tests/Demo/serve-local.sh
 
 ## Samples/screenshots/: every sample as `wallet-orders preview --png` renders it (headless
 ## Chromium, 390 px wide at 2x), light and dark; shown in the README.
@@ -113,7 +118,7 @@ screenshots: setup-test build
 	mkdir -p Samples/screenshots
 	for sample in $$(ls Samples/*/order.json | xargs -n1 dirname | xargs -n1 basename); do \
 		for appearance in light dark; do \
-			"$(DEBUG_BIN)/wallet-orders" preview "Samples/$$sample" --appearance $$appearance \
+			"$(BIN)/wallet-orders" preview "Samples/$$sample" --appearance $$appearance \
 				--png "Samples/screenshots/$$sample-$$appearance.png" || exit 1; \
 		done; \
 	done
@@ -122,23 +127,25 @@ screenshots: setup-test build
 ## the open-file limit a server takes (the soft limit raised to the hard one): in-process servers,
 ## their clients and the stores of tests running side by side hold over a thousand descriptors at
 ## their peak, past the usual soft limit of 1,024. .ci/swift-test keeps the whole output in
-## .build/test-output.txt, runs at most TEST_WIDTH tests at once (6; 0 for no limit) and, when the
-## run fails, ends with a short list of what failed.
+## .build-release/test-output.txt, runs at most TEST_WIDTH tests at once (6; 0 for no limit) and,
+## when the run fails, ends with a short list of what failed.
 test: setup-test lint build-tests
-	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" bash .ci/swift-test --skip-build $(DEBUG_FLAGS)
+	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" TEST_OUTPUT=$(SCRATCH)/test-output.txt \
+		bash .ci/swift-test --skip-build $(BUILD_FLAGS)
 
-## The debug build with the tests (what `make build` builds, and the tests beside it).
-build-tests: setup-test
-	$(SWIFT_BUILD) --build-tests $(DEBUG_FLAGS)
+## The build with the tests (every target: the tools, the benchmarks, the tests).
+build-tests: setup-test build-commit
+	$(SWIFT_BUILD) --build-tests $(BUILD_FLAGS)
+	@$(LINK_RUNTIME)
 
-## The loop for editing: the tests that need no server, browser or database, on the same debug
-## build: the library, the interop layer, the intake, the fuzzing regressions, the SQLite store
-## and the preview's HTML, with the PostgreSQL cases left out. `make test` still runs everything.
+## The loop for editing: the tests that need no server, browser or database, on the same build:
+## the library, the interop layer, the intake, the fuzzing regressions, the SQLite store and the
+## preview's HTML, with the PostgreSQL cases left out. `make test` still runs everything.
 FAST_FILTER = --filter '^(WalletOrdersTests|WalletOrdersInteropTests|WalletOrdersIntakeTests|WalletOrdersFuzzTests|WalletOrdersStoreTests|WalletOrdersPreviewTests)\.' \
 	--skip 'Postgres|Browser'
 test-fast: build-tests
 	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; WALLET_ORDERS_TEST_POSTGRES=off SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" \
-		TEST_OUTPUT=.build/test-fast-output.txt bash .ci/swift-test --skip-build $(DEBUG_FLAGS) $(FAST_FILTER)
+		TEST_OUTPUT=$(SCRATCH)/test-fast-output.txt bash .ci/swift-test --skip-build $(BUILD_FLAGS) $(FAST_FILTER)
 
 ## The toolchain's formatter in lint mode (.swift-format: 4 spaces, 150 columns), every finding an
 ## error; generated files are left out. `make format` rewrites the files the way lint wants them.
@@ -255,4 +262,4 @@ bench-smoke: setup-test
 	python3 Benchmarks/report.py --smoke
 
 clean:
-	rm -rf .build $(RELEASE_SCRATCH) .build-asan .build-tsan $(FUZZ_BUILD)
+	rm -rf .build $(SCRATCH) .build-asan .build-tsan $(FUZZ_BUILD)

@@ -3,7 +3,7 @@
 
   python3 Benchmarks/held-connections.py            # build in release, then measure
   SKIP_BUILD=1 DURATION=5 HELD=2000 python3 Benchmarks/held-connections.py
-  SKIP_BUILD=1 BIN=.build/debug/wallet-orders python3 Benchmarks/held-connections.py   # a debug build
+  SKIP_BUILD=1 BIN=/path/to/wallet-orders python3 Benchmarks/held-connections.py   # another build
 
 One `wallet-orders serve` (pinned to core 0) on a throwaway store. wrk (core 1, 64 connections,
 DURATION seconds) asks GET /health from 127.0.0.1: first with no other connection, then while this

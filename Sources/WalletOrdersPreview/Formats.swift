@@ -4,7 +4,7 @@ import WalletOrders
 /// Dates, money and numbers in the page's locale, through Foundation's formatters. Times are
 /// shown in the offset `order.json` gives them (the page can't know the customer's time zone),
 /// so a page is the same wherever it is made.
-struct Formats {
+package struct Formats {
     let locale: Locale
 
     init(language: String) {
@@ -69,7 +69,7 @@ struct Formats {
     /// Apple's `P0Y0M0DT0H30M0S`); nil for anything else (years or months other than zero), and
     /// for a duration longer than ``longestDurationSeconds`` (a stored order's duration may be
     /// any size the schema's pattern allows).
-    static func seconds(ofDuration text: String) -> Int64? {
+    package static func seconds(ofDuration text: String) -> Int64? {
         var rest = Substring(text.uppercased())
         guard rest.first == "P" else { return nil }
         rest = rest.dropFirst()

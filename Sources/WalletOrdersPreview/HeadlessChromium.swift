@@ -78,12 +78,12 @@ public struct HeadlessChromium: Sendable {
     /// Runs Chromium, returns its stdout; fails after 60 seconds or on a non-zero exit.
     /// The tallest screenshot taken, in CSS pixels (at 2x: 390 × 16384 × 4 bytes × 4 ≈ 100 MB of
     /// pixels): a page of thousands of line items is cut there rather than exhausting memory.
-    static let maximumHeight = 16_384
+    package static let maximumHeight = 16_384
 
     /// The page with one script that writes its height into the title, allowed by a nonce of
     /// its own: the policy never allows inline scripts in general ('unsafe-inline'), so markup
     /// that got into the page still could not run.
-    static func measuringPage(_ html: String, nonce: String) -> String {
+    package static func measuringPage(_ html: String, nonce: String) -> String {
         let script = "<script nonce=\"\(nonce)\">document.title = 'height:' + document.documentElement.scrollHeight;</script>"
         var page = html
         if let policy = page.range(of: "style-src 'unsafe-inline'") {

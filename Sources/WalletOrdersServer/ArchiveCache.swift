@@ -1,4 +1,4 @@
-import NIOCore
+package import NIOCore
 import Synchronization
 
 /// The archives Wallet fetched lately, as the bytes of their answers, so that a repeated 200 of an
@@ -11,7 +11,7 @@ import Synchronization
 /// eighth of that is never kept. When a new entry doesn't fit, entries are evicted in the order
 /// they came, except that one fetched again since it last came up goes round once more ("second
 /// chance"): a much-fetched archive stays, one fetched once leaves.
-final class ArchiveCache: Sendable {
+package final class ArchiveCache: Sendable {
     private struct Entry {
         let bytes: ByteBuffer
         var fetchedAgain = false
@@ -42,12 +42,12 @@ final class ArchiveCache: Sendable {
     private let state = Mutex(State())
 
     /// A cache of at most `capacityBytes` of archives; 0 keeps none.
-    init(capacityBytes: Int) {
+    package init(capacityBytes: Int) {
         self.capacityBytes = max(0, capacityBytes)
     }
 
     /// The bytes of the archive whose SHA-256 (lowercase hex) is `sha256`, if held.
-    func archive(sha256: String) -> ByteBuffer? {
+    package func archive(sha256: String) -> ByteBuffer? {
         guard capacityBytes > 0 else { return nil }
         return state.withLock { state in
             guard state.entries[sha256] != nil else { return nil }
@@ -59,7 +59,7 @@ final class ArchiveCache: Sendable {
     /// Keeps `bytes` as the archive whose SHA-256 is `sha256`, evicting what it must; returns the
     /// buffer to answer with.
     @discardableResult
-    func keep(_ bytes: [UInt8], sha256: String) -> ByteBuffer {
+    package func keep(_ bytes: [UInt8], sha256: String) -> ByteBuffer {
         let buffer = ByteBuffer(bytes: bytes)
         guard bytes.count <= capacityBytes / 8 else { return buffer }
         state.withLock { state in
@@ -80,8 +80,8 @@ final class ArchiveCache: Sendable {
     }
 
     /// Bytes of archives held now.
-    var heldBytes: Int { state.withLock { $0.bytes } }
+    package var heldBytes: Int { state.withLock { $0.bytes } }
 
     /// Archives held now.
-    var count: Int { state.withLock { $0.entries.count } }
+    package var count: Int { state.withLock { $0.entries.count } }
 }

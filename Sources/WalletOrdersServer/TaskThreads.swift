@@ -66,7 +66,7 @@ extension OrderServer.TaskThreads {
 
     /// The CPUs a Linux process may run on, from the `Cpus_allowed_list:` line of its
     /// `/proc/self/status` (`0-3,8,10-11`); `nil` when the text has no such line or it doesn't read.
-    static func allowedCPUs(status: String) -> Int? {
+    package static func allowedCPUs(status: String) -> Int? {
         let label = "Cpus_allowed_list:"
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
         var count = 0

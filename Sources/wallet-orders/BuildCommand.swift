@@ -1,12 +1,14 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersIntake
 
 /// `wallet-orders build SOURCE --out FILE.order …` and
 /// `wallet-orders build --batch INPUT --template DIR --out DIR …` (BatchBuild.swift).
-struct BuildCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BuildCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Package and sign an order source folder into a .order archive, or many orders at once.",
         discussion: """
@@ -56,12 +58,12 @@ struct BuildCommand: AsyncParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The order source folder (not with --batch).", valueName: "source"))
-    var source: String?
+    package var source: String?
 
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp("Where to write the archive, '-' for standard output (with --batch: the output folder).", valueName: "file.order"))
-    var out: String
+    package var out: String
 
     @Option(help: ArgumentHelp("Build many orders: a JSON Lines file, '-' for standard input, or a folder of *.json files.", valueName: "input"))
     var batch: String?
@@ -83,25 +85,25 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var progressInterval: Double = 5
 
-    @OptionGroup var signing: SigningOptions
+    @OptionGroup package var signing: SigningOptions
 
     @Option(help: ArgumentHelp("Signing time: RFC 3339 (2026-01-31T12:00:00Z) or Unix seconds.", valueName: "time"))
-    var signingTime: String?
+    package var signingTime: String?
 
     @Option(
         help: ArgumentHelp("deflate (smaller archives) or store (fastest build); images and the signature are always stored.", valueName: "method"))
-    var compression: CompressionArgument = .deflate
+    package var compression: CompressionArgument = .deflate
 
     @Flag(help: "Sign even when validation finds errors (not recommended: Wallet will refuse the order).")
     var noValidate = false
 
     @Flag(help: "Print the result as JSON.")
-    var json = false
+    package var json = false
 
     @Flag(help: "Print underlying OpenSSL/libzip errors.")
-    var verbose = false
+    package var verbose = false
 
-    func validate() throws {
+    package func validate() throws {
         _ = try SigningTime.resolve(signingTime)  // a bad --signing-time or SOURCE_DATE_EPOCH is a usage error
         switch (source, batch) {
         case (nil, nil): throw ValidationError("Give a source folder, or --batch INPUT for many orders.")
@@ -120,7 +122,7 @@ struct BuildCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         if let batch {
             try await BatchBuild(command: self, input: batch).run()
             return
@@ -199,7 +201,7 @@ struct BuildSummary: Encodable {
 }
 
 /// `--compression`: the library's ``ArchiveCompression`` as a command-line value.
-enum CompressionArgument: String, ExpressibleByArgument, CaseIterable {
+package enum CompressionArgument: String, ExpressibleByArgument, CaseIterable {
     case deflate, store
 
     var compression: ArchiveCompression { self == .deflate ? .deflate : .store }

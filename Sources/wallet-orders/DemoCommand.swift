@@ -1,12 +1,14 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
 
 /// `wallet-orders demo`: the whole pipeline on the samples, with test certificates.
-struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DemoCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Build, sign and verify every sample with freshly made TEST-ONLY certificates.",
         discussion: """
@@ -22,10 +24,10 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @Option(help: ArgumentHelp("The folder of sample sources (one subfolder per order).", valueName: "dir"))
-    var samples = "Samples"
+    package var samples = "Samples"
 
     @Option(help: ArgumentHelp("Where to write certificates and archives (default: a new temporary folder).", valueName: "dir"))
-    var out: String?
+    package var out: String?
 
     struct Row {
         var sample: String
@@ -36,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
         var isValid: Bool
     }
 
-    func run() async throws {
+    package func run() async throws {
         let (rows, outURL, verifier) = try reportingFailures { try runDemo() }
         if rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
         try await reportingFailuresAsync { try await storeDemo(rows, in: outURL, verifier: verifier) }

@@ -1,10 +1,12 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import WalletOrders
 
 /// `wallet-orders dev-certs --order-type-id ID --team-id TEAM --out DIR`
-struct DevCertsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DevCertsCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "dev-certs",
         abstract: "Make a local TEST-ONLY certificate chain to try the pipeline without an Apple account.",
         discussion: """
@@ -37,25 +39,25 @@ struct DevCertsCommand: ParsableCommand {
         help: ArgumentHelp(
             "The order type identifier (certificate UID), or an order source folder (or its order.json) to take it from.",
             valueName: "id|source"))
-    var orderTypeIdentifiers: [String] = []
+    package var orderTypeIdentifiers: [String] = []
 
     @Option(name: .customLong("team-id"), help: ArgumentHelp("The Team ID (certificate OU).", valueName: "team"))
-    var teamIdentifier: String
+    package var teamIdentifier: String
 
     @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
-    var out: String
+    package var out: String
 
     @Option(name: .customLong("p12-passphrase-env"), help: ArgumentHelp("Environment variable holding the .p12 passphrase.", valueName: "name"))
-    var p12PassphraseEnvironmentVariable: String?
+    package var p12PassphraseEnvironmentVariable: String?
 
     @Flag(help: "Replace files that already exist in the folder.")
-    var force = false
+    package var force = false
 
-    static let fileNames = [
+    package static let fileNames = [
         "root-ca.pem", "wwdr-intermediate.pem", "order-type.pem", "order-type.key.pem", "order-type.p12", "README.txt",
     ]
 
-    func validate() throws {
+    package func validate() throws {
         if orderTypeIdentifiers.isEmpty {
             throw ValidationError("Missing --order-type-id (an identifier such as order.com.example.shop, or a source folder).")
         }
@@ -94,7 +96,7 @@ struct DevCertsCommand: ParsableCommand {
         return identifier
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingFailures {
             let orderTypeIdentifier = try Self.resolveOrderTypeIdentifier(orderTypeIdentifiers[0])
             let folder = URL(fileURLWithPath: out)

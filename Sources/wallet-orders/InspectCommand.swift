@@ -1,10 +1,12 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import WalletOrders
 
 /// `wallet-orders inspect PATH…`
-struct InspectCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct InspectCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what an archive holds: entries, order, manifest and signature facts.",
         discussion: """
@@ -19,10 +21,10 @@ struct InspectCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("Archives, folders of archives, or quoted globs (as validate takes them).", valueName: "path"))
-    var paths: [String]
+    package var paths: [String]
 
     @Flag(help: "Print as JSON: {version, tool, archives: [one object per archive]}.")
-    var json = false
+    package var json = false
 
     struct Inspection: Encodable {
         var path: String
@@ -68,7 +70,7 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let inspections = PathArguments.expand(paths).map(Self.inspect)
         if json {
             try JSONOutput.print(Document(archives: inspections))

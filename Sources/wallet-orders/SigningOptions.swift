@@ -1,33 +1,35 @@
-import ArgumentParser
-import Foundation
+package import ArgumentParser
+package import Foundation
 import WalletOrders
 
 /// Where the signing identity comes from: `--cert`/`--key` or `--p12`, plus `--wwdr`.
-struct SigningOptions: ParsableArguments {
+package struct SigningOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("cert"), help: ArgumentHelp("Order Type ID certificate (PEM or DER).", valueName: "file"))
-    var certificate: String?
+    package var certificate: String?
 
     @Option(name: .customLong("key"), help: ArgumentHelp("Private key of the certificate (PEM, may be encrypted).", valueName: "file"))
-    var privateKey: String?
+    package var privateKey: String?
 
     @Option(
         name: .customLong("p12"),
         help: ArgumentHelp("Certificate and key as a .p12 exported from Keychain Access (instead of --cert/--key).", valueName: "file"))
-    var pkcs12: String?
+    package var pkcs12: String?
 
     @Option(
         name: .customLong("wwdr"),
         help: ArgumentHelp(
             "Apple WWDR intermediate that issued the certificate (PEM or DER). Optional when --cert or --p12 already holds it.", valueName: "file"))
-    var intermediate: String?
+    package var intermediate: String?
 
     @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Environment variable holding the key or .p12 passphrase.", valueName: "name"))
-    var passphraseEnvironmentVariable: String?
+    package var passphraseEnvironmentVariable: String?
 
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp("File whose first line is the key or .p12 passphrase.", valueName: "file"))
-    var passphraseFile: String?
+    package var passphraseFile: String?
 
-    func validate() throws {
+    package func validate() throws {
         switch (certificate, privateKey, pkcs12) {
         case (.some, .some, nil), (nil, nil, .some): break
         case (.some, .some, .some), (.some, nil, .some), (nil, .some, .some):
@@ -108,9 +110,9 @@ struct SigningOptions: ParsableArguments {
 }
 
 /// Parsing `--signing-time` and `SOURCE_DATE_EPOCH`.
-enum SigningTime {
+package enum SigningTime {
     /// `--signing-time` (RFC 3339 or Unix seconds), else `SOURCE_DATE_EPOCH`, else now.
-    static func resolve(_ option: String?) throws -> Date {
+    package static func resolve(_ option: String?) throws -> Date {
         if let option {
             guard let date = parse(option) else {
                 throw ValidationError(
@@ -127,7 +129,7 @@ enum SigningTime {
         return Date()
     }
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         return (try? Timestamp(rfc3339: text))?.date
     }

@@ -1,10 +1,12 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import WalletOrders
 
 /// `wallet-orders verify FILE.order…`
-struct VerifyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct VerifyCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Verify archives: zip safety, manifest, signature and certificate chain.",
         discussion: """
@@ -20,17 +22,17 @@ struct VerifyCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("Archives, folders of archives, or quoted globs (as validate takes them).", valueName: "path"))
-    var archives: [String]
+    package var archives: [String]
 
     @Option(
         name: .customLong("trust-root"),
         help: ArgumentHelp("Another trusted root certificate (PEM or DER); repeatable. Apple Root CA is always trusted.", valueName: "file"))
-    var trustRoots: [String] = []
+    package var trustRoots: [String] = []
 
     @Flag(help: "Print the reports as JSON, the document `validate --format json` prints (Schemas/validation-report.schema.json).")
-    var json = false
+    package var json = false
 
-    func run() throws {
+    package func run() throws {
         let verifier = try reportingFailures {
             let anchors = try TrustRoots.read(trustRoots)
             return try OrderArchiveVerifier(additionalTrustAnchors: anchors)

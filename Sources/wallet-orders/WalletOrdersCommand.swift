@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `wallet-orders`: build, sign, open and verify Apple Wallet order archives.
 @main
-struct WalletOrdersCommand: AsyncParsableCommand {
+package struct WalletOrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet-orders",
         abstract: "Build, sign, inspect and verify Apple Wallet order archives (.order).",

@@ -7,10 +7,10 @@
 #   LOCAL_DIR   where it all lives (.local)
 #   ORDER_TYPE  the order type it signs for (the samples' order.com.northwindoutfitters.shop)
 #   LISTEN      the service's address (127.0.0.1:8080)
-#   BIN         the folder with wallet-orders and apns-stand-in (.build/release)
+#   BIN         the folder with wallet-orders and apns-stand-in (.build-release/release)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN="${BIN:-$PWD/.build/release}"
+BIN="${BIN:-$PWD/.build-release/release}"
 LOCAL_DIR="${LOCAL_DIR:-.local}"
 ORDER_TYPE="${ORDER_TYPE:-order.com.northwindoutfitters.shop}"
 LISTEN="${LISTEN:-127.0.0.1:8080}"

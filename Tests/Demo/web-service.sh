@@ -4,7 +4,7 @@
 # and keys are made in a temporary folder and removed with it; every process is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN="${BIN:-$PWD/.build/release}"
+BIN="${BIN:-$PWD/.build-release/release}"
 TYPE=order.com.northwindoutfitters.shop
 ORDER=nw-2025-118734
 TOKEN=q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU        # the sample's authenticationToken

@@ -2,8 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import WalletOrdersTestSupport
-
-@testable import wallet_orders
+import wallet_orders
 
 @Suite(.dedicatedThreads) struct ParsingTests {
     @Test("build parses the source, output, --cert/--key/--wwdr, signing time and flags")

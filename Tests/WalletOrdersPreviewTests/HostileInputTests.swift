@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import WalletOrders
+import WalletOrdersPreview
 import WalletOrdersTestSupport
-
-@testable import WalletOrdersPreview
 
 /// The attacker's tests: every string `order.json` and `order.strings` carry, every image and
 /// every barcode may be hostile. The page must stay inert (no markup, script, style or link of

@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// a JSON line, and follows its scripted failures.
 @Suite("apns-stand-in tool", .dedicatedThreads)
 struct APNsStandInToolTests {
-    /// The built executable, next to the test bundle or in `.build/debug`.
+    /// The built executable, next to the test bundle or in `.build-release/release`.
     static func executable() throws -> URL {
         var folders: [URL] = []
         if let first = CommandLine.arguments.first {
@@ -15,7 +15,7 @@ struct APNsStandInToolTests {
             folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
         }
         folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        folders.append(Repository.root.appendingPathComponent(".build/debug", isDirectory: true))
+        folders.append(Repository.root.appendingPathComponent(".build-release/release", isDirectory: true))
         let candidates = folders.map { $0.appendingPathComponent("apns-stand-in") }
         return try #require(
             candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },

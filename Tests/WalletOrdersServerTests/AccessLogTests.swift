@@ -9,11 +9,10 @@ import Synchronization
 import Testing
 import WalletOrders
 import WalletOrdersIntake
+import WalletOrdersServer
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
-
-@testable import WalletOrdersServer
 
 @Suite("The access log: route templates, never the secrets in paths; client text stays one field", .dedicatedThreads)
 struct AccessLogTests {

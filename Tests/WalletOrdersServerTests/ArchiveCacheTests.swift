@@ -1,8 +1,7 @@
 import NIOCore
 import Testing
+import WalletOrdersServer
 import WalletOrdersTestSupport
-
-@testable import WalletOrdersServer
 
 @Suite("The archive cache: bounded in bytes, keyed by digest, and what Wallet fetches again stays", .dedicatedThreads)
 struct ArchiveCacheTests {

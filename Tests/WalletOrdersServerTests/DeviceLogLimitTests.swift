@@ -2,9 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import WalletOrdersServer
 import WalletOrdersTestSupport
-
-@testable import WalletOrdersServer
 
 @Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)", .dedicatedThreads)
 struct DeviceLogLimitTests {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
+import WalletOrdersServer
 import WalletOrdersTestSupport
-
-@testable import WalletOrdersServer
 
 @Suite("As many event loops as CPUs the process may run on", .dedicatedThreads)
 struct EventLoopCountTests {

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// The built `wallet-orders` executable: next to the test bundle (`.build*/debug/`), else
-/// `.build/debug/wallet-orders` under the package root.
+/// The built `wallet-orders` executable: next to the test bundle, else
+/// `.build-release/release/wallet-orders` under the package root (what `make build-tests` builds).
 public enum WalletOrdersBinary {
     /// Where it is looked for, in order.
     public static let candidates: [URL] = {
@@ -13,7 +13,7 @@ public enum WalletOrdersBinary {
         folders.append(Bundle.main.bundleURL)
         folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
         folders.append(Bundle.main.executableURL?.deletingLastPathComponent() ?? Bundle.main.bundleURL)
-        folders.append(Repository.root.appendingPathComponent(".build/debug", isDirectory: true))
+        folders.append(Repository.root.appendingPathComponent(".build-release/release", isDirectory: true))
         return folders.map { $0.appendingPathComponent("wallet-orders") }
     }()
 

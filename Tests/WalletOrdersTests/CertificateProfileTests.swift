@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersInterop
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// Wallet binds an order to the certificate of its order type, and only Order Type ID
 /// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1

@@ -1,7 +1,6 @@
 import Testing
+import WalletOrders
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// `OrderArchive.pathProblem` reads entry names byte by byte; each row is a name and the rule it
 /// breaks (`nil`: a safe name).

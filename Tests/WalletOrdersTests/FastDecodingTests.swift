@@ -1,9 +1,8 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersJSON
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// `Order.decodeFast` (JSONParser + JSONNodeDecoder) must give JSONDecoder's result: the same
 /// order when both succeed, and no order of its own where JSONDecoder fails.

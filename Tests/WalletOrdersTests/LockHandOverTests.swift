@@ -1,9 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
+import WalletOrders
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// Mutex-guarded state handed between threads under contention. Plain builds check the counts;
 /// under `make test-sanitizers` ThreadSanitizer watches the hand-overs, which it reports as races

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersInterop
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// The Order Type ID profile judged against Apple's own artifacts: the signing certificate of a
 /// production order archive (`Tests/Fixtures/Apple/`) and Apple's WWDR G4 intermediate and root

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersInterop
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// The verifier reads a signature of the usual shape with its own strict DER reader (the fast
 /// path) and anything else with OpenSSL's CMS parser (the general path). Here both run on the

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
+import WalletOrders
 import WalletOrdersTestSupport
-
-@testable import WalletOrders
 
 /// A source folder is walked entry by entry, then each file is opened: what is opened must still be
 /// the regular file the walk saw, in the folder the walk opened. These are the swaps an attacker

@@ -300,7 +300,7 @@ public struct OrderArchive: Sendable {
     }
 
     /// What is unsafe about an entry path, if anything.
-    static func pathProblem(_ path: String) -> (rule: ValidationRule, message: String, hint: String)? {
+    package static func pathProblem(_ path: String) -> (rule: ValidationRule, message: String, hint: String)? {
         // Read as UTF-8 bytes: '/', '\\', ':' and '.' are ASCII and never part of a multi-byte
         // sequence, so byte checks are exact and cost no allocation per entry.
         let bytes = path.utf8

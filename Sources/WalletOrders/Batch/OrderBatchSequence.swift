@@ -173,7 +173,7 @@ public final class OrderBatchStatistics: Sendable {
 }
 
 /// Where finished work waits to be taken, and the one consumer waits for it.
-final class Completions<Output: Sendable>: Sendable {
+package final class Completions<Output: Sendable>: Sendable {
     private struct State {
         /// Outputs not yet taken: `ready[taken...]`.
         var ready: [Output] = []
@@ -183,12 +183,14 @@ final class Completions<Output: Sendable>: Sendable {
     }
     private let state = Mutex(State())
 
-    func complete(_ output: Output) {
+    package init() {}
+
+    package func complete(_ output: Output) {
         complete(contentsOf: CollectionOfOne(output))
     }
 
     /// Hands over several outputs at once: the consumer is woken once for all of them.
-    func complete(contentsOf outputs: some Collection<Output>) {
+    package func complete(contentsOf outputs: some Collection<Output>) {
         let waiter = state.withLockVisibleToSanitizers { state -> CheckedContinuation<Void, Never>? in
             state.ready.append(contentsOf: outputs)
             defer { state.waiter = nil }
@@ -197,7 +199,7 @@ final class Completions<Output: Sendable>: Sendable {
         waiter?.resume()
     }
 
-    func take() async throws -> Output {
+    package func take() async throws -> Output {
         while true {
             let ready = state.withLockVisibleToSanitizers { state -> Output? in
                 guard state.taken < state.ready.count else { return nil }

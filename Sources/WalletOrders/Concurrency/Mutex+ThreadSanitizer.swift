@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ extension Mutex where Value: ~Copyable {
     /// reports a race that cannot happen. Under ThreadSanitizer, `body` runs between
     /// `__tsan_acquire` and `__tsan_release` on the mutex's address, which orders it after the
     /// previous holder's `body`; in any other process the two calls are skipped.
-    borrowing func withLockVisibleToSanitizers<Result: Sendable>(_ body: (inout sending Value) -> Result) -> Result {
+    package borrowing func withLockVisibleToSanitizers<Result: Sendable>(_ body: (inout sending Value) -> Result) -> Result {
         // The mutex's address, as a name for ThreadSanitizer only (never dereferenced): a Mutex
         // is never moved while borrowed.
         let token = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }

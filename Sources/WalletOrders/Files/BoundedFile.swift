@@ -70,7 +70,7 @@ public enum BoundedFile {
     /// walk saw with `lstat` when it is opened: a symbolic link (`O_NOFOLLOW`), FIFO or device
     /// swapped in between is refused (``WalletOrdersError/Code/invalidSource``), never followed
     /// or waited on.
-    static func read(_ path: String, as kind: FileKind, regularFileOnly: Bool) throws -> [UInt8] {
+    package static func read(_ path: String, as kind: FileKind, regularFileOnly: Bool) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NOFOLLOW | O_NONBLOCK : 0))
         return try read(descriptor, path: path, as: kind, regularFileOnly: regularFileOnly)
     }
@@ -153,13 +153,13 @@ public enum BoundedFile {
 /// A folder open as a descriptor, walked without following links: each entry is looked at and
 /// opened relative to the folder (`fstatat`, `openat` with `O_NOFOLLOW`), so swapping a folder on
 /// the way for a link, after it was listed, can't make a walk read outside the tree it started in.
-struct OpenFolder: ~Copyable {
+package struct OpenFolder: ~Copyable {
     let descriptor: Int32
     /// The folder's path, for messages.
     let path: String
 
     /// Opens the folder at `path` (a link given as the path itself is followed: the caller named it).
-    init(path: String) throws {
+    package init(path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard descriptor >= 0 else {
             throw WalletOrdersError(.fileAccess, "Cannot open the folder '\(path)': \(String(cString: strerror(errno))).")
@@ -175,7 +175,7 @@ struct OpenFolder: ~Copyable {
     deinit { close(descriptor) }
 
     /// The names of the folder's entries, without `.` and `..`, sorted.
-    func names() throws -> [String] {
+    package func names() throws -> [String] {
         let copy = dup(descriptor)
         guard copy >= 0, let directory = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -202,7 +202,7 @@ struct OpenFolder: ~Copyable {
     }
 
     /// The subfolder `name`, which must still be a folder, not a link to one.
-    func subfolder(_ name: String) throws -> OpenFolder {
+    package func subfolder(_ name: String) throws -> OpenFolder {
         let descriptor = openat(self.descriptor, name, O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let reason = errno
@@ -217,7 +217,7 @@ struct OpenFolder: ~Copyable {
     }
 
     /// The regular file `name` within `kind`'s limit (see ``BoundedFile/read(_:inFolder:path:as:)``).
-    func read(_ name: String, as kind: FileKind) throws -> [UInt8] {
+    package func read(_ name: String, as kind: FileKind) throws -> [UInt8] {
         try BoundedFile.read(name, inFolder: descriptor, path: path + "/" + name, as: kind)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import WalletOrdersJSON
+package import WalletOrdersJSON
 
 extension Order {
     /// The nesting ``decodeWithoutFoundation(_:parsed:)`` accepts.
@@ -8,7 +8,7 @@ extension Order {
     /// Decodes `order.json` the way ``decode(from:)`` does, with the same result and the same
     /// error, faster: through ``JSONParser`` and ``JSONNodeDecoder`` when the text is clean JSON
     /// that decodes that way, through `JSONDecoder` otherwise.
-    static func decodeFast(_ bytes: [UInt8]) throws -> Order {
+    package static func decodeFast(_ bytes: [UInt8]) throws -> Order {
         if let order = decodeWithoutFoundation(bytes) { return order }
         return try decode(from: Data(bytes))
     }
@@ -16,7 +16,7 @@ extension Order {
     /// The order when the parsed text has no problem at all and ``JSONNodeDecoder`` decodes it;
     /// `nil` otherwise. `parsed` must come from `JSONParser.parse(bytes, maxDepth: 256)` or
     /// less: documents nested deeper go to `JSONDecoder`, whose own limit (512) then decides.
-    static func decodeWithoutFoundation(_ bytes: [UInt8], parsed: JSONParseResult? = nil) -> Order? {
+    package static func decodeWithoutFoundation(_ bytes: [UInt8], parsed: JSONParseResult? = nil) -> Order? {
         let result = parsed ?? JSONParser.parse(bytes, maxDepth: Order.fastDecodingMaxDepth)
         guard result.problems.isEmpty, let root = result.root else { return nil }
         return try? Order(from: JSONNodeDecoder(root))

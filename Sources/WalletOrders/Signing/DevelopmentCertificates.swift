@@ -1,5 +1,5 @@
 public import Foundation
-import WalletOrdersInterop
+package import WalletOrdersInterop
 
 /// A local, test-only stand-in for Apple's certificate hierarchy: a root, a WWDR-like
 /// intermediate, and Order Type ID certificates in Apple's profile (the extensions a production
@@ -9,10 +9,10 @@ import WalletOrdersInterop
 /// account. Wallet trusts none of it: every subject says `TEST ONLY`, and verification succeeds
 /// only when the caller adds ``rootCertificatePEM`` as a trust anchor.
 public struct DevelopmentCertificateAuthority: Sendable {
-    let rootKey: PrivateKey
-    let root: X509Certificate
-    let intermediateKey: PrivateKey
-    let intermediate: X509Certificate
+    package let rootKey: PrivateKey
+    package let root: X509Certificate
+    package let intermediateKey: PrivateKey
+    package let intermediate: X509Certificate
 
     /// The organization every development certificate names.
     public static let organization = "wallet-orders TEST ONLY"

@@ -1,4 +1,4 @@
-import WalletOrdersInterop
+package import WalletOrdersInterop
 
 /// What an Order Type ID certificate must be for Wallet to accept an order it signed: Apple's
 /// device policy for orders (`SecPolicyCreateOrderBundleSigner`), read from a production Order
@@ -27,47 +27,47 @@ import WalletOrdersInterop
 ///
 /// Not checked here: revocation (Wallet asks Apple's OCSP responder; this library works offline)
 /// and the Apple anchor (the trust store decides which roots are anchors).
-enum OrderTypeCertificateProfile {
+package enum OrderTypeCertificateProfile {
     /// Apple's extended key usage for Order Type ID certificates.
-    static let orderTypeExtendedKeyUsage = "1.2.840.113635.100.4.19"
+    package static let orderTypeExtendedKeyUsage = "1.2.840.113635.100.4.19"
     /// Apple's extension naming the order type (a UTF8String) on Order Type ID certificates.
-    static let orderTypeMarker = "1.2.840.113635.100.14.2"
+    package static let orderTypeMarker = "1.2.840.113635.100.14.2"
     /// Apple's marker on its WWDR intermediates, which Wallet requires of the signer's issuer.
     static let intermediateMarker = "1.2.840.113635.100.6.2.1"
     /// Apple's extension (NULL) that lets a type-ID certificate log in to APNs.
-    static let pushExtension = "1.2.840.113635.100.6.3.2"
+    package static let pushExtension = "1.2.840.113635.100.6.3.2"
     /// TLS client authentication, which Apple's certificates carry for APNs.
-    static let clientAuthentication = "1.3.6.1.5.5.7.3.2"
+    package static let clientAuthentication = "1.3.6.1.5.5.7.3.2"
     /// The extended key usage of Pass Type ID certificates (pass signing).
-    static let passTypeExtendedKeyUsage = "1.2.840.113635.100.4.14"
+    package static let passTypeExtendedKeyUsage = "1.2.840.113635.100.4.14"
     /// The marker extension of Pass Type ID certificates.
-    static let passTypeMarker = "1.2.840.113635.100.6.1.16"
+    package static let passTypeMarker = "1.2.840.113635.100.6.1.16"
     /// The smallest RSA key accepted.
     static let minimumRSABits = 2048
     /// The EC curves accepted, by OpenSSL's names.
     static let curves: Set<String> = ["prime256v1", "secp384r1", "secp521r1", "P-256", "P-384", "P-521"]
 
     /// One way a certificate misses the profile.
-    struct Problem: Sendable, Hashable {
+    package struct Problem: Sendable, Hashable {
         var rule: ValidationRule
-        var ruleID: String { rule.id }
-        var message: String
+        package var ruleID: String { rule.id }
+        package var message: String
         var hint: String
     }
 
     /// The order types a signing certificate names: its subject `UID` and its order-type marker.
-    struct SignerNames: Sendable, Hashable {
+    package struct SignerNames: Sendable, Hashable {
         /// The subject `UID`, when there is one.
-        var uid: String?
+        package var uid: String?
         /// The order-type marker's value, when it is there and a UTF8String.
-        var orderTypeMarker: String?
+        package var orderTypeMarker: String?
 
         init(uid: String?, orderTypeMarker: String?) {
             self.uid = uid
             self.orderTypeMarker = orderTypeMarker
         }
 
-        init(_ facts: X509Certificate.ProfileFacts, subject: DistinguishedName) {
+        package init(_ facts: X509Certificate.ProfileFacts, subject: DistinguishedName) {
             self.init(
                 uid: subject["UID"],
                 orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText))
@@ -78,14 +78,14 @@ enum OrderTypeCertificateProfile {
     }
 
     /// The text of an order-type marker: the extension's value must be exactly one DER UTF8String.
-    static func markerText(_ value: [UInt8]) -> String? {
+    package static func markerText(_ value: [UInt8]) -> String? {
         var reader = DERReader(value)
         guard let element = reader.next(tag: 0x0C), reader.isAtEnd else { return nil }
         return String(validating: value[element.content], as: UTF8.self)
     }
 
     /// The order-type marker's value for `orderTypeIdentifier`: one DER UTF8String.
-    static func markerValue(_ orderTypeIdentifier: String) -> [UInt8] {
+    package static func markerValue(_ orderTypeIdentifier: String) -> [UInt8] {
         let text = Array(orderTypeIdentifier.utf8)
         var length: [UInt8] = []
         var count = text.count
@@ -98,13 +98,13 @@ enum OrderTypeCertificateProfile {
     }
 
     /// Whether the certificate is a Pass Type ID certificate rather than an Order Type ID one.
-    static func isPassTypeCertificate(_ facts: X509Certificate.ProfileFacts) -> Bool {
+    package static func isPassTypeCertificate(_ facts: X509Certificate.ProfileFacts) -> Bool {
         !facts.extendedKeyUsages.contains(orderTypeExtendedKeyUsage)
             && (facts.extendedKeyUsages.contains(passTypeExtendedKeyUsage) || facts.extensionValue(passTypeMarker) != nil)
     }
 
     /// Every way a signing certificate (whose subject is `subject`) misses the profile.
-    static func problems(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> [Problem] {
+    package static func problems(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> [Problem] {
         let name = "'\(subject)'"
         var problems: [Problem] = []
         if subject["UID"] == nil {
@@ -188,7 +188,7 @@ enum OrderTypeCertificateProfile {
 
     /// The problem when the intermediate that issued the signer (whose subject is `subject`)
     /// lacks Apple's WWDR marker.
-    static func intermediateProblem(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> Problem? {
+    package static func intermediateProblem(of facts: X509Certificate.ProfileFacts, subject: DistinguishedName) -> Problem? {
         guard facts.extensionValue(intermediateMarker) == nil else { return nil }
         let madeByOlderDevCerts = subject["O"] == DevelopmentCertificateAuthority.organization
         return Problem(
@@ -203,7 +203,7 @@ enum OrderTypeCertificateProfile {
     /// its order-type marker names another type (`signature.signer-order-type-mismatch`), or its
     /// subject `UID` does (`signature.signer-uid-mismatch`; not repeated when the marker already
     /// said the same).
-    static func bindingProblems(of signer: SignerNames, orderTypeIdentifier: String) -> [Problem] {
+    package static func bindingProblems(of signer: SignerNames, orderTypeIdentifier: String) -> [Problem] {
         var problems: [Problem] = []
         let hint =
             "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'."

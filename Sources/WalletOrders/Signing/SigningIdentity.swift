@@ -1,5 +1,5 @@
 public import Foundation
-import WalletOrdersInterop
+package import WalletOrdersInterop
 
 /// An Order Type ID certificate, its private key and the Apple WWDR intermediate that issued it:
 /// everything needed to sign orders.
@@ -147,7 +147,7 @@ public struct SigningIdentity: Sendable {
         PrivateKey.isEncryptedPEM(bytes)
     }
 
-    init(
+    package init(
         certificate: X509Certificate, privateKey: PrivateKey, intermediateCandidates: [X509Certificate],
         validAt date: Date
     ) throws {

@@ -13,7 +13,7 @@ import WalletOrdersJSON
 public struct OrderArchiveVerifier: Sendable {
     let trustStore: X509TrustStore
     /// Certificates, issuer checks and chain verdicts already worked out (shared by copies).
-    let cache = VerificationCache()
+    package let cache = VerificationCache()
     /// The trust store's anchors as cache entries (their validity dates key chain verdicts).
     let anchors: [KnownCertificate]
     /// The limits used when opening archives from bytes.
@@ -231,7 +231,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// The general path: OpenSSL's CMS parser judges any signature, well formed or not, and each
     /// problem is its own finding. Returns the signer certificate when it was found.
     /// (`SignaturePathAgreementTests` runs this and the fast path on the same archives.)
-    func checkSignatureInGeneral(
+    package func checkSignatureInGeneral(
         _ bytes: [UInt8], in archive: OrderArchive, now: Date, into report: inout ValidationReport
     ) -> KnownCertificate? {
         let file = Diagnostic.Location(file: OrderArchive.signaturePath)
@@ -356,7 +356,7 @@ public struct OrderArchiveVerifier: Sendable {
     /// Returns `nil`, having reported nothing, for any other signature, or when any check
     /// fails: the general path (OpenSSL's CMS parser) then reports each problem, so findings
     /// are the same whichever path runs.
-    func checkWellFormedSignature(
+    package func checkWellFormedSignature(
         _ bytes: [UInt8], of manifest: [UInt8], now: Date, into report: inout ValidationReport
     ) -> KnownCertificate? {
         guard let signed = StrictSignedData(bytes),
@@ -385,7 +385,7 @@ public struct OrderArchiveVerifier: Sendable {
         return "'\(common)'" + (name["OU"].map { " (\($0))" } ?? "")
     }
 
-    func checkChain(
+    package func checkChain(
         signer: KnownCertificate, certificates: [KnownCertificate], signingTime: Date?, now: Date,
         into report: inout ValidationReport
     ) {

@@ -1,5 +1,5 @@
 import Foundation
-import WalletOrdersInterop
+package import WalletOrdersInterop
 
 /// The certificates compiled into this package: Apple's public root and the WWDR G4 intermediate.
 public enum BundledCertificates {
@@ -15,6 +15,6 @@ public enum BundledCertificates {
         return bytes
     }
 
-    static let appleRootCA: X509Certificate = try! X509Certificate.parse(appleRootCAPEM)[0]
-    static let appleWWDRG4: X509Certificate = try! X509Certificate.parse(appleWWDRG4PEM)[0]
+    package static let appleRootCA: X509Certificate = try! X509Certificate.parse(appleRootCAPEM)[0]
+    package static let appleWWDRG4: X509Certificate = try! X509Certificate.parse(appleWWDRG4PEM)[0]
 }

@@ -1,16 +1,16 @@
 import Foundation
 import Synchronization
-import WalletOrdersInterop
+package import WalletOrdersInterop
 
 /// A certificate seen in a signature, parsed once, with the facts verification reads from it.
 ///
 /// The same Order Type ID certificate and WWDR intermediate appear in thousands of archives;
 /// ``VerificationCache`` keeps one of these per distinct DER encoding.
-final class KnownCertificate: Sendable, Equatable {
+package final class KnownCertificate: Sendable, Equatable {
     /// Unique for the process's lifetime (never reused, even after the cache is emptied).
     let id: Int
     let certificate: X509Certificate
-    let der: [UInt8]
+    package let der: [UInt8]
     let subject: DistinguishedName
     let issuer: DistinguishedName
     let notBefore: Date
@@ -21,7 +21,7 @@ final class KnownCertificate: Sendable, Equatable {
     let serial: ArraySlice<UInt8>?
     let issuerNameDER: ArraySlice<UInt8>?
     /// How the certificate misses the Order Type ID profile, were it the signer (worked out once).
-    let profileProblems: [OrderTypeCertificateProfile.Problem]
+    package let profileProblems: [OrderTypeCertificateProfile.Problem]
     /// How it misses the profile of the intermediate that issues a signer, were it that intermediate.
     let intermediateProblem: OrderTypeCertificateProfile.Problem?
     /// The order types it names (subject `UID`, order-type marker), were it the signer.
@@ -43,7 +43,7 @@ final class KnownCertificate: Sendable, Equatable {
         signerNames = OrderTypeCertificateProfile.SignerNames(facts, subject: subject)
     }
 
-    static func == (lhs: KnownCertificate, rhs: KnownCertificate) -> Bool { lhs.der == rhs.der }
+    package static func == (lhs: KnownCertificate, rhs: KnownCertificate) -> Bool { lhs.der == rhs.der }
 
     /// `tbsCertificate`'s serialNumber content and issuer `Name` (whole DER), or `nil`.
     static func serialAndIssuer(_ der: [UInt8]) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
@@ -71,7 +71,7 @@ final class KnownCertificate: Sendable, Equatable {
 /// verdict OpenSSL gives for that time: the chain is still checked at the signing time.
 ///
 /// Thread-safe; bounded (each table is emptied when it reaches its limit).
-final class VerificationCache: Sendable {
+package final class VerificationCache: Sendable {
     struct Bytes: Hashable {
         let bytes: ArraySlice<UInt8>
         func hash(into hasher: inout Hasher) {
@@ -117,7 +117,7 @@ final class VerificationCache: Sendable {
     }
 
     /// The known certificate for a parsed certificate.
-    func certificate(_ certificate: X509Certificate) -> KnownCertificate {
+    package func certificate(_ certificate: X509Certificate) -> KnownCertificate {
         let der = certificate.derBytes
         if let known = state.withLockVisibleToSanitizers({ $0.certificates[Bytes(bytes: der[...])] }) { return known }
         return insert(certificate, der: der)

@@ -52,7 +52,7 @@ extension LogText {
     /// Text from a client as one log field: escaped (``escaped(_:limit:)``) and in double quotes,
     /// with its own quotes written `\"`, so that nothing it holds (`a" client=10.0.0.1 x="`)
     /// reads as another field of the line.
-    static func field(_ text: String, limit: Int = 256) -> String {
+    package static func field(_ text: String, limit: Int = 256) -> String {
         quoted(escaped(text, limit: limit))
     }
 

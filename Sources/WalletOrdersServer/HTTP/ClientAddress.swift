@@ -49,7 +49,7 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
     /// IPv4 address itself; an IPv6 address's /64 (`2001:db8:1:2::/64`), since one subscriber is
     /// given at least a /64 and picks any address in it, and counting each address would let one
     /// client multiply every per-address limit by 2⁶⁴; anything else as it is.
-    static func limitKey(_ address: String) -> String {
+    package static func limitKey(_ address: String) -> String {
         guard let bytes = bytes(address) else { return address }
         return bytes.count == 4 ? text(bytes) : text(masked(bytes, 64)) + "/64"
     }
@@ -84,17 +84,21 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
 /// The proxies whose `X-Forwarded-For` the service believes: a client is known by its socket
 /// address, unless that address is a trusted proxy's; then by the right-most address of
 /// `X-Forwarded-For` that is not a trusted proxy's (the one the nearest trusted proxy saw).
-struct TrustedProxies: Sendable {
-    let ranges: [IPAddressRange]
+package struct TrustedProxies: Sendable {
+    package let ranges: [IPAddressRange]
 
-    func contains(_ address: String) -> Bool {
+    package init(ranges: [IPAddressRange]) {
+        self.ranges = ranges
+    }
+
+    package func contains(_ address: String) -> Bool {
         ranges.contains { $0.contains(address) }
     }
 
     /// The client's address for limits and logs: `socketAddress`, or, when that is a trusted
     /// proxy, the right-most address of `forwardedFor` (every `X-Forwarded-For` field, in order)
     /// that isn't one. An entry that isn't an address ends the walk at the hop before it.
-    func client(socketAddress: String, forwardedFor: [String]) -> String {
+    package func client(socketAddress: String, forwardedFor: [String]) -> String {
         guard contains(socketAddress) else { return socketAddress }
         var client = socketAddress
         for field in forwardedFor.reversed() {

@@ -105,9 +105,9 @@ final class CloseAtOnce: ChannelInboundHandler, RemovableChannelHandler {
 /// the client to take a response), which is closed: a client that sends its requests or reads
 /// its answers slowly, or a crowd of them, can hold connections only until others need them. A
 /// connection whose request has arrived and is being answered is not closed for a new one.
-final class ConnectionCounter: Sendable {
+package final class ConnectionCounter: Sendable {
     /// What ``open(_:close:)`` hands out and ``close(_:)`` takes back.
-    struct Ticket: Sendable {
+    package struct Ticket: Sendable {
         let id: Int
         let address: String?
     }
@@ -171,7 +171,7 @@ final class ConnectionCounter: Sendable {
     private let counts = Mutex(Counts())
     private let evictions = Counter(label: "wallet_orders_connections_evicted_total")
 
-    init(maximum: Int, maximumPerAddress: Int, exempt: TrustedProxies) {
+    package init(maximum: Int, maximumPerAddress: Int, exempt: TrustedProxies) {
         self.maximum = maximum
         self.maximumPerAddress = maximumPerAddress
         self.exempt = exempt
@@ -181,7 +181,7 @@ final class ConnectionCounter: Sendable {
     /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap. At the global cap the
     /// connection that has waited longest for its request is closed (`close`, as it was given to
     /// this method) to make room; the new one counts as waiting from now.
-    func open(_ address: String, close: @escaping @Sendable () -> Void) -> Ticket? {
+    package func open(_ address: String, close: @escaping @Sendable () -> Void) -> Ticket? {
         let perAddress = exempt.contains(address) ? nil : IPAddressRange.limitKey(address)
         let (ticket, evicted): (Ticket?, (@Sendable () -> Void)?) = counts.withLock { counts in
             if let perAddress, counts.perAddress[perAddress, default: 0] >= maximumPerAddress { return (nil, nil) }
@@ -210,19 +210,19 @@ final class ConnectionCounter: Sendable {
     /// or for the client to take what it is sent. It goes to the back of the queue, unless it
     /// waits there already (a connection idle, then slow to send its next request, keeps the
     /// place it took when it went idle).
-    func waiting(_ ticket: Ticket) {
+    package func waiting(_ ticket: Ticket) {
         counts.withLock { counts in
             if counts.closers[ticket.id] != nil, !counts.waiting.contains(ticket.id) { counts.waiting.add(ticket.id) }
         }
     }
 
     /// The connection's request has arrived and is being answered: it can't be closed for a new one.
-    func serving(_ ticket: Ticket) {
+    package func serving(_ ticket: Ticket) {
         counts.withLock { $0.waiting.remove(ticket.id) }
     }
 
     /// Forgets a closed connection.
-    func close(_ ticket: Ticket) {
+    package func close(_ ticket: Ticket) {
         counts.withLock { counts in
             counts.total -= 1
             counts.closers[ticket.id] = nil
@@ -235,7 +235,7 @@ final class ConnectionCounter: Sendable {
     }
 
     /// Open connections now.
-    var total: Int { counts.withLock { $0.total } }
+    package var total: Int { counts.withLock { $0.total } }
 }
 
 /// One connection's place in its ``ConnectionCounter``: ``ConnectionDeadlines`` says when it waits

@@ -45,13 +45,13 @@ struct TokenBucket {
 /// bounded: past `maximumClients` buckets, full ones are forgotten (a full bucket is what a new
 /// client gets), then the least recently used, an eighth of the table at a time, so that a flood
 /// of new addresses never resets the buckets of the clients being limited.
-final class RateLimiter: Sendable {
+package final class RateLimiter: Sendable {
     let rate: Double
     let burst: Double
     let maximumClients: Int
     private let buckets = Mutex<[String: TokenBucket]>([:])
 
-    init(rate: Double, burst: Double, maximumClients: Int = 10_000) {
+    package init(rate: Double, burst: Double, maximumClients: Int = 10_000) {
         self.rate = rate
         self.burst = burst
         self.maximumClients = maximumClients
@@ -59,7 +59,7 @@ final class RateLimiter: Sendable {
 
     /// Takes one token for `client`: `nil` when it may go ahead, otherwise how many seconds until
     /// a token is back.
-    func acquire(_ client: String, now: Double = ProcessInfo.processInfo.systemUptime) -> Double? {
+    package func acquire(_ client: String, now: Double = ProcessInfo.processInfo.systemUptime) -> Double? {
         buckets.withLock { buckets in
             if buckets[client] == nil && buckets.count >= maximumClients { evict(&buckets, now: now) }
             var bucket = buckets[client] ?? TokenBucket(rate: rate, burst: burst, now: now)
@@ -72,7 +72,7 @@ final class RateLimiter: Sendable {
     }
 
     /// Clients with a bucket now.
-    var clientCount: Int { buckets.withLock { $0.count } }
+    package var clientCount: Int { buckets.withLock { $0.count } }
 
     private func evict(_ buckets: inout [String: TokenBucket], now: Double) {
         let keep = maximumClients - max(1, maximumClients / 8)
@@ -107,11 +107,11 @@ final class ByteBudget: Sendable {
 /// Text from clients made safe for a log line: quotes and backslashes escaped (`\"`, `\\`),
 /// control characters and non-ASCII escaped as `\u{…}`, and at most `limit` bytes in all, a note of the full size included when cut. At most
 /// `limit` + 1 characters of the text are read, so the work is bounded before escaping too.
-enum LogText {
+package enum LogText {
     /// Room kept for the note of a cut text (`… (12345678 bytes in all)`).
     static let noteBytes = 32
 
-    static func escaped(_ text: String, limit: Int = 256) -> String {
+    package static func escaped(_ text: String, limit: Int = 256) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(min(limit, text.utf8.count))
         var fitsWithNote = 0

@@ -2,7 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
-import WalletOrders
+package import WalletOrders
 import WalletOrdersJSON
 import WalletOrdersStore
 
@@ -26,7 +26,7 @@ public struct ServiceError: Error, HTTPResponseError, Sendable {
     public var details: [UInt8]?
     /// What the operator needs and the client must not see (a store's file path or address):
     /// logged by the error middleware, never sent.
-    var logDetail: String?
+    package var logDetail: String?
 
     /// Creates an error answer.
     public init(
@@ -51,7 +51,7 @@ public struct ServiceError: Error, HTTPResponseError, Sendable {
     }
 
     /// The JSON body.
-    var body: [UInt8] {
+    package var body: [UInt8] {
         var body = #"{"error":{"code":"# + JSONText.quoted(code) + #","message":"# + JSONText.quoted(message)
         if let hint { body += #","hint":"# + JSONText.quoted(hint) }
         body += "}"
@@ -86,7 +86,7 @@ extension ServiceError {
     }
 
     /// A library error, with the status that fits its code.
-    static func from(_ error: WalletOrdersError) -> ServiceError {
+    package static func from(_ error: WalletOrdersError) -> ServiceError {
         let status: HTTPResponse.Status
         switch error.code {
         case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
