@@ -391,7 +391,7 @@ let package = Package(
                 "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Support/held_connections.py"],
+            exclude: ["Support/held_connections.py", "Support/trickled_bodies.py", "Support/misbehaving_service.py"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -61,7 +61,7 @@ public struct WalletBadges: Sendable, Hashable {
             }
             let bytes: [UInt8]
             do {
-                bytes = try BoundedFile.read(path, as: Self.fileKind)
+                bytes = try BoundedFile.readRegularFile(path, as: Self.fileKind)
             } catch {
                 throw WalletOrdersError(.invalidConfiguration, "The badge \(path) can't be used: \(error)", underlying: error as? WalletOrdersError)
             }

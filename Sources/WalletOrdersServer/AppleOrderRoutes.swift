@@ -82,6 +82,8 @@ struct AppleOrderRoutes: Sendable {
         } catch let error as HTTPError where error.status == .badRequest {
             throw ServiceError.badRequest(
                 "bad-body", "The body is not a JSON object with a string pushToken.", hint: #"Send {"pushToken": "<hex>"}."#)
+        } catch let error where ServiceError.isBodyStreamFailure(error) {
+            throw ServiceError.bodyIncomplete
         }
         guard PushNotification.isPlausible(deviceToken: token) else {
             throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (8 to 200 hexadecimal digits).")

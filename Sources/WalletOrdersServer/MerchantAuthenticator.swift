@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 public import Hummingbird
+import WalletOrders
 
 /// The merchant API's keys, kept as SHA-256 digests with their scopes: a key is checked by
 /// hashing what the client sent, so neither its length nor where it differs shows in the time taken.

@@ -58,7 +58,7 @@ extension OrderServer.Configuration {
             keys += try MerchantAPIKey.parse(entry, source: "The setting apiKeys (WALLET_ORDERS_API_KEYS or the config file), entry \(index + 1)")
         }
         if let file = config.string(forKey: "apiKeyFile") {
-            let text = String(decoding: try BoundedFile.read(file, as: .passphrase), as: UTF8.self)
+            let text = String(decoding: try BoundedFile.readRegularFile(file, as: .apiKeys), as: UTF8.self)
             keys += try MerchantAPIKey.parse(text, source: "The API key file \(file)")
         }
         if Set(keys.map(\.key)).count != keys.count {
@@ -126,7 +126,10 @@ extension OrderServer.Configuration {
         switch (certificate, key) {
         case (nil, nil): break
         case (let certificate?, let key?):
-            tls = (try BoundedFile.read(certificate, as: .certificate), try BoundedFile.read(key, as: .certificate))
+            tls = (
+                try BoundedFile.readRegularFile(certificate, as: .certificate),
+                try BoundedFile.readRegularFile(key, as: .certificate)
+            )
         default:
             throw WalletOrdersError(
                 .invalidConfiguration, "TLS needs both tls.certificate and tls.key; one was given.")

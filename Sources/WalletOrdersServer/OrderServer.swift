@@ -231,7 +231,9 @@ public struct OrderServer: Sendable {
             do {
                 let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
-                let server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                var server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                // TLS 1.0 and 1.1 are deprecated (RFC 8996); Wallet and the APNs client speak 1.2 and later.
+                server.minimumTLSVersion = .tlsv12
                 _ = try NIOSSLContext(configuration: server)  // a key that doesn't fit the certificate fails here, not at start
                 tlsConfiguration = server
             } catch {

@@ -32,13 +32,17 @@ extension ServiceCheckReport {
         var out = ""
         for finding in findings {
             let color = finding.severity == .error ? "31" : "33"
-            out += "\(style(finding.request.description, "1")): \(style("\(finding.severity)[\(finding.ruleID)]", color)): \(finding.message)\n"
-            out += "    expected: \(finding.expected)\n"
-            out += "    got:      \(finding.actual)\n"
-            if let hint = finding.hint { out += "    \(style("hint:", "36")) \(hint)\n" }
+            // What the service sent (header values, bodies) reaches these texts: printed with
+            // control and bidi characters escaped, so it can't rewrite the terminal.
+            let printable = LogText.printable
+            out += "\(style(printable(finding.request.description), "1")): \(style("\(finding.severity)[\(finding.ruleID)]", color)): "
+            out += "\(printable(finding.message))\n"
+            out += "    expected: \(printable(finding.expected))\n"
+            out += "    got:      \(printable(finding.actual))\n"
+            if let hint = finding.hint { out += "    \(style("hint:", "36")) \(printable(hint))\n" }
         }
         for check in checks where check.outcome == .skipped {
-            out += "\(style("skipped", "2")) [\(check.ruleID)] \(check.name): \(check.skipReason ?? "")\n"
+            out += "\(style("skipped", "2")) [\(check.ruleID)] \(check.name): \(LogText.printable(check.skipReason ?? ""))\n"
         }
         let count = counts
         let verdict = passed ? style("OK", "32") : style("FAILED", "31")

@@ -69,7 +69,10 @@ struct ServiceHTTP: Sendable {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        // One deadline for the whole exchange, the body included: the client's own read timeout
+        // starts again at every byte, so a service sending a byte a second would never end.
         let deadline = NIODeadline.now() + Self.timeAmount(timeout)
+        let bodyDeadline = ContinuousClock.now + timeout
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: deadline)
@@ -81,14 +84,35 @@ struct ServiceHTTP: Sendable {
             return .failure(.bodyTooLarge(status: status, limit: maximumBodyBytes))
         }
         do {
-            let body = try await response.body.collect(upTo: maximumBodyBytes)
+            let body = try await Self.collect(response.body, upTo: maximumBodyBytes, by: bodyDeadline)
             return .success(ServiceResponse(status: status, headers: response.headers, body: Array(buffer: body)))
         } catch is NIOTooManyBytesError {
             return .failure(.bodyTooLarge(status: status, limit: maximumBodyBytes))
+        } catch is BodyDeadlineExceeded {
+            return .failure(.noAnswer("the body of a \(status) answer: not all of it within \(timeout.components.seconds) s"))
         } catch {
             return .failure(.noAnswer("the body of a \(status) answer: \(Self.reason(error, timeout: timeout))"))
         }
     }
+
+    /// The body's bytes up to `limit`, or ``BodyDeadlineExceeded`` when it hasn't all arrived by
+    /// `deadline` (the read is cancelled then).
+    static func collect(
+        _ body: HTTPClientResponse.Body, upTo limit: Int, by deadline: ContinuousClock.Instant
+    ) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw BodyDeadlineExceeded() }
+            return buffer
+        }
+    }
+
+    struct BodyDeadlineExceeded: Error {}
 
     /// A short reason for a failed exchange.
     static func reason(_ error: any Error, timeout: Duration) -> String {

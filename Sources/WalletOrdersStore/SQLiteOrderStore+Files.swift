@@ -13,6 +13,7 @@ extension SQLiteOrderStore {
     static func readOnlyPath(_ url: URL) throws -> (path: String, immutable: Bool) {
         let path = url.path
         let files = FileManager.default
+        try checkNotSpecial(url)
         guard files.fileExists(atPath: path) else {
             throw WalletOrdersError(
                 .storeUnavailable, "There is no order store at \(path); a read-only question never creates one.",
@@ -74,9 +75,28 @@ extension SQLiteOrderStore {
         return nil
     }
 
+    /// Throws ``WalletOrdersError/Code/storeUnavailable`` when the store's path is a FIFO, socket,
+    /// device or folder: SQLite would wait on a FIFO for a writer (a start-up that never ends).
+    static func checkNotSpecial(_ url: URL) throws {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return }
+        let what: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: what = "a folder"
+        case S_IFIFO: what = "a FIFO (named pipe)"
+        case S_IFSOCK: what = "a socket"
+        default: what = "a device"
+        }
+        throw WalletOrdersError(
+            .storeUnavailable, "The order store \(url.path) is \(what), not a database file; it was not opened.",
+            hint: "Give as the store location the path of an SQLite file, or of one to create.")
+    }
+
     /// Throws ``WalletOrdersError/Code/storeReadOnly`` before SQLite tries when the file, or the
     /// folder that would hold it and its `-wal`/`-shm` companions, can't be written.
     static func checkWritable(_ url: URL) throws {
+        try checkNotSpecial(url)
         let files = FileManager.default
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false

@@ -356,7 +356,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let configFile {
             // Checked with positions first: a syntax error at its line and column, a misspelt
             // key (which would be ignored, and its default used) with the nearest real one.
-            try OrderServer.Configuration.checkSettingsFile(try BoundedFile.read(configFile, as: .settings), path: configFile)
+            try OrderServer.Configuration.checkSettingsFile(try BoundedFile.readRegularFile(configFile, as: .settings), path: configFile)
             do {
                 providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(configFile)))
             } catch {

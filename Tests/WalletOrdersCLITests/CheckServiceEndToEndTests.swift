@@ -58,6 +58,40 @@ struct CheckServiceEndToEndTests {
         #expect(result.errorOutput.contains("can't be reached"), "\(result.errorOutput)")
     }
 
+    /// A service of `Support/misbehaving_service.py` in `mode`, for `seconds`; its base URL.
+    static func misbehaving(_ mode: String, seconds: Int) throws -> (BackgroundProgram, String) {
+        let script = Repository.tests.appendingPathComponent("WalletOrdersCLITests/Support/misbehaving_service.py")
+        let service = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, mode, String(seconds)])
+        let line = try service.waitForStandardError(containing: "listening on", timeout: 60)
+        return (service, "http://127.0.0.1:\(line.split(separator: " ").last ?? "")")
+    }
+
+    @Test("A service that sends its head, then a byte a second: --timeout bounds each whole exchange, the body included")
+    func dribblingBody() throws {
+        // Seen: 10 minutes with --timeout 5. The service stops by itself after 600 s; the run
+        // must end long before, each exchange after 2 s. The bound below is what the mechanism
+        // sets (a handful of requests × 2 s), with room for a busy machine.
+        let (service, url) = try Self.misbehaving("dribble", seconds: 600)
+        defer { _ = service.stop() }
+        let started = Date()
+        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "2"], timeout: 300)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.output.contains("not all of it within 2 s") || result.errorOutput.contains("not all of it within 2 s"), "\(result)")
+        #expect(elapsed < 200, "check-service took \(elapsed) s against a service that never finishes a body")
+    }
+
+    @Test("A header value with a right-to-left override reaches the text report escaped, never raw")
+    func hostileHeaderEscaped() throws {
+        let (service, url) = try Self.misbehaving("bidi", seconds: 600)
+        defer { _ = service.stop() }
+        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "5"], timeout: 300)
+        #expect(result.status == 1, "\(result)")
+        let everything = result.output + result.errorOutput
+        #expect(!everything.unicodeScalars.contains { $0.value == 0x202E }, "\(everything)")
+        #expect(everything.contains(#"text/html\u{202e}lmth"#), "\(everything)")
+    }
+
     @Test(
         "Usage errors: exit 64",
         arguments: [

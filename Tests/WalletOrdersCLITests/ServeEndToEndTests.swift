@@ -67,7 +67,45 @@ struct ServeEndToEndTests {
         #expect(server.baseURL.hasPrefix("https://127.0.0.1:"))
         let health = try HTTPClient.request("GET", "\(server.baseURL)/health", caFile: folder.file("cert.pem").path)
         #expect(health.status == 200)
+        // TLS 1.0 and 1.1 are refused by the service itself: OpenSSL's client offers them only at
+        // security level 0, which is how a client that still speaks them is played here.
+        let address = String(server.baseURL.dropFirst("https://".count))
+        for (version, accepted) in [("-tls1", false), ("-tls1_1", false), ("-tls1_2", true), ("-tls1_3", true)] {
+            let handshake = try ExternalProgram.run(
+                tool: "openssl", ["s_client", "-connect", address, version, "-cipher", "DEFAULT@SECLEVEL=0", "-brief"], timeout: 60)
+            #expect((handshake.status == 0) == accepted, "openssl s_client \(version): \(handshake)")
+        }
         #expect(try server.stop() == 0)
+    }
+
+    @Test(
+        "A FIFO where a file is read at start-up (settings, API keys, TLS key, store) is refused at once, not waited on",
+        arguments: ["--config", "--api-key-file", "--tls-key", "--store"])
+    func fifoSettings(option: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fifo = folder.file("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let made = try ExternalProgram.run(
+            tool: "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path,
+            ])
+        #expect(made.status == 0, "\(made)")
+        var arguments = ["serve", "--listen", "127.0.0.1:0"]
+        if option != "--store" { arguments += ["--store", folder.file("orders.sqlite").path] }
+        if option == "--tls-key" { arguments += ["--tls-certificate", folder.file("cert.pem").path] }
+        arguments += [option, fifo]
+        // Nothing ever writes to the FIFO: a service that opened it for reading would wait for
+        // ever, and the timeout (a hang guard) would end the test as a failure.
+        let result = try CLI.run(arguments, timeout: 120)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorOutput.contains("is a FIFO (named pipe)"), "\(result.errorOutput)")
+        if option == "--store" {
+            let doctor = try CLI.run(["doctor", "--store", fifo], timeout: 120)
+            #expect(doctor.output.contains("is a FIFO (named pipe)"), "\(doctor)")
+        }
     }
 
     @Test(
@@ -77,6 +115,8 @@ struct ServeEndToEndTests {
             (["--push-poll", "0"], "push.pollSeconds"),
             (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
             (["--config", "/nonexistent.json"], "The settings file '/nonexistent.json' does not exist."),
+            (["--trusted-proxy", "0.0.0.0/0"], "trusts every address"),
+            (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::/0"], "The setting trustedProxies is ::/0"),
         ])
     func badSettings(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()

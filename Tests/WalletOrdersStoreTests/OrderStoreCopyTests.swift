@@ -111,6 +111,29 @@ struct OrderStoreCopyTests {
         }
     }
 
+    @Test(
+        "A destination that holds orders under a link secret of its own is refused before anything is copied: its links keep working",
+        arguments: pairs.filter { $0.0 != .inMemory })
+    func destinationWithLinksOfItsOwn(from sourceKind: StoreKind, to destinationKind: StoreKind) async throws {
+        // Seen: a copy into a store that had given out links replaced its secret; its links then answered 404.
+        try await sourceKind.withWebServiceStore { source in
+            try await destinationKind.withWebServiceStore { destination in
+                _ = try await source.intake().save(
+                    signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "S-0"))
+                _ = try await destination.intake().save(
+                    signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "D-0"))
+                let own = try await destination.customerLinkSecret()
+                let error = try await #require(throws: WalletOrdersError.self) {
+                    try await OrderStoreCopy.copy(from: source, to: destination, validator: TestPKI.validator)
+                }
+                #expect(error.code == .invalidConfiguration)
+                #expect(error.message.contains("answer 404"), "\(error.message)")
+                #expect(try await destination.customerLinkSecret() == own)
+                #expect(try await destination.archive(for: SampleVersions.identifier("S-0")) == nil, "nothing was copied")
+            }
+        }
+    }
+
     @Test("Verification names the orders missing from the destination", arguments: [StoreKind.inMemory])
     func missing(kind: StoreKind) async throws {
         try await kind.withStore { (source: any OrderStoring) async throws -> Void in

@@ -135,9 +135,9 @@ import WalletOrdersTestSupport
     }
 
     /// A leaf in the Pass Type ID profile (pass-signing EKU and pass marker) of `organization`.
-    static func passShapedLeaf(organization: String) throws -> (X509Certificate, PrivateKey) {
+    static func passShapedLeaf(organization: String, uid: String? = victimType) throws -> (X509Certificate, PrivateKey) {
         try leaf(
-            extendedKeyUsages: ["clientAuth", OrderTypeCertificateProfile.passTypeExtendedKeyUsage],
+            uid: uid, extendedKeyUsages: ["clientAuth", OrderTypeCertificateProfile.passTypeExtendedKeyUsage],
             customExtensions: [(OrderTypeCertificateProfile.passTypeMarker, false, [0x05, 0x00])], organization: organization)
     }
 
@@ -287,6 +287,37 @@ import WalletOrdersTestSupport
                 #expect(error.hint?.contains(expected) == true, "\(String(describing: error.hint))")
             }
         }
+    }
+
+    @Test("A real pass certificate's UID names a pass type: still one finding, not also the UID's mismatch")
+    func passCertificateWithPassUID() throws {
+        // Seen: a pass certificate on an order gave two errors for the one mistake.
+        let (certificate, key) = try Self.passShapedLeaf(organization: "Example Shop Inc.", uid: "pass.com.example.shop.coupons")
+        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "pass")
+        #expect(report.errors.map(\.ruleID) == ["certificate.pass-type-certificate"], "\(report.errors)")
+    }
+
+    @Test("A self-signed signer: the finding says so, and no hint names the signer itself as the intermediate to include")
+    func selfSignedSigner() throws {
+        // Seen: signature.intermediate-missing told the merchant to include the leaf itself.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let made = try ExternalProgram.run(
+            tool: "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path,
+                "-days", "30", "-subj", "/CN=Self Signed Orders/UID=\(Self.victimType)/O=Example Shop Inc.",
+                "-addext", "extendedKeyUsage=clientAuth,\(OrderTypeCertificateProfile.orderTypeExtendedKeyUsage)",
+                "-addext", "keyUsage=critical,digitalSignature",
+            ])
+        #expect(made.status == 0, "\(made)")
+        let key = try PrivateKey(bytes: Array(try Data(contentsOf: folder.file("key.pem"))), passphrase: nil)
+        let certificate = try #require(try X509Certificate.parse(Array(try Data(contentsOf: folder.file("cert.pem")))).first)
+        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "self-signed")
+        #expect(!report.contains(ruleID: "signature.intermediate-missing"), "\(report.diagnostics.map(\.description))")
+        let untrusted = try #require(report.diagnostics(ruleID: "certificate.untrusted").first, "\(report.diagnostics.map(\.description))")
+        #expect(untrusted.message.contains("is self-signed"), "\(untrusted.message)")
+        #expect(report.diagnostics.allSatisfy { !($0.hint ?? "").contains("Include") || !($0.hint ?? "").contains("Self Signed Orders") })
     }
 
     @Test("A subject UID naming another type than the order-type marker fails the binding, naming the UID")

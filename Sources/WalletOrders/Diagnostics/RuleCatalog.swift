@@ -373,7 +373,7 @@ extension ValidationRule {
     /// A .lproj folder name is not a language identifier.
     public static let localizationInvalidFolderName = ValidationRule("localization.invalid-folder-name", .error, "A .lproj folder name is not a language identifier.", "Use BCP 47-style identifiers with hyphens: en.lproj, fr-CA.lproj, zh-Hans.lproj — not en_US.lproj.")
     /// A .lproj folder has no order.strings.
-    public static let localizationMissingStrings = ValidationRule("localization.missing-strings", .error, "A .lproj folder has no order.strings.", "Apple's troubleshooting list for orders Wallet refuses says each localization folder contains the order.strings file, so a folder that only localizes images needs one too. The keys order.json uses are also reported as undefined there.")
+    public static let localizationMissingStrings = ValidationRule("localization.missing-strings", .warning, "A .lproj folder has no order.strings.", "Evidence: a line of Apple's troubleshooting list (each localization folder contains the order.strings file), not a refusal Wallet is known to make; peers' test sources ship .lproj folders that only localize images. A warning: order.json's localized keys have no translation in that language.")
     /// A top-level file has the name of localized ones.
     public static let localizationTopLevelFileOverrides = ValidationRule("localization.top-level-file-overrides", .warning, "A top-level file has the name of localized ones.", "Apple: adding an image of the same name to the top-level folder of the order file overrides any localized versions. Every language then shows the top-level image, which is rarely what localized copies were made for.")
     /// A localizable string is one edit or a case away from an order.strings key.

@@ -48,6 +48,9 @@ public struct FileKind: Sendable, Hashable, CustomStringConvertible {
         reason: "Certificates, keys and .p12 files are a few kilobytes.")
     /// A trusted root certificate given with `--trust-root`, with the limit of ``certificate``.
     public static let trustRoot = FileKind(name: "trust root", maximumBytes: certificate.maximumBytes, reason: certificate.reason)
+    /// A file of merchant API keys (`serve --api-key-file`), one key and its scope a line: 1 MiB.
+    public static let apiKeys = FileKind(
+        name: "API key file", maximumBytes: 1 << 20, reason: "An API key file holds a line per merchant key; 1 MiB is far more.")
     /// A passphrase file: 64 KiB.
     public static let passphrase = FileKind(name: "passphrase file", maximumBytes: 64 << 10, reason: "A passphrase is a line of text.")
 }
@@ -126,6 +129,38 @@ public enum BoundedFile {
         if total > kind.maximumBytes { throw tooLarge(path, kind, size: nil) }
         bytes.removeSubrange(total...)
         return bytes
+    }
+
+    /// ``read(_:as:)`` for a file that must be a regular file (or a link to one): settings, keys,
+    /// certificates and lists a command reads once at start-up. A FIFO, socket or device is
+    /// refused (``WalletOrdersError/Code/fileAccess``) without waiting on it: opening a FIFO for
+    /// reading waits for a writer, which would hold the start-up with no word of why.
+    public static func readRegularFile(_ path: String, as kind: FileKind) throws -> [UInt8] {
+        // O_NONBLOCK: the open itself returns at once for a FIFO; fstat then names what it is.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if descriptor >= 0 {
+            var status = stat()
+            let type = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : S_IFREG
+            if type != S_IFREG && type != S_IFDIR {
+                close(descriptor)
+                throw notRegular(path, kind, type: type)
+            }
+        }
+        return try read(descriptor, path: path, as: kind, regularFileOnly: false)
+    }
+
+    /// The error for a path that is a FIFO, socket or device where a regular file is needed.
+    package static func notRegular(_ path: String, _ kind: FileKind, type: mode_t) -> WalletOrdersError {
+        let what =
+            switch type {
+            case S_IFIFO: "a FIFO (named pipe)"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+        return WalletOrdersError(
+            .fileAccess, "The \(kind) '\(path)' is \(what), not a regular file; it was not read.",
+            hint: "Give a regular file: it is read once, at start-up, and a pipe or device would hold the start-up until something writes to it.")
     }
 
     /// Reads `url` (a file URL) as `kind`.

@@ -61,16 +61,21 @@ package enum OrderTypeCertificateProfile {
         package var uid: String?
         /// The order-type marker's value, when it is there and a UTF8String.
         package var orderTypeMarker: String?
+        /// Whether it is a Pass Type ID certificate (``isPassTypeCertificate(_:)``): its subject
+        /// `UID` names a pass type, which the profile's own finding already says.
+        package var isPassTypeCertificate: Bool
 
-        init(uid: String?, orderTypeMarker: String?) {
+        init(uid: String?, orderTypeMarker: String?, isPassTypeCertificate: Bool = false) {
             self.uid = uid
             self.orderTypeMarker = orderTypeMarker
+            self.isPassTypeCertificate = isPassTypeCertificate
         }
 
         package init(_ facts: X509Certificate.ProfileFacts, subject: DistinguishedName) {
             self.init(
                 uid: subject["UID"],
-                orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText))
+                orderTypeMarker: facts.extensionValue(OrderTypeCertificateProfile.orderTypeMarker).flatMap(OrderTypeCertificateProfile.markerText),
+                isPassTypeCertificate: OrderTypeCertificateProfile.isPassTypeCertificate(facts))
         }
 
         /// The order type the certificate was issued for, as people name it.
@@ -202,8 +207,10 @@ package enum OrderTypeCertificateProfile {
     /// The problems when the certificate naming `signer` was not issued for `orderTypeIdentifier`:
     /// its order-type marker names another type (`signature.signer-order-type-mismatch`), or its
     /// subject `UID` does (`signature.signer-uid-mismatch`; not repeated when the marker already
-    /// said the same).
+    /// said the same). None for a Pass Type ID certificate: one mistake, one finding
+    /// (`certificate.pass-type-certificate`, from ``problems(of:subject:)``).
     package static func bindingProblems(of signer: SignerNames, orderTypeIdentifier: String) -> [Problem] {
+        guard !signer.isPassTypeCertificate else { return [] }
         var problems: [Problem] = []
         let hint =
             "Wallet binds an order to the certificate of its order type: sign '\(orderTypeIdentifier)' orders with the Order Type ID certificate issued for '\(orderTypeIdentifier)'."

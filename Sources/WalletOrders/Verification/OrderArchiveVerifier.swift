@@ -420,7 +420,9 @@ public struct OrderArchiveVerifier: Sendable {
                 hint:
                     "Wallet trusts Order Type ID certificates issued by Apple's WWDR intermediate; sign with one (for development, a test CA with an intermediate)."
             )
-        } else if issuers.isEmpty {
+        } else if issuers.isEmpty, signer.subject != signer.issuer {
+            // (A self-signed signer has no intermediate to include: the chain check says it
+            // leads to no trusted root, with its own hint.)
             // Name what is there: a WWDR intermediate of another generation (G3 carried, the
             // signer issued by G4) is the usual mistake, and the fix is to swap it.
             let carried = others.filter { $0.subject != $0.issuer }.map { Self.name(of: $0.subject) }
@@ -443,6 +445,14 @@ public struct OrderArchiveVerifier: Sendable {
                     expired ? ValidationRule.certificateExpiredAtSigning : .certificateNotYetValidAtSigning,
                     "'\(subject)' was \(expired ? "expired" : "not yet valid") at the signing time \(when.formatted(.iso8601)).",
                     at: file, hint: "Sign with a certificate that is valid when signing.")
+            } else if chain.isUntrustedError, signer.subject == signer.issuer {
+                report.add(
+                    .certificateUntrusted,
+                    "The signing certificate '\(signer.subject)' is self-signed, so its chain leads to no trusted root (\(chain.errorText)).",
+                    at: file,
+                    hint:
+                        "Sign with the Order Type ID certificate Apple issues, which chains to Apple Root CA through a WWDR intermediate; for development, with a certificate issued by a test CA's intermediate."
+                )
             } else if chain.isUntrustedError {
                 report.add(
                     .certificateUntrusted, "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).",

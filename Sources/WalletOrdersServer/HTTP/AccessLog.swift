@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import WalletOrders
 
 /// One `info` line per request once it is answered: method, route, status, duration and client.
 ///

@@ -39,6 +39,9 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(Self.text(network))/\(prefixLength)" }
 
+    /// Whether the range holds every address of its family (`0.0.0.0/0`, `::/0`).
+    public var holdsEveryAddress: Bool { prefixLength == 0 }
+
     /// `address` written the one canonical way (`::FFFF:10.0.0.1` is `10.0.0.1`); `nil` when it
     /// isn't an IP address.
     static func canonical(_ address: String) -> String? {

@@ -148,6 +148,14 @@ extension OrderServer.Configuration {
             guard let range = IPAddressRange(text) else {
                 throw Self.invalidLimit("trustedProxies", text, "an address or a CIDR range, e.g. 10.0.0.0/8")
             }
+            // Trusting every address lets any client name itself in X-Forwarded-For, so the
+            // per-address caps and rates count whatever the client says: refused, not warned of.
+            guard !range.holdsEveryAddress else {
+                throw WalletOrdersError(
+                    .invalidConfiguration,
+                    "The setting trustedProxies is \(text): that trusts every address, so any client could name any address in X-Forwarded-For and the per-address limits would count what clients claim.",
+                    hint: "Name the reverse proxies' own addresses or ranges (for example 10.0.0.0/8, or 127.0.0.1 for a proxy on this machine).")
+            }
             return range
         }
     }

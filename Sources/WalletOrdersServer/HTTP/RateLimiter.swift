@@ -103,36 +103,3 @@ final class ByteBudget: Sendable {
         bucket.withLock { $0.giveBack(Double(unused)) }
     }
 }
-
-/// Text from clients made safe for a log line: quotes and backslashes escaped (`\"`, `\\`),
-/// control characters and non-ASCII escaped as `\u{…}`, and at most `limit` bytes in all, a note of the full size included when cut. At most
-/// `limit` + 1 characters of the text are read, so the work is bounded before escaping too.
-package enum LogText {
-    /// Room kept for the note of a cut text (`… (12345678 bytes in all)`).
-    static let noteBytes = 32
-
-    package static func escaped(_ text: String, limit: Int = 256) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(limit, text.utf8.count))
-        var fitsWithNote = 0
-        for scalar in text.unicodeScalars {
-            let piece: String
-            switch scalar {
-            case "\\": piece = "\\\\"
-            case "\"": piece = "\\\""
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value):
-                piece = "\\u{\(String(scalar.value, radix: 16))}"
-            default: piece = String(scalar)
-            }
-            if out.count + piece.utf8.count > limit {
-                return String(decoding: out.prefix(fitsWithNote), as: UTF8.self) + "… (\(text.utf8.count) bytes in all)"
-            }
-            out += piece.utf8
-            if out.count + noteBytes <= limit { fitsWithNote = out.count }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}

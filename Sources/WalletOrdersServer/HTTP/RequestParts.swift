@@ -39,6 +39,8 @@ extension Request {
             return Array(try await body.collect(upTo: limit).readableBytesView)
         } catch is NIOTooManyBytesError {
             throw ServiceError(.contentTooLarge, code: "body-too-large", "The request body is larger than \(limit) bytes.")
+        } catch let error where ServiceError.isBodyStreamFailure(error) {
+            throw ServiceError.bodyIncomplete
         }
     }
 }

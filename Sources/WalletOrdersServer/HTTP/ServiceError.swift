@@ -81,6 +81,22 @@ extension ServiceError {
         hint: "Send 'Authorization: AppleOrder <authenticationToken>' with the order's authenticationToken.",
         headers: [.wwwAuthenticate: "AppleOrder"])
 
+    /// A request body that stopped before its end: the client stopped sending (the connection's
+    /// body deadline closed it) or closed the connection. The client's doing, so a 4xx in the
+    /// metrics and the request log, never a 500; the answer itself seldom reaches anyone.
+    static let bodyIncomplete = ServiceError(
+        .requestTimeout, code: "body-incomplete",
+        "The request body stopped before its end: the client stopped sending it, or closed the connection.",
+        hint: "Send the whole body promptly, as Content-Length (or the chunked encoding) announces.")
+
+    /// Whether `error`, thrown while a request body was read, is the body stream's own failure
+    /// (the connection closed or timed out) rather than an answer already decided (a size limit,
+    /// a decoding error) or a cancellation.
+    static func isBodyStreamFailure(_ error: any Error) -> Bool {
+        !(error is any HTTPResponseError) && !(error is NIOTooManyBytesError) && !(error is CancellationError)
+            && !(error is DecodingError)
+    }
+
     static func badRequest(_ code: String, _ message: String, hint: String? = nil) -> ServiceError {
         ServiceError(.badRequest, code: code, message, hint: hint)
     }

@@ -97,7 +97,7 @@ public final class APNsSenders: PushSender, Service {
             endpoint = .custom(host: host, port: port)
         }
         let roots = try config.stringArray(forKey: "apns.trustRoots", default: []).map {
-            String(decoding: try BoundedFile.read($0, as: .trustRoot), as: UTF8.self)
+            String(decoding: try BoundedFile.readRegularFile($0, as: .trustRoot), as: UTF8.self)
         }
         let passphrase = try config.string(forKey: "apns.passphraseEnvironment").map { try PassphraseSource.environment($0).resolve() }
         func client(_ credentials: APNsConfiguration.Credentials) throws -> APNsClient {
@@ -111,13 +111,15 @@ public final class APNsSenders: PushSender, Service {
         }
         func certificate(pem: String?, key: String?, p12: String?, intermediate: String? = nil) throws -> APNsClientCertificate {
             do {
-                if let p12 { return try APNsClientCertificate(pkcs12: try BoundedFile.read(p12, as: .certificate), passphrase: passphrase ?? "") }
+                if let p12 {
+                    return try APNsClientCertificate(pkcs12: try BoundedFile.readRegularFile(p12, as: .certificate), passphrase: passphrase ?? "")
+                }
                 // The chain sent in the handshake: the certificate, then the intermediate that issued it.
-                var chain = try BoundedFile.read(pem ?? "", as: .certificate)
-                if let intermediate { chain += [0x0A] + (try BoundedFile.read(intermediate, as: .certificate)) }
+                var chain = try BoundedFile.readRegularFile(pem ?? "", as: .certificate)
+                if let intermediate { chain += [0x0A] + (try BoundedFile.readRegularFile(intermediate, as: .certificate)) }
                 return try APNsClientCertificate(
                     certificateChainPEM: chain,
-                    privateKeyPEM: try BoundedFile.read(key ?? "", as: .certificate), passphrase: passphrase)
+                    privateKeyPEM: try BoundedFile.readRegularFile(key ?? "", as: .certificate), passphrase: passphrase)
             } catch let error as WalletOrdersError {
                 throw error
             } catch {
@@ -128,7 +130,7 @@ public final class APNsSenders: PushSender, Service {
             guard let keyID = config.string(forKey: "apns.keyID"), let teamID = config.string(forKey: "apns.teamID") else {
                 throw WalletOrdersError(.invalidConfiguration, "apns.tokenKey needs apns.keyID and apns.teamID (the key's ID and your Team ID).")
             }
-            let pem = String(decoding: try BoundedFile.read(tokenKey, as: .certificate), as: UTF8.self)
+            let pem = String(decoding: try BoundedFile.readRegularFile(tokenKey, as: .certificate), as: UTF8.self)
             return APNsSenders(byTopic: [:], shared: try client(.token(keyID: keyID, teamID: teamID, privateKeyPEM: pem)))
         }
         let pem = config.string(forKey: "apns.certificate")

@@ -34,7 +34,6 @@ enum LocalizationRules {
 
     /// The folders, their `order.strings`, and `used` (every localizable string of order.json).
     static func check(_ context: ValidationContext, used: [UsedString], into findings: inout [Diagnostic]) {
-        var withoutStrings: [String] = []
         for folder in context.localizationFolders {
             let stem = String(folder.dropLast(".lproj".count))
             if !isLanguageIdentifier(stem) {
@@ -55,12 +54,12 @@ enum LocalizationRules {
                         file: "\(folder)/pass.strings", hint: "Rename it to order.strings."))
             }
             guard let bytes = context.files["\(folder)/order.strings"] else {
-                withoutStrings.append(folder)
                 findings.append(
                     context.fileDiagnostic(
                         .localizationMissingStrings,
-                        "'\(folder)' has no order.strings; Apple's troubleshooting list asks for one in each localization folder.",
-                        file: folder + "/", hint: "Add \(folder)/order.strings with the keys the other localizations define."))
+                        "'\(folder)' has no order.strings, so order.json's localized text has no translation in that language; Apple's troubleshooting list asks for one in each localization folder (a checklist line, not a refusal Wallet is known to make).",
+                        file: folder + "/",
+                        hint: "Add \(folder)/order.strings with the keys the other localizations define, unless the folder only localizes images."))
                 continue
             }
             let path = "\(folder)/order.strings"
@@ -92,7 +91,7 @@ enum LocalizationRules {
         checkTopLevelOverrides(context, into: &findings)
         let parsed = context.strings
         guard parsed.count > 1 || (parsed.count == 1 && context.localizationFolders.count > 1) else {
-            checkUsedKeys(context, parsed, withoutStrings: withoutStrings, used: used, into: &findings)
+            checkUsedKeys(context, parsed, used: used, into: &findings)
             return
         }
         let union = parsed.values.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
@@ -105,7 +104,7 @@ enum LocalizationRules {
                     .localizationKeysDiffer, "\(folder)/order.strings lacks \(shown), which other localizations define.",
                     file: "\(folder)/order.strings", hint: "Every order.strings has the same keys."))
         }
-        checkUsedKeys(context, parsed, withoutStrings: withoutStrings, used: used, into: &findings)
+        checkUsedKeys(context, parsed, used: used, into: &findings)
     }
 
     /// Apple: "Adding an image of the same name to the top-level folder of the order file
@@ -147,11 +146,11 @@ enum LocalizationRules {
             && a[differing[0]] == b[differing[1]] && a[differing[1]] == b[differing[0]]
     }
 
-    /// Each key order.json uses that some localization lacks: checked against every folder whose
-    /// order.strings parsed (`parsed`) and every folder that has none (`withoutStrings`, which
-    /// defines no key), so a missing file still shows which of order.json's keys its language lacks.
+    /// Each key order.json uses that some order.strings lacks: checked against every folder whose
+    /// order.strings parsed (`parsed`). A folder that has none (one that only localizes images,
+    /// say) has its own warning, `localization.missing-strings`, and no error per key.
     private static func checkUsedKeys(
-        _ context: ValidationContext, _ parsed: [String: StringsFile], withoutStrings: [String], used: [UsedString],
+        _ context: ValidationContext, _ parsed: [String: StringsFile], used: [UsedString],
         into findings: inout [Diagnostic]
     ) {
         guard !parsed.isEmpty else { return }
@@ -167,9 +166,8 @@ enum LocalizationRules {
                         pointer: path.pointer, hint: "Did you mean '\(key)'? Keys are case-sensitive."))
                 continue
             }
-            guard !definedIn.isEmpty, definedIn.count < parsed.count || !withoutStrings.isEmpty else { continue }
-            let lacking = (parsed.keys.filter { !definedIn.contains($0) } + withoutStrings).sorted()
-            let places = lacking.map { parsed[$0] == nil ? "\($0) (which has no order.strings)" : "\($0)/order.strings" }
+            guard !definedIn.isEmpty, definedIn.count < parsed.count else { continue }
+            let places = parsed.keys.filter { !definedIn.contains($0) }.sorted().map { "\($0)/order.strings" }
             findings.append(
                 context.diagnostic(
                     .localizationUndefinedKey, "The key '\(value)' is not defined in \(places.joined(separator: ", ")).",
