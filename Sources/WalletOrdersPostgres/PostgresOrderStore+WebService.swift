@@ -224,7 +224,7 @@ extension PostgresOrderStore {
 
     public func setCustomerLinkSecret(_ secret: [UInt8]) async throws {
         try DeviceRegistration.checkSecret(secret)
-        let hex = secret.map { String(format: "%02x", $0) }.joined()
+        let hex = DeviceRegistration.hex(secret)
         try await withConnection("write") { [logger] connection in
             _ = try await connection.query(
                 """
@@ -257,23 +257,42 @@ extension PostgresOrderStore {
             }
             return nil
         }
-        guard let hex, hex.utf8.count == 64 else {
+        guard let hex else {
             throw WalletOrdersError(
                 .storeCorrupt, "\(ErrorContext(configuration: configuration).store) has no customer link secret.",
                 hint: "Restore the database from a backup.")
         }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else {
-                throw WalletOrdersError(
-                    .storeCorrupt, "\(ErrorContext(configuration: configuration).store) has a damaged customer link secret.")
-            }
-            bytes.append(byte)
-            index = next
+        guard let secret = DeviceRegistration.secret(hex: hex) else {
+            throw WalletOrdersError(
+                .storeCorrupt, "\(ErrorContext(configuration: configuration).store) has a damaged customer link secret.",
+                hint: "Restore the database from a backup.")
         }
-        return bytes
+        return secret
+    }
+
+    public func acceptCustomerLinkSecret(_ secret: [UInt8]) async throws {
+        try DeviceRegistration.checkSecret(secret)
+        let hex = DeviceRegistration.hex(secret)
+        let key = DeviceRegistration.acceptedSecretKeyPrefix + hex
+        try await withConnection("write") { [logger] connection in
+            _ = try await connection.query(
+                "INSERT INTO store_info (key, value) VALUES (\(key), \(hex)) ON CONFLICT (key) DO NOTHING", logger: logger)
+        }
+    }
+
+    public func customerLinkSecrets() async throws -> [[UInt8]] {
+        let primary = try await customerLinkSecret()
+        let pattern = DeviceRegistration.acceptedSecretKeyPrefix + "%"
+        let accepted = try await withConnection("read") { [logger] connection -> [String] in
+            var values: [String] = []
+            for try await row in try await connection.query(
+                "SELECT value FROM store_info WHERE key LIKE \(pattern) ORDER BY key", logger: logger)
+            {
+                values.append(try row.decode(String.self))
+            }
+            return values
+        }
+        return [primary] + accepted.compactMap(DeviceRegistration.secret(hex:)).filter { $0 != primary }
     }
 }
 

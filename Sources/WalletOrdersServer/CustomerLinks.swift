@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 import WalletOrders
 import WalletOrdersPreview
-import WalletOrdersStore
+package import WalletOrdersStore
 
 /// "Add to Apple Wallet" links: one unguessable link per order, for an email or a receipt page.
 ///
@@ -21,13 +21,13 @@ import WalletOrdersStore
 /// The page's button is Apple's badge when the service has ``WalletBadges`` (the visitor's
 /// language's, by `Accept-Language`), else a text link; on an iPhone browser other than Safari
 /// the page says to open it in Safari. Both paths answer HEAD as GET, without the body.
-struct CustomerLinks: Sendable {
+package struct CustomerLinks: Sendable {
     let store: any OrderServiceStore
     let previewer: OrderPreviewer
     var badges: WalletBadges?
 
     /// The key's length in base64url characters (192 bits).
-    static let keyLength = 32
+    package static let keyLength = 32
 
     func add(to router: some RouterMethods<OrderRequestContext>) {
         router.get("orders/:type/:order/:key") { request, context in try await landingPage(request, context) }
@@ -41,7 +41,7 @@ struct CustomerLinks: Sendable {
         return "/orders/\(Self.escaped(order.orderTypeIdentifier))/\(Self.escaped(order.orderIdentifier))/\(key)"
     }
 
-    static func key(for record: OrderAccessRecord, secret: [UInt8]) -> String {
+    package static func key(for record: OrderAccessRecord, secret: [UInt8]) -> String {
         var message = Array("wallet-orders customer link\u{0}".utf8)
         message += Array(record.identifier.orderTypeIdentifier.utf8) + [0] + Array(record.identifier.orderIdentifier.utf8) + [0]
         message += Array((record.authenticationToken ?? "").utf8)
@@ -63,9 +63,13 @@ struct CustomerLinks: Sendable {
         let order = try context.orderIdentifier()
         let presented = context.parameters.get("key") ?? ""
         let record = try await store.accessRecord(for: order)
-        let secret = try await store.customerLinkSecret()
-        let expected = record.map { Self.key(for: $0, secret: secret) } ?? "no such order"
-        guard TokenComparison.equal(presented, expected), record != nil,
+        // The store's own secret, and any accepted from a store whose orders were copied in.
+        var matched = false
+        for secret in try await store.customerLinkSecrets() {
+            let expected = record.map { Self.key(for: $0, secret: secret) } ?? "no such order"
+            if TokenComparison.equal(presented, expected) { matched = true }
+        }
+        guard matched, record != nil,
             let bytes = try await store.archive(for: order)
         else {
             throw ServiceError(.notFound, code: "not-found", "There is no order at this link.", hint: "Ask the merchant for a new link.")

@@ -20,8 +20,8 @@ import WalletOrdersInterop
 ///   (``DeviceRegistrationStoring``), each copied order's device registrations go with it, and
 ///   the destination takes the source's customer link secret, so the links customers already
 ///   have and the devices already registered keep working after the move. A destination that
-///   already holds orders under a secret of its own is refused before anything is copied: its
-///   own links would stop working.
+///   already holds orders keeps its own secret and also accepts the source's
+///   (``DeviceRegistrationStoring/acceptCustomerLinkSecret(_:)``), so the links both gave out work.
 ///
 /// - **Change sequence:** when both stores number their changes (``OrderChangeSequencing``), the
 ///   destination's sequence continues past the source's newest change (before the first page and
@@ -88,18 +88,16 @@ public enum OrderStoreCopy {
         var report = Report()
         let registrationStores = (source as? any DeviceRegistrationStoring, destination as? any DeviceRegistrationStoring)
         if let from = registrationStores.0, let to = registrationStores.1 {
-            let secret = try await from.customerLinkSecret()
-            if try await to.customerLinkSecret() != secret {
-                // Taking the source's secret would turn every link the destination gave out
-                // into a 404; only a store with no orders yet can have given out none.
-                guard try await destination.list(OrderQuery(sort: .identifier, limit: 1)).orders.isEmpty else {
-                    throw WalletOrdersError(
-                        .invalidConfiguration,
-                        "The destination store already holds orders and a customer link secret of its own: taking the source's would make every customer link it gave out answer 404. Nothing was copied.",
-                        hint: "Copy into an empty store (a new SQLite file or database); a copy resumed into the same destination is fine.")
-                }
-                try await to.setCustomerLinkSecret(secret)
+            // The links customers have are HMACs under the source's secrets. An empty destination
+            // takes the source's secret (its new links are the ones the source gave); one that
+            // holds orders may have given out links of its own, so it keeps its secret and also
+            // accepts the source's.
+            var secrets = try await from.customerLinkSecrets()
+            if try await destination.list(OrderQuery(sort: .identifier, limit: 1)).orders.isEmpty {
+                try await to.setCustomerLinkSecret(secrets.removeFirst())
             }
+            let held = try await to.customerLinkSecrets()
+            for secret in secrets where !held.contains(secret) { try await to.acceptCustomerLinkSecret(secret) }
         }
         try await carryChangeSequence(from: source, to: destination)
         var query = OrderQuery(sort: .identifier, limit: max(1, batchSize), after: after)

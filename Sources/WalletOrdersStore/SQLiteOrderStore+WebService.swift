@@ -159,21 +159,39 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
                 }
             }
         }
-        guard let hex, hex.utf8.count == 64 else {
+        guard let hex else {
             throw WalletOrdersError(
                 .storeCorrupt, "The order store \(url.path) has no customer link secret.", hint: "Restore the store from a backup.")
         }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else {
-                throw WalletOrdersError(.storeCorrupt, "The order store \(url.path) has a damaged customer link secret.")
-            }
-            bytes.append(byte)
-            index = next
+        guard let secret = DeviceRegistration.secret(hex: hex) else {
+            throw WalletOrdersError(
+                .storeCorrupt, "The order store \(url.path) has a damaged customer link secret.", hint: "Restore the store from a backup.")
         }
-        return bytes
+        return secret
+    }
+
+    public func acceptCustomerLinkSecret(_ secret: [UInt8]) async throws {
+        try DeviceRegistration.checkSecret(secret)
+        let hex = DeviceRegistration.hex(secret)
+        try await perform("write") { database in
+            try await database.write { db in
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO storeInfo (key, value) VALUES (?, ?)",
+                    arguments: [DeviceRegistration.acceptedSecretKeyPrefix + hex, hex])
+            }
+        }
+    }
+
+    public func customerLinkSecrets() async throws -> [[UInt8]] {
+        let primary = try await customerLinkSecret()
+        let accepted = try await perform("read") { database in
+            try await database.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT value FROM storeInfo WHERE key LIKE ? ORDER BY key",
+                    arguments: [DeviceRegistration.acceptedSecretKeyPrefix + "%"])
+            }
+        }
+        return [primary] + accepted.compactMap(DeviceRegistration.secret(hex:)).filter { $0 != primary }
     }
 
     public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
@@ -193,7 +211,7 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
 
     public func setCustomerLinkSecret(_ secret: [UInt8]) async throws {
         try DeviceRegistration.checkSecret(secret)
-        let hex = secret.map { String(format: "%02x", $0) }.joined()
+        let hex = DeviceRegistration.hex(secret)
         try await perform("write") { database in
             try await database.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO storeInfo (key, value) VALUES ('customerLinkSecret', ?)", arguments: [hex])

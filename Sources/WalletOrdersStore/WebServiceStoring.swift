@@ -83,6 +83,28 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
                 hint: "Take the secret from the store the links were made with.")
         }
     }
+
+    /// The store-information key under which a secret accepted with
+    /// ``DeviceRegistrationStoring/acceptCustomerLinkSecret(_:)`` is kept (its hex follows).
+    package static let acceptedSecretKeyPrefix = "acceptedCustomerLinkSecret:"
+
+    /// A secret as the stores keep it: 64 lowercase hex digits.
+    package static func hex(_ secret: [UInt8]) -> String {
+        secret.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The 32 bytes of a secret kept as 64 hex digits; `nil` for anything else.
+    package static func secret(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
 }
 
 /// How many device registrations the store takes: a registration past either cap is refused and
@@ -198,6 +220,17 @@ public protocol DeviceRegistrationStoring: Sendable {
     /// A random secret made with the store (32 bytes), shared by every server on it: the key of
     /// customer links ("Add to Apple Wallet"), which are derived, not stored.
     func customerLinkSecret() async throws -> [UInt8]
+
+    /// Also accepts links made with `secret` (another store's, whose orders were copied in),
+    /// while new links go on being made with ``customerLinkSecret()``: the links both stores gave
+    /// out keep working (``OrderStoreCopy``).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` unless `secret` is 32 bytes.
+    func acceptCustomerLinkSecret(_ secret: [UInt8]) async throws
+
+    /// Every secret a customer link may be made with: ``customerLinkSecret()`` first, then each
+    /// accepted with ``acceptCustomerLinkSecret(_:)``.
+    func customerLinkSecrets() async throws -> [[UInt8]]
 }
 
 extension DeviceRegistrationStoring {

@@ -391,6 +391,31 @@ struct AppleProtocolTests {
         }
     }
 
+    @Test("After a store copy into a store that gave out links, the links of both stores open their orders")
+    func linksOfBothStoresAfterACopy() async throws {
+        // Seen: the copy replaced the destination's link secret, so its own links answered 404.
+        let service = try ServiceUnderTest()
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+        let old = try SQLiteOrderStore(url: service.folder.file("old.sqlite"))
+        let moved = SampleVersions.identifier("moved-1")
+        _ = try await old.intake().save(
+            signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: moved.orderIdentifier))
+        // The link the old store's service gave out for the moved order: an HMAC under its secret.
+        let oldRecord = try #require(try await old.accessRecord(for: moved))
+        let oldKey = CustomerLinks.key(for: oldRecord, secret: try await old.customerLinkSecret())
+        try await service.run { client in
+            let own = try await LandingPageBrowserTests.link(client)
+            #expect(try await client.execute(uri: own, method: .get).status == .ok, "the destination's link before the copy")
+            _ = try await OrderStoreCopy.copy(from: old, to: service.store, validator: TestPKI.validator)
+            #expect(try await client.execute(uri: own, method: .get).status == .ok, "the destination's own link after the copy")
+            let path = "/orders/\(moved.orderTypeIdentifier)/\(moved.orderIdentifier)/\(oldKey)"
+            #expect(try await client.execute(uri: path, method: .get).status == .ok, "the old store's link after the copy")
+            let forged = "/orders/\(moved.orderTypeIdentifier)/\(moved.orderIdentifier)/\(String(repeating: "A", count: CustomerLinks.keyLength))"
+            #expect(try await client.execute(uri: forged, method: .get).status == .notFound)
+        }
+        try old.close()
+    }
+
     @Test("POST /v1/log: accepted, bounded, rate-limited per client with Retry-After")
     func logEndpoint() async throws {
         let service = try ServiceUnderTest()

@@ -22,10 +22,10 @@ struct StoreCopyCommand: AsyncParsableCommand {
             Afterwards both stores are compared order by order: counts, each archive's SHA-256 \
             (a newer version in TO counts as copied) and a digest of each store's list. Exit code \
             0 when every order of FROM is in TO, 1 otherwise. Device registrations and the \
-            customer link secret go with the orders (when both stores keep them), so devices and \
-            customer links keep working; TO must then be empty (or hold FROM's secret already, as \
-            when a copy is resumed), or its own links would stop working. The push outbox and \
-            the change history are not copied.
+            customer link secrets go with the orders (when both stores keep them), so devices and \
+            the customer links FROM gave out keep working; a TO that already holds orders keeps \
+            its own secret too, so its links keep working as well. The push outbox and the \
+            change history are not copied.
 
             Examples:
               wallet-orders store copy orders.sqlite postgres://wallet@db.internal/orders
