@@ -273,7 +273,16 @@ struct ServeCommand: AsyncParsableCommand {
             try await reportingFailuresAsync {
                 try await server.run { host, port in
                     let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-                    Terminal.write("wallet-orders serve: listening on \(address) (store \(path))", to: .standardError)
+                    // The line scripts wait for; with --log-format json a JSON record like every other line.
+                    let listening = "listening on \(address) (store \(path))"
+                    if format == .json {
+                        // Written whatever --log-level says, as the plain line is.
+                        var announcer = serviceLogger
+                        announcer.logLevel = min(announcer.logLevel, .info)
+                        announcer.info("\(listening)")
+                    } else {
+                        Terminal.write("wallet-orders serve: \(listening)", to: .standardError)
+                    }
                     serviceLogger.info(
                         "started",
                         metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))

@@ -93,8 +93,10 @@ struct ServeOperationsEndToEndTests {
             guard line.hasPrefix("{") else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
-        let jsonLines = server.child.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("wallet-orders serve: listening on") }
-        #expect(records.count == jsonLines.count, "every log line is JSON:\n\(server.child.errorOutput)")
+        // Every line, the one scripts wait for ("listening on …") included: seen plain before.
+        let lines = server.child.errorOutput.split(separator: "\n")
+        #expect(records.count == lines.count, "every log line is JSON:\n\(server.child.errorOutput)")
+        #expect(records.contains { ($0["message"] as? String)?.hasPrefix("listening on \(server.baseURL) ") == true })
         for record in records {
             for key in ["time", "level", "label", "message"] { #expect(record[key] is String, "\(key) in \(record)") }
         }
