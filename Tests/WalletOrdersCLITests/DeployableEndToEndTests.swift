@@ -14,7 +14,7 @@ import WalletOrdersTestSupport
             .map { folder.appendingPathComponent($0) }
     }
 
-    @Test("The binary copied alone into an empty folder, resource bundles moved away, validates a sample and an archive")
+    @Test("The binary copied into an empty folder with its runtime libraries only, resource bundles moved away, validates a sample and an archive")
     func binaryRunsAlone() throws {
         let original = try WalletOrdersBinary.url()
         let folder = try TemporaryFolder()
@@ -22,6 +22,10 @@ import WalletOrdersTestSupport
         let alone = folder.file("bin/wallet-orders")
         try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: original, to: alone)
+        // The Swift runtime it loads, where `make install` puts it (lib/wallet-orders beside bin/).
+        let runtime = try ExternalProgram.run(
+            tool: "bash", [".ci/runtime", "copy", original.path, folder.file("lib/wallet-orders").path], in: Repository.root)
+        #expect(runtime.status == 0, "\(runtime)")
         var moved: [(URL, URL)] = []
         defer { for (from, to) in moved { try? FileManager.default.moveItem(at: to, to: from) } }
         for bundle in Self.resourceBundles(besides: original) {
