@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOHTTP1
 package import WalletOrders
 import WalletOrdersJSON
 import WalletOrdersStore
@@ -91,10 +92,11 @@ extension ServiceError {
 
     /// Whether `error`, thrown while a request body was read, is the body stream's own failure
     /// (the connection closed or timed out) rather than an answer already decided (a size limit,
-    /// a decoding error) or a cancellation.
+    /// a decoding error), a body that isn't valid HTTP (a 400 `bad-http`, ``ErrorMiddleware``) or
+    /// a cancellation.
     static func isBodyStreamFailure(_ error: any Error) -> Bool {
         !(error is any HTTPResponseError) && !(error is NIOTooManyBytesError) && !(error is CancellationError)
-            && !(error is DecodingError)
+            && !(error is DecodingError) && !(error is HTTPParserError)
     }
 
     static func badRequest(_ code: String, _ message: String, hint: String? = nil) -> ServiceError {
