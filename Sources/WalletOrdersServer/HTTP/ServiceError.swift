@@ -91,12 +91,14 @@ extension ServiceError {
         hint: "Send the whole body promptly, as Content-Length (or the chunked encoding) announces.")
 
     /// Whether `error`, thrown while a request body was read, is the body stream's own failure
-    /// (the connection closed or timed out) rather than an answer already decided (a size limit,
-    /// a decoding error), a body that isn't valid HTTP (a 400 `bad-http`, ``ErrorMiddleware``) or
-    /// a cancellation.
+    /// (the connection closed before the body's end: the parser's `invalidEOFState`, whether the
+    /// client hung up or a deadline closed it) rather than an answer already decided (a size
+    /// limit, a decoding error), a body that isn't valid HTTP (any other parser error: a 400
+    /// `bad-http`, ``ErrorMiddleware``) or a cancellation.
     static func isBodyStreamFailure(_ error: any Error) -> Bool {
-        !(error is any HTTPResponseError) && !(error is NIOTooManyBytesError) && !(error is CancellationError)
-            && !(error is DecodingError) && !(error is HTTPParserError)
+        if let parser = error as? HTTPParserError { return parser == .invalidEOFState }
+        return !(error is any HTTPResponseError) && !(error is NIOTooManyBytesError) && !(error is CancellationError)
+            && !(error is DecodingError)
     }
 
     static func badRequest(_ code: String, _ message: String, hint: String? = nil) -> ServiceError {
