@@ -59,10 +59,17 @@ let package = Package(
             name: "CWalletOrdersBarcode",
             providers: [.apt(["libzint-dev"]), .brew(["zint"])]
         ),
-        // The only Swift code that imports the C modules. `package` API, no product.
+        // The only Swift code that imports the C modules, in two modules: OpenSSL and libzip for
+        // everything, libzint for the preview alone (so that the core library doesn't link it).
+        // `package` API, no product.
         .target(
             name: "WalletOrdersInterop",
-            dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip", "CWalletOrdersBarcode"],
+            dependencies: ["CWalletOrdersOpenSSL", "CWalletOrdersZip"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WalletOrdersBarcodeInterop",
+            dependencies: ["CWalletOrdersBarcode"],
             swiftSettings: swiftSettings
         ),
         // JSON with positions and pointers, and the JSON Schema engine: `package` API, no product,
@@ -160,7 +167,7 @@ let package = Package(
         // barcodes drawn through the interop layer.
         .target(
             name: "WalletOrdersPreview",
-            dependencies: ["WalletOrders", "WalletOrdersInterop"],
+            dependencies: ["WalletOrders", "WalletOrdersBarcodeInterop"],
             swiftSettings: swiftSettings
         ),
         // The command-line tool: argument parsing and printing, nothing else.
@@ -169,6 +176,7 @@ let package = Package(
             dependencies: [
                 "WalletOrders",
                 "WalletOrdersInterop",  // the C libraries' versions, for --version
+                "WalletOrdersBarcodeInterop",  // libzint's version, for doctor
                 "WalletOrdersStore",
                 "WalletOrdersIntake",
                 "WalletOrdersServer",
@@ -326,7 +334,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletOrdersInteropTests",
-            dependencies: ["WalletOrdersInterop", "WalletOrdersTestSupport"],
+            dependencies: ["WalletOrdersInterop", "WalletOrdersBarcodeInterop", "WalletOrdersTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,7 +13,8 @@
 # It also builds once more with --jobs 1 --no-validate (the floor: building, signing and writing
 # alone). Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
 # same --jobs settings, and again with the text report written to a file (what the report itself
-# costs against the quiet run), and prints every rate next to `openssl speed rsa2048`'s sign rate
+# costs against the quiet run) and with the archives given as one path each (against the folder),
+# and prints every rate next to `openssl speed rsa2048`'s sign rate
 # on one core from the same run (the mean of a run before and after).
 #
 # TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
@@ -128,6 +129,19 @@ for run in range(repeat):
             sys.exit(f"validate --jobs {jobs} (text) exited with {result.returncode}:\n{result.stderr[-2000:]}")
         print(f"  validate run {run + 1}, --jobs {jobs}, text report: {seconds:.2f} s", flush=True)
         reported[jobs] = min(seconds, reported.get(jobs, seconds))
+# The same archives given as one path each (as a shell glob gives them) with the widest --jobs:
+# the same work as the folder, so it should cost the same.
+listed = None
+paths = [os.path.join(archives, name) for name in sorted(os.listdir(archives))]
+for run in range(repeat):
+    command = [binary, "validate", "--quiet", "--jobs", jobs_list[-1], "--trust-root", os.path.join(work, "certs/root-ca.pem")] + paths
+    started = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if result.returncode != 0:
+        sys.exit(f"validate PATHS exited with {result.returncode}:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    print(f"  validate run {run + 1}, --jobs {jobs_list[-1]}, {len(paths)} paths: {seconds:.2f} s", flush=True)
+    listed = min(seconds, listed or seconds)
 rsa = (rsa_before + rsa_sign_rate()) / 2
 print(f"openssl speed rsa2048 on one core: {rsa:.0f} signs/s (mean of before and after)")
 print(f"{'jobs':<6} {'seconds':>8} {'orders/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'vs RSA sign':>12} {'CPU ms/order':>13} {'peak RSS (MB)':>14}")
@@ -143,4 +157,6 @@ for jobs in jobs_list:
     rate = orders / validated[jobs]
     cost = (reported[jobs] - validated[jobs]) / validated[jobs]
     print(f"--jobs {jobs:<2} {validated[jobs]:8.2f} {rate:11.1f} {rate / int(jobs) / rsa:20.2f}x {reported[jobs]:16.2f} {cost:19.2f}x")
+print(f"validate, {orders} paths against their folder (--jobs {jobs_list[-1]}): {listed:.2f} s / {validated[jobs_list[-1]]:.2f} s = "
+      f"{listed / validated[jobs_list[-1]]:.2f}x")
 PY

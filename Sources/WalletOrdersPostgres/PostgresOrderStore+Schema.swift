@@ -199,9 +199,6 @@ extension PostgresOrderStore {
         }
     }
 
-    /// 32 random bytes from the system's generator, as hex.
-    static func randomSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
+    /// 32 random bytes from OpenSSL's generator, as hex.
+    static func randomSecret() -> String { RandomSecret.hex(bytes: 32) }
 }

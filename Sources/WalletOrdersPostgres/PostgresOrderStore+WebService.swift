@@ -182,6 +182,20 @@ extension PostgresOrderStore {
         }
     }
 
+    public func isRegistered(deviceIdentifier: String, orderTypeIdentifier: String) async throws -> Bool {
+        try await withConnection("read") { [logger] connection -> Bool in
+            for try await _ in try await connection.query(
+                """
+                SELECT 1 FROM registrations
+                WHERE device_identifier = \(deviceIdentifier) AND order_type_identifier = \(orderTypeIdentifier) LIMIT 1
+                """, logger: logger)
+            {
+                return true
+            }
+            return false
+        }
+    }
+
     @discardableResult
     public func removeRegistrations(pushToken: String, orderTypeIdentifier: String) async throws -> Int {
         try await withConnection("remove registrations from") { [logger] connection in

@@ -1,6 +1,6 @@
 import Foundation
 import WalletOrders
-import WalletOrdersInterop
+import WalletOrdersBarcodeInterop
 
 /// A barcode of `order.json` drawn as inline SVG: libzint's layout (through the interop layer),
 /// dark modules on a white tile with the quiet zone the symbology needs, whatever the appearance,

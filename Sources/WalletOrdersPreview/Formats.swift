@@ -3,7 +3,8 @@ import WalletOrders
 
 /// Dates, money and numbers in the page's locale, through Foundation's formatters. Times are
 /// shown in the offset `order.json` gives them (the page can't know the customer's time zone),
-/// so a page is the same wherever it is made.
+/// labelled with it (`GMT-5`), so a page is the same wherever it is made and no time is read
+/// in the wrong zone.
 package struct Formats {
     let locale: Locale
 
@@ -15,11 +16,16 @@ package struct Formats {
         TimeZone(secondsFromGMT: timestamp.utcOffsetSeconds) ?? TimeZone(identifier: "UTC")!
     }
 
-    /// `Nov 20, 2025 at 8:31 AM` / `20 nov. 2025 à 08:31`.
+    /// `Nov 20, 2025 at 8:31 AM GMT-5` / `20 nov. 2025 à 08:31 UTC−5`.
     func dateTime(_ timestamp: Timestamp) -> String {
         var style = Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: zone(timestamp))
         style.calendar = Calendar(identifier: .gregorian)
-        return timestamp.date.formatted(style)
+        return timestamp.date.formatted(style) + " " + zoneLabel(timestamp)
+    }
+
+    /// The offset a time is shown in, as the page's language writes it: `GMT`, `GMT+2`, `UTC−5`.
+    func zoneLabel(_ timestamp: Timestamp) -> String {
+        timestamp.date.formatted(Date.FormatStyle(locale: locale, timeZone: zone(timestamp)).timeZone(.localizedGMT(.short)))
     }
 
     /// `Nov 20, 2025`.
@@ -44,7 +50,7 @@ package struct Formats {
         let end = start.date.addingTimeInterval(TimeInterval(seconds))
         var style = Date.IntervalFormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: zone(start))
         style.calendar = Calendar(identifier: .gregorian)
-        return (start.date..<end).formatted(style)
+        return (start.date..<end).formatted(style) + " " + zoneLabel(start)
     }
 
     /// `$192.93` / `106,90 €`: the amount in its own currency ("Monetary values display in the

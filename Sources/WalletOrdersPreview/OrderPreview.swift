@@ -122,11 +122,23 @@ public struct OrderPreviewer: Sendable {
     /// Previews a signed archive, with the findings `validate` reports for it (container,
     /// signature and chain included).
     public func preview(_ archive: OrderArchive, subject: String, options: PreviewOptions = .init(), now: Date = Date()) -> OrderPreview {
+        render(files: Self.files(of: archive), report: validator.validate(archive, subject: subject, now: now), options: options)
+    }
+
+    /// Renders a signed archive already verified and validated (one from a store, which takes
+    /// only such archives) without validating it again: the customer's page, which shows no
+    /// findings. Its ``OrderPreview/report`` is empty.
+    public func render(stored archive: OrderArchive, options: PreviewOptions) -> OrderPreview {
+        render(files: Self.files(of: archive), report: ValidationReport(subject: ""), options: options)
+    }
+
+    /// The archive's files without its manifest and signature.
+    static func files(of archive: OrderArchive) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         for path in archive.filePaths where path != OrderArchive.manifestPath && path != OrderArchive.signaturePath {
             files[path] = archive.contents(of: path)
         }
-        return render(files: files, report: validator.validate(archive, subject: subject, now: now), options: options)
+        return files
     }
 
     /// Renders `files` (path → bytes, `order.json` at the root) with `report`'s findings.

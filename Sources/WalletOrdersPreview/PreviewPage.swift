@@ -200,11 +200,11 @@ struct PreviewPage {
         }
     }
 
+    /// The address as its country writes it (``AddressFormat``), then the country's name in the
+    /// page's language.
     func addressLines(_ address: Address?) -> [String] {
         guard let address else { return [] }
-        var lines = address.addressLines ?? []
-        let city = [address.postalCode, address.locality, address.administrativeArea].compactMap { $0 }.joined(separator: " ")
-        if !city.isEmpty { lines.append(city) }
+        var lines = AddressFormat.of(address).lines(of: address)
         if let country = address.countryCode, let name = formats.locale.localizedString(forRegionCode: country) { lines.append(name) }
         return lines
     }

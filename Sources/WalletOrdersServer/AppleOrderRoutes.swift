@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import WalletOrders
 import WalletOrdersJSON
@@ -94,7 +95,8 @@ struct AppleOrderRoutes: Sendable {
         trail?.record(
             DeliveryEvent(
                 .registered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
-                deviceHash: DeliveryEvent.hash(device), tokenHash: DeliveryEvent.hash(token),
+                deviceHash: DeliveryEvent.hash(device, orderType: order.orderTypeIdentifier),
+                tokenHash: DeliveryEvent.hash(token, orderType: order.orderTypeIdentifier),
                 detail: .init(status: result == .created ? 201 : 200, tokenPrefix: String(token.prefix(8)))))
         context.logger.info(
             "device registered", metadata: ["order": .string(LogText.escaped("\(order)")), "result": .string(result.rawValue)])
@@ -109,7 +111,7 @@ struct AppleOrderRoutes: Sendable {
             trail?.record(
                 DeliveryEvent(
                     .unregistered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
-                    deviceHash: DeliveryEvent.hash(device), detail: .init(reason: "the device unregistered")))
+                    deviceHash: DeliveryEvent.hash(device, orderType: order.orderTypeIdentifier), detail: .init(reason: "the device unregistered")))
         }
         return Response(status: .ok)
     }
@@ -124,12 +126,20 @@ struct AppleOrderRoutes: Sendable {
         } catch let error as WalletOrdersError where error.code == .malformedToken {
             throw ServiceError.badRequest("bad-orders-modified-since", error.message, hint: error.hint)
         }
-        trail?.record(
-            DeliveryEvent(
-                .listed, at: Date(), orderTypeIdentifier: type, deviceHash: DeliveryEvent.hash(device),
-                detail: .init(
-                    status: changed == nil ? 204 : 200, tagSent: tag.map { String($0.prefix(64)) }, tagAnswered: changed?.lastModified,
-                    orderIdentifiers: changed.map { Array($0.orderIdentifiers.prefix(64)) } ?? [])))
+        // Kept only for a device registered for the type: anyone may ask for any device, and
+        // made-up devices asking (seen: 560,000 of them) must not fill the trail.
+        var heard = changed != nil
+        if trail != nil, !heard { heard = try await store.isRegistered(deviceIdentifier: device, orderTypeIdentifier: type) }
+        if let trail, heard {
+            trail.record(
+                DeliveryEvent(
+                    .listed, at: Date(), orderTypeIdentifier: type, deviceHash: DeliveryEvent.hash(device, orderType: type),
+                    detail: .init(
+                        status: changed == nil ? 204 : 200, tagSent: tag.map { String($0.prefix(64)) }, tagAnswered: changed?.lastModified,
+                        orderIdentifiers: changed.map { Array($0.orderIdentifiers.prefix(64)) } ?? [])))
+        } else if trail != nil {
+            Counter(label: "wallet_orders_unregistered_device_lists_total").increment()
+        }
         guard let changed else { return Response(status: .noContent) }
         let body = try JSONEncoder().encode(changed)
         return Response(
@@ -153,11 +163,10 @@ struct AppleOrderRoutes: Sendable {
             return cached == nil
         }
         guard let fetched, admitted else {
-            if fetched != nil {
-                noteFetch(request, order, status: 401, record: nil)
-            } else {
-                _ = Self.admits(presented, nil)  // an unknown order costs what a wrong token costs
-            }
+            if fetched == nil { _ = Self.admits(presented, nil) }  // an unknown order costs what a wrong token costs
+            // Counted, never written into the order's trail: only a request with the order's
+            // token speaks for it (seen: 60 wrong-token fetches flipped an order's verdict).
+            Counter(label: "wallet_orders_unauthorized_requests_total", dimensions: [("route", "order")]).increment()
             throw ServiceError.unauthorized
         }
         let record = fetched.record
@@ -262,15 +271,13 @@ struct AppleOrderRoutes: Sendable {
     }
 
     /// The order's access record when `Authorization: AppleOrder <token>` carries its token;
-    /// otherwise Apple's 401, the same for an unknown order and a wrong token. With
-    /// `notingRefusal`, a wrong token for a stored order is noted in its trail as a refused fetch.
+    /// otherwise Apple's 401, the same for an unknown order and a wrong token, counted in
+    /// `wallet_orders_unauthorized_requests_total` and never in a trail.
     @discardableResult
-    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier, notingRefusal: Bool = false) async throws
-        -> OrderAccessRecord
-    {
+    private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
         let record = try await store.accessRecord(for: order)
         guard Self.admits(AppleOrderAuthorization.token(request.headers[.authorization]), record), let record else {
-            if notingRefusal, record != nil { noteFetch(request, order, status: 401, record: nil) }
+            Counter(label: "wallet_orders_unauthorized_requests_total", dimensions: [("route", "registration")]).increment()
             throw ServiceError.unauthorized
         }
         return record

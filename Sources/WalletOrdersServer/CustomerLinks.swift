@@ -58,20 +58,22 @@ package struct CustomerLinks: Sendable {
 
     // MARK: - Endpoints
 
-    /// The stored archive when the key is this order's; otherwise the one 404.
+    /// The stored archive when the key is this order's; otherwise the one 404. Two reads: the
+    /// link secrets, then the record with its archive (read only when the key matches).
     private func verified(_ context: OrderRequestContext) async throws -> (FullyQualifiedOrderIdentifier, [UInt8]) {
         let order = try context.orderIdentifier()
         let presented = context.parameters.get("key") ?? ""
-        let record = try await store.accessRecord(for: order)
         // The store's own secret, and any accepted from a store whose orders were copied in.
-        var matched = false
-        for secret in try await store.customerLinkSecrets() {
-            let expected = record.map { Self.key(for: $0, secret: secret) } ?? "no such order"
-            if TokenComparison.equal(presented, expected) { matched = true }
+        let secrets = try await store.customerLinkSecrets()
+        let found = try await store.accessRecord(for: order) { record in
+            var matched = false
+            for secret in secrets where TokenComparison.equal(presented, Self.key(for: record, secret: secret)) { matched = true }
+            return matched
         }
-        guard matched, record != nil,
-            let bytes = try await store.archive(for: order)
-        else {
+        if found == nil {
+            for _ in secrets { _ = TokenComparison.equal(presented, "no such order") }  // an unknown order costs what a wrong key costs
+        }
+        guard let bytes = found?.archive else {
             throw ServiceError(.notFound, code: "not-found", "There is no order at this link.", hint: "Ask the merchant for a new link.")
         }
         return (order, bytes)
@@ -100,7 +102,8 @@ package struct CustomerLinks: Sendable {
             addToWalletBadge: badges?.badge(for: languages), viewer: .from(userAgent: request.headers[.userAgent]))
         let page: String
         do {
-            page = previewer.preview(try OrderArchive(bytes: bytes), subject: order.description, options: options).html
+            // Rendered from the stored archive alone: it was verified and validated when it was saved.
+            page = previewer.render(stored: try OrderArchive(bytes: bytes), options: options).html
         } catch {
             throw ServiceError(
                 .internalServerError, code: "unreadable-order", "The stored order can't be shown.", hint: "Ask the merchant for a new link.")

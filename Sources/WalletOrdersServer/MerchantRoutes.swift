@@ -84,15 +84,28 @@ struct MerchantRoutes: Sendable {
                 throw ServiceError(.unprocessableContent, code: unsafe.ruleID, "The zip was refused: \(unsafe.message)")
             }
             files = Dictionary(uniqueKeysWithValues: archive.filePaths.compactMap { path in archive.contents(of: path).map { (path, $0) } })
+            // Seen: `zip -r update.zip my-order` puts every file under my-order/.
+            if files[OrderArchive.orderPath] == nil,
+                let nested = files.keys.sorted().first(where: { $0.hasSuffix("/" + OrderArchive.orderPath) })
+            {
+                let folder = String(nested.dropLast(OrderArchive.orderPath.count))
+                throw ServiceError(
+                    .unprocessableContent, code: "zip-in-a-folder",
+                    "The zip's files sit in the folder '\(LogText.escaped(folder))', so it has no order.json at its top level.",
+                    hint: "Zip the files themselves, not their folder: (cd my-order && zip -q ../update.zip order.json item.png).")
+            }
         default:
             throw ServiceError(
                 .unsupportedMediaType, code: "unsupported-media-type",
-                "Send order.json as application/json, or a zip of the source files as application/zip.")
+                "Send order.json as application/json, or a zip of the source files as application/zip\(type.map { "; this body was \(LogText.escaped($0))" } ?? ", with a Content-Type").",
+                hint:
+                    "Set the Content-Type header to application/json (or application/zip): curl sends a body it is given as application/x-www-form-urlencoded unless told its type."
+            )
         }
         // The order type picks the identity and the template, so it is read before validation
         // (which needs the template's files); the intake parses order.json once more, for good.
         guard let orderJSON = files[OrderArchive.orderPath],
-            let orderType = JSONParser.parse(orderJSON, maxDepth: 64).root?["orderTypeIdentifier"]?.stringValue
+            let orderType = JSONParser.parse(orderJSON, maxDepth: 64, allowingTrailingCommas: true).root?["orderTypeIdentifier"]?.stringValue
         else {
             throw ServiceError(
                 .unprocessableContent, code: "invalid-order", "The body has no order.json with a string orderTypeIdentifier.")
@@ -142,8 +155,13 @@ struct MerchantRoutes: Sendable {
             if !rules.isEmpty { metadata["rules"] = .string(rules.prefix(10).joined(separator: ",")) }
             logger.notice("order refused", metadata: metadata)
             if refusal.code == .archiveRejected || refusal.code == .validationFailed {
+                // A posted order.json (or zip of sources) is refused before anything is signed: no archive exists.
+                let refused =
+                    refusal.code == .validationFailed
+                    ? "The order was not built: Wallet would refuse its order.json or files, so nothing was signed or stored."
+                    : "The archive was not stored: Wallet would refuse it."
                 throw ServiceError(
-                    .unprocessableContent, code: refusal.code.rawValue, "The archive was not stored: Wallet would refuse it.",
+                    .unprocessableContent, code: refusal.code.rawValue, refused,
                     hint: "The details list every finding, as `wallet-orders validate` prints them.",
                     details: try JSONEncoder.sorted.encode(result.report).asBytes)
             }
@@ -167,7 +185,16 @@ struct MerchantRoutes: Sendable {
             SaveAnswer(
                 result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
                 orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
-                sha256: archive.version.sha256, storeChanged: receipt.storeChanged))
+                sha256: archive.version.sha256, storeChanged: receipt.storeChanged, notes: notes(on: result.report)))
+    }
+
+    /// What a merchant should know about an order the service took: today, that Wallet will never
+    /// ask this service about it (order.json names no `webServiceURL`).
+    static func notes(on report: ValidationReport) -> [String]? {
+        guard report.diagnostics.contains(where: { $0.ruleID == ValidationRule.orderNoWebService.id }) else { return nil }
+        return [
+            "order.json has no webServiceURL, so Wallet won't ask this service for updates to the order and no device can register for it; add webServiceURL (this service's https:// base URL) and an authenticationToken to the next version."
+        ]
     }
 
     private func list(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
@@ -243,12 +270,32 @@ struct MerchantRoutes: Sendable {
     private func devices(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try Self.permittedOrder(context)
         await deliveryTrail.flush()
-        let report = try await store.deliveryReport(for: order)
+        var report = try await store.deliveryReport(for: order)
         guard report.current != nil || !report.devices.isEmpty else { throw Self.notFound(order) }
+        // A merchant sees its own credentials only: a provider token serves every order type, so
+        // its key and team are the operator's (an Order Type ID certificate is the type's own).
+        if try context.requireMerchantScope().orderTypeIdentifiers != nil { report = Self.withoutSharedCredentials(report) }
         for device in report.devices {
             Counter(label: "wallet_orders_delivery_verdicts_total", dimensions: [("verdict", device.verdict.rawValue)]).increment()
         }
         return try Self.json(report)
+    }
+
+    /// `report` with each provider token's key and team replaced by what it is to a merchant.
+    static func withoutSharedCredentials(_ report: DeliveryReport) -> DeliveryReport {
+        var report = report
+        let shared = "the service's provider token"
+        for index in report.devices.indices {
+            var device = report.devices[index]
+            for event in device.trail.indices {
+                guard let credential = device.trail[event].detail.credential, credential.hasPrefix("provider token of key ") else { continue }
+                device.explanation = device.explanation.replacingOccurrences(of: "the \(credential)", with: shared)
+                    .replacingOccurrences(of: credential, with: shared)
+                device.trail[event].detail.credential = shared
+            }
+            report.devices[index] = device
+        }
+        return report
     }
 
     private func history(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
@@ -295,6 +342,8 @@ struct MerchantRoutes: Sendable {
         var sha256: String
         /// `false` when the store kept what it had: newerExisting, or the same files again.
         var storeChanged: Bool
+        /// Sentences about the order worth acting on (left out when there are none).
+        var notes: [String]?
     }
 
     struct ListAnswer: Encodable {

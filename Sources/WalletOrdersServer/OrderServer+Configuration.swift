@@ -1,5 +1,6 @@
 public import Configuration
-import Foundation
+package import Foundation
+package import NIOSSL
 public import WalletOrders
 import WalletOrdersPreview
 import WalletOrdersStore
@@ -45,6 +46,13 @@ extension OrderServer.Configuration {
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` naming the key and the value, or
     ///   the key file and line of a malformed merchant API key (never the key itself).
     public init(config: ConfigReader, validator: OrderValidator) throws {
+        try self.init(config: config, validator: validator, loadingSigningIdentities: true)
+    }
+
+    /// Reads the configuration, leaving ``signing`` empty unless `loadingSigningIdentities`: a
+    /// check of the settings (`wallet-orders doctor`) loads the identities on their own, with
+    /// ``signingIdentities(config:validAt:)``, to report them apart.
+    package init(config: ConfigReader, validator: OrderValidator, loadingSigningIdentities: Bool) throws {
         try Self.checkSettingTypes(config)
         let listen = config.string(forKey: "listen", default: "127.0.0.1:8080")
         guard let (host, port) = Self.hostAndPort(listen) else {
@@ -117,10 +125,7 @@ extension OrderServer.Configuration {
             maximumPerDevice: try count("registrations.maximumPerDevice", 100, 1...1_000_000))
         registrationsPerClientPerMinute = try count("registrations.perClientPerMinute", 60, 0...1_000_000)
         archiveCacheBytes = try count("cache.archiveBytes", archiveCacheBytes, 0...(1 << 40))
-        if let folder = config.string(forKey: "signing.directory") {
-            let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
-            signing = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase)
-        }
+        if loadingSigningIdentities, let identities = try Self.signingIdentities(config: config) { signing = identities }
         let certificate = config.string(forKey: "tls.certificate")
         let key = config.string(forKey: "tls.key")
         switch (certificate, key) {
@@ -132,8 +137,53 @@ extension OrderServer.Configuration {
             )
         default:
             throw WalletOrdersError(
-                .invalidConfiguration, "TLS needs both tls.certificate and tls.key; one was given.")
+                .invalidConfiguration, "TLS needs both the certificate (tls.certificate) and its key (tls.key); one was given.")
         }
+    }
+
+    /// The identities of `signing.directory`, with the passphrase of the variable
+    /// `signing.passphraseEnvironment` names: `nil` when no folder is set.
+    ///
+    /// - Throws: ``SigningIdentities/load(directory:passphrase:validAt:)``'s errors.
+    package static func signingIdentities(config: ConfigReader, validAt date: Date = Date()) throws -> SigningIdentities? {
+        guard let folder = config.string(forKey: "signing.directory") else { return nil }
+        let passphrase = config.string(forKey: "signing.passphraseEnvironment").map(PassphraseSource.environment)
+        return try SigningIdentities.load(directory: URL(fileURLWithPath: folder), passphrase: passphrase, validAt: date)
+    }
+
+    /// The service's TLS, from ``tls``: `nil` for plain HTTP. The chain and key are checked
+    /// first (``TLSServerCertificate``), so a key that isn't the certificate's is said in words,
+    /// then handed to the TLS library, which must accept them too.
+    ///
+    /// - Throws: ``WalletOrdersError`` naming `tls.certificate` or `tls.key` and what is wrong.
+    package func serverTLSConfiguration() throws -> TLSConfiguration? {
+        guard let tls else { return nil }
+        _ = try TLSServerCertificate(
+            certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM, certificateName: "(tls.certificate)",
+            keyName: "(tls.key)")
+        do {
+            let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
+            var server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+            // TLS 1.0 and 1.1 are deprecated (RFC 8996); Wallet and the APNs client speak 1.2 and later.
+            server.minimumTLSVersion = .tlsv12
+            _ = try NIOSSLContext(configuration: server)  // what the library refuses, it refuses here, not at the first connection
+            return server
+        } catch {
+            // The library's own words name its source files; the type of error is enough.
+            throw WalletOrdersError(
+                .invalidConfiguration,
+                "The TLS certificate chain (tls.certificate) or key (tls.key) can't be used by the TLS library (\(Self.libraryErrorName(error))).",
+                hint: "Give the server certificate chain and its unencrypted private key as PEM files, an RSA or EC key of 2048 bits or more.")
+        }
+    }
+
+    /// An error of the TLS library by its case (`failedToLoadPrivateKey`), without the source
+    /// paths its messages carry.
+    static func libraryErrorName(_ error: any Error) -> String {
+        let text = String(describing: error)
+        let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "." }
+        return name.isEmpty ? String(describing: type(of: error)) : String(name)
     }
 
     /// `host:port` or `[v6]:port`.

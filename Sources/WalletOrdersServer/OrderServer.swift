@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 public import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 import Prometheus
 public import ServiceLifecycle
@@ -226,22 +227,7 @@ public struct OrderServer: Sendable {
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` when the TLS certificate or key
     ///   can't be read.
     public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> some ApplicationProtocol {
-        var tlsConfiguration: TLSConfiguration?
-        if let tls = configuration.tls {
-            do {
-                let chain = try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
-                let key = try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem)
-                var server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
-                // TLS 1.0 and 1.1 are deprecated (RFC 8996); Wallet and the APNs client speak 1.2 and later.
-                server.minimumTLSVersion = .tlsv12
-                _ = try NIOSSLContext(configuration: server)  // a key that doesn't fit the certificate fails here, not at start
-                tlsConfiguration = server
-            } catch {
-                throw WalletOrdersError(
-                    .invalidConfiguration, "The TLS certificate chain or key can't be used: \(error)",
-                    hint: "Give the server certificate chain and its private key as PEM files.")
-            }
-        }
+        let tlsConfiguration = try configuration.serverTLSConfiguration()
         // Connections are capped and timed (ConnectionLimits); requests that aren't valid HTTP
         // get the JSON error body too (RequestProgress).
         let server = HTTPServerBuilder.guarded(
@@ -264,12 +250,59 @@ public struct OrderServer: Sendable {
             try await application(onServerRunning: { channel in
                 await onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             }).runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        } catch let error as IOError {
+            throw Configuration.listenFailure(error, host: host, port: port) ?? error
+        }
+    }
+}
+
+extension OrderServer.Configuration {
+    /// Binds the address the service is to listen on and lets go of it at once: what `serve`
+    /// would meet there (another process on the port, a privileged port, an address this
+    /// machine doesn't have). Port 0 always binds.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` saying what is in the way.
+    package func checkListenAddress() async throws {
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+            try await channel.close()
+        } catch let error as IOError {
+            throw Self.listenFailure(error, host: host, port: port)
+                ?? WalletOrdersError(
+                    .invalidConfiguration, "Can't listen on \(Self.address(host, port)): \(error.description).")
+        } catch {
             throw WalletOrdersError(
+                .invalidConfiguration, "Can't listen on \(Self.address(host, port)): the host doesn't resolve to an address of this machine.",
+                hint: "Listen on an address of this machine: 127.0.0.1 behind a reverse proxy, 0.0.0.0 or [::] for every interface.",
+                underlying: error)
+        }
+    }
+
+    static func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// What a failed bind means, in the words of `listen`: `nil` for an error with no better words.
+    static func listenFailure(_ error: IOError, host: String, port: Int) -> WalletOrdersError? {
+        let address = address(host, port)
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return WalletOrdersError(
                 .invalidConfiguration, "Can't listen on \(address): another process is listening there.",
                 hint: "Stop it (`ss -ltnp 'sport = :\(port)'` names it), or listen on another port (port 0 picks a free one).",
                 underlying: error)
+        case EACCES:
+            return WalletOrdersError(
+                .invalidConfiguration, "Can't listen on \(address): ports below 1024 need a privilege this process doesn't have.",
+                hint: "Listen on a port of 1024 or more behind a reverse proxy, or grant CAP_NET_BIND_SERVICE (systemd: AmbientCapabilities=).",
+                underlying: error)
+        case EADDRNOTAVAIL:
+            return WalletOrdersError(
+                .invalidConfiguration, "Can't listen on \(address): the address is not one of this machine's.",
+                hint: "Listen on an address of this machine: 127.0.0.1 behind a reverse proxy, 0.0.0.0 or [::] for every interface.",
+                underlying: error)
+        default:
+            return nil
         }
     }
 }

@@ -44,7 +44,9 @@ public struct SigningIdentities: Sendable {
     ///
     /// - Parameter passphrase: For encrypted keys and `.p12` files (one for all).
     /// - Throws: ``WalletOrdersError`` naming the subfolder: a missing certificate or key, a
-    ///   certificate for another order type than its folder's name, or the certificate's own errors.
+    ///   certificate for another order type than its folder's name, or the certificate's own
+    ///   errors; or naming `directory` when it holds an identity's files itself (one type's folder
+    ///   given in place of the folder of folders).
     public static func load(directory: URL, passphrase: PassphraseSource? = nil, validAt date: Date = Date()) throws -> SigningIdentities {
         let files = FileManager.default
         let names: [String]
@@ -54,6 +56,16 @@ public struct SigningIdentities: Sendable {
             throw WalletOrdersError(
                 .invalidConfiguration, "The signing folder \(directory.path) can't be read: \(error.localizedDescription)",
                 hint: "Give a folder with one subfolder per order type identifier.")
+        }
+        // The likeliest mistake: the folder `dev-certs --out` wrote for one type, given itself.
+        // Its files are no subfolder, so it would load as no identity at all, silently.
+        if let flat = ["order-type.p12", "order-type.pem", "order-type.key.pem"].first(where: { names.contains($0) }) {
+            throw WalletOrdersError(
+                .invalidConfiguration,
+                "The signing folder \(directory.path) holds \(flat) itself; it takes one subfolder per order type, named after the order type identifier.",
+                hint:
+                    "Move the files into a subfolder named after their order type (\(directory.path)/ORDER_TYPE_ID/\(flat)); the folder to give is the one above them."
+            )
         }
         var entries: [String: Entry] = [:]
         for name in names {

@@ -22,7 +22,7 @@ public struct ServiceCheckRule: Sendable, Hashable, Codable, CustomStringConvert
 
     /// Every rule, in the order the checker runs them.
     public static let all: [ServiceCheckRule] = [
-        .unauthorized, .unknownOrder, .order, .mediaType, .lastModified, .notModified, .modifiedSince, .register,
+        .unauthorized, .unknownOrder, .order, .mediaType, .lastModified, .updatedAtAhead, .notModified, .modifiedSince, .register,
         .changedOrders, .tag, .log, .changeMovesTag, .changeServed, .unregister,
     ]
 
@@ -55,11 +55,20 @@ public struct ServiceCheckRule: Sendable, Hashable, Codable, CustomStringConvert
         "Apple asks for standard HTTP caching on the order endpoint. Wallet sends Last-Modified back as If-Modified-Since, "
             + "which RFC 9110 defines as an HTTP-date (Sun, 06 Nov 1994 08:49:37 GMT): epoch seconds or ISO 8601 are not one. "
             + "That it names updatedAt's second is inferred, so a mismatch is a warning.")
+    /// The order's updatedAt is not ahead of the service's clock.
+    public static let updatedAtAhead = ServiceCheckRule(
+        "service.updated-at-ahead", "The order's updatedAt is not ahead of the service's clock.",
+        "A finding about the order, not the service: Last-Modified can't be later than the answer's Date (RFC 9110 §8.8.2.1), "
+            + "so while updatedAt is ahead of the service's clock the date Wallet sends back is older than the order, and the "
+            + "archive is sent again on every check until the clock passes updatedAt. The conditional GET by date is not "
+            + "judged then. Stores accept an updatedAt up to a margin (a day by default) ahead of their clock.")
     /// A conditional GET for the version the client has is answered 304.
     public static let notModified = ServiceCheckRule(
         "service.not-modified", "A conditional GET for the version the client has is answered 304.",
         "Apple asks for standard HTTP caching: If-Modified-Since with the Last-Modified the service sent, and If-None-Match "
-            + "with its ETag, are answered 304 Not Modified. A service that reads If-Modified-Since as a number never answers 304.")
+            + "with its ETag, are answered 304 Not Modified. The If-Modified-Since sent is always an HTTP-date (the order's "
+            + "updatedAt when Last-Modified isn't one), as Wallet's is, so a service that reads it as a number is caught "
+            + "even when its own Last-Modified is a number too.")
     /// A conditional GET for an older version is answered 200.
     public static let modifiedSince = ServiceCheckRule(
         "service.modified-since", "A conditional GET for an older version is answered 200.",

@@ -38,8 +38,26 @@ extension ServiceCheckRun {
             return nil
         case .response(let response):
             guard response.status == 200 else {
-                record(
-                    rule, name, [finding(rule, .error, "The registered order is not listed.", request, expected: expected, actual: response.summary)])
+                let sentAuthorization = request.headers.contains { $0.0.lowercased() == "authorization" }
+                if (response.status == 401 || response.status == 403) && !sentAuthorization {
+                    // Seen: a service that asks for the order's token here answers Wallet 401 for ever.
+                    record(
+                        rule, name,
+                        [
+                            finding(
+                                rule, .error, "The changed-orders list demands Authorization, which Wallet doesn't send for it.", request,
+                                expected: expected, actual: response.summary,
+                                hint:
+                                    "Apple documents no Authorization for GET /v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}: answer it by the device's registrations."
+                            )
+                        ])
+                } else {
+                    let message =
+                        response.status == 204
+                        ? "The registered order is not listed: 204, nothing changed, for a device that has never asked."
+                        : "The registered order is not listed."
+                    record(rule, name, [finding(rule, .error, message, request, expected: expected, actual: response.summary)])
+                }
                 return nil
             }
             let parsed = JSONParser.parse(response.body, maxDepth: 8)
@@ -179,13 +197,7 @@ extension ServiceCheckRun {
         text.count > 600 ? String(text.prefix(600)) + "…" : text
     }
 
-    static func randomHex(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
-    }
+    static func randomHex(bytes count: Int) -> String { RandomSecret.hex(bytes: count) }
 
     func segment(_ text: String) -> String { Self.segment(text) }
 

@@ -49,6 +49,8 @@ final class ServiceCheckRun {
     var served: ServiceResponse?
     var servedUpdatedAt: Timestamp?
     var lastModified: (text: String, seconds: Int64)?
+    /// The served answer's `Date`: the service's clock.
+    var serviceDate: Int64?
     var entityTag: String?
     var registered = false
     var tag: String?
@@ -119,10 +121,12 @@ final class ServiceCheckRun {
             skip(.order, name, reason)
             skip(.mediaType, Self.mediaTypeName, reason)
             skip(.lastModified, Self.lastModifiedName, reason)
+            skip(.updatedAtAhead, Self.updatedAtName, reason)
         case .failed(let failure):
             record(.order, name, [finding(.order, .error, "The order was not served.", request, expected: expected, actual: failure)])
             skip(.mediaType, Self.mediaTypeName, notServed)
             skip(.lastModified, Self.lastModifiedName, notServed)
+            skip(.updatedAtAhead, Self.updatedAtName, notServed)
         case .response(let response):
             var findings: [ServiceFinding] = []
             if response.status != 200 {
@@ -140,7 +144,9 @@ final class ServiceCheckRun {
             } else {
                 do {
                     let archive = try OrderArchive(bytes: response.body)
-                    let root = archive.contents(of: OrderArchive.orderPath).flatMap { JSONParser.parse($0, maxDepth: 64).root }
+                    let root = archive.contents(of: OrderArchive.orderPath).flatMap {
+                        JSONParser.parse($0, maxDepth: 64, allowingTrailingCommas: true).root
+                    }
                     let servedType = root?["orderTypeIdentifier"]?.stringValue
                     let servedID = root?["orderIdentifier"]?.stringValue
                     if servedType != type || servedID != id {
@@ -161,17 +167,67 @@ final class ServiceCheckRun {
             guard response.status == 200 else {
                 skip(.mediaType, Self.mediaTypeName, notServed)
                 skip(.lastModified, Self.lastModifiedName, notServed)
+                skip(.updatedAtAhead, Self.updatedAtName, notServed)
                 return
             }
             served = response
+            serviceDate = response.header("Date").flatMap(HTTPDate.parse)
             mediaType(response, request)
             readLastModified(response, request)
+            checkUpdatedAt(response, request)
             entityTag = response.header("ETag")
         }
     }
 
     static let mediaTypeName = "The archive's Content-Type"
     static let lastModifiedName = "The archive's Last-Modified"
+    static let updatedAtName = "The order's updatedAt against the service's clock"
+
+    /// Whether the service held Last-Modified back to its clock (RFC 9110 §8.8.2.1) because the
+    /// order's updatedAt is ahead of it: then a conditional GET by that date rightly gets the
+    /// archive again.
+    var lastModifiedHeldBack: Bool {
+        guard let lastModified, let servedUpdatedAt else { return false }
+        return lastModified.seconds < servedUpdatedAt.secondsSince1970 && lastModified.seconds <= (serviceDate ?? Int64.max)
+            && servedUpdatedAt.secondsSince1970 > (serviceDate ?? Int64(Date().timeIntervalSince1970)) - 3
+    }
+
+    /// The date a client holding the served version sends as If-Modified-Since: the service's
+    /// Last-Modified, or when that is no HTTP-date, the order's updatedAt as one (rounded up to
+    /// its second), as Wallet's is always an HTTP-date.
+    var conditionalDate: (text: String, seconds: Int64)? {
+        if let lastModified { return lastModified }
+        guard let servedUpdatedAt else { return nil }
+        let seconds = servedUpdatedAt.secondsSince1970 + (servedUpdatedAt.nanoseconds == 0 ? 0 : 1)
+        return (HTTPDate.format(secondsSince1970: seconds), seconds)
+    }
+
+    /// A finding about the order: its updatedAt ahead of the service's clock (the answer's
+    /// `Date`, else this machine's), past the second or two a fresh save and `Date`'s rounding
+    /// account for.
+    private func checkUpdatedAt(_ response: ServiceResponse, _ request: Request) {
+        let name = Self.updatedAtName
+        guard let servedUpdatedAt else {
+            skip(.updatedAtAhead, name, "the archive's order.json has no readable updatedAt")
+            return
+        }
+        let clock = serviceDate ?? Int64(Date().timeIntervalSince1970)
+        let ahead = servedUpdatedAt.secondsSince1970 - clock
+        guard ahead > 2 else {
+            record(.updatedAtAhead, name, [])
+            return
+        }
+        let clockText = serviceDate.map { "Date: \(HTTPDate.format(secondsSince1970: $0))" } ?? "this machine's clock (no Date)"
+        record(
+            .updatedAtAhead, name,
+            [
+                finding(
+                    .updatedAtAhead, .warning,
+                    "The order's updatedAt (\(servedUpdatedAt)) is \(ahead) s ahead of the service's clock: until the clock passes it, Wallet is sent the whole archive again at every check.",
+                    request, expected: "updatedAt no later than the service's clock", actual: "updatedAt \(servedUpdatedAt), \(clockText)",
+                    hint: "A finding about the order: set updatedAt from the clock of the system that saves it, kept synchronized (NTP).")
+            ])
+    }
 
     private func mediaType(_ response: ServiceResponse, _ request: Request) {
         let value = response.header("Content-Type")
@@ -226,7 +282,7 @@ final class ServiceCheckRun {
                     .lastModified, .warning, "Last-Modified is an obsolete HTTP-date form.", request,
                     expected: "an IMF-fixdate: \(HTTPDate.format(secondsSince1970: seconds))", actual: "Last-Modified: \(value)"))
         }
-        if let servedUpdatedAt, servedUpdatedAt.secondsSince1970 != seconds {
+        if let servedUpdatedAt, servedUpdatedAt.secondsSince1970 != seconds, !lastModifiedHeldBack {
             findings.append(
                 finding(
                     .lastModified, .warning, "Last-Modified is not the order's updatedAt (\(servedUpdatedAt)).", request,
@@ -248,19 +304,27 @@ final class ServiceCheckRun {
             }
             return
         }
-        if let lastModified {
+        if lastModifiedHeldBack {
+            skip(
+                .notModified, sinceName,
+                "the order's updatedAt is ahead of the service's clock, so its Last-Modified is rightly earlier and the archive is sent again (service.updated-at-ahead)"
+            )
+        } else if let since = conditionalDate {
             // An updatedAt with a fraction of a second is later than its own whole second: another
             // version may have been saved within it, so sending the archive again is right too.
-            let fraction = (servedUpdatedAt?.nanoseconds ?? 0) != 0
+            let fraction = lastModified != nil && (servedUpdatedAt?.nanoseconds ?? 0) != 0
+            let own =
+                lastModified != nil
+                ? "the service's own Last-Modified" : "the order's updatedAt as an HTTP-date (the service's Last-Modified is none)"
             try await expect(
-                .notModified, sinceName,
+                .notModified, lastModified != nil ? sinceName : "GET with If-Modified-Since: its updatedAt",
                 Request(
-                    method: .GET, path: orderPath, detail: "If-Modified-Since: \(lastModified.text)",
-                    headers: [authorization, ("If-Modified-Since", lastModified.text)]), status: fraction ? [200, 304] : [304],
-                "If-Modified-Since with the service's own Last-Modified did not give 304.",
-                hint: "Read If-Modified-Since as an HTTP-date and answer 304 when updatedAt is not later than it.")
+                    method: .GET, path: orderPath, detail: "If-Modified-Since: \(since.text)",
+                    headers: [authorization, ("If-Modified-Since", since.text)]), status: fraction ? [200, 304] : [304],
+                "If-Modified-Since with \(own) did not give 304.",
+                hint: "Read If-Modified-Since as an HTTP-date (Wallet sends one, never a number) and answer 304 when updatedAt is not later than it.")
         } else {
-            skip(.notModified, sinceName, "the service sent no Last-Modified that is an HTTP-date")
+            skip(.notModified, sinceName, "the service sent no Last-Modified that is an HTTP-date, and the order has no readable updatedAt")
         }
         if let entityTag {
             try await expect(
@@ -271,15 +335,15 @@ final class ServiceCheckRun {
         } else {
             skip(.notModified, matchName, "the service sent no ETag (optional)")
         }
-        if let lastModified {
-            let older = HTTPDate.format(secondsSince1970: lastModified.seconds - 86_400)
+        if let since = conditionalDate {
+            let older = HTTPDate.format(secondsSince1970: since.seconds - 86_400)
             try await expect(
                 .modifiedSince, olderName,
                 Request(
                     method: .GET, path: orderPath, detail: "If-Modified-Since: \(older)", headers: [authorization, ("If-Modified-Since", older)]),
                 status: [200], "A client with an older version did not get the order.")
         } else {
-            skip(.modifiedSince, olderName, "the service sent no Last-Modified that is an HTTP-date")
+            skip(.modifiedSince, olderName, "the service sent no Last-Modified that is an HTTP-date, and the order has no readable updatedAt")
         }
     }
 
@@ -435,7 +499,7 @@ final class ServiceCheckRun {
         // The order endpoint serves the new version to a client holding the old one.
         let expected = "200 with the new version (updatedAt \(changed))"
         for (name, header, value) in [
-            (sinceName, "If-Modified-Since", lastModified?.text), (matchName, "If-None-Match", entityTag),
+            (sinceName, "If-Modified-Since", conditionalDate?.text), (matchName, "If-None-Match", entityTag),
         ] {
             guard let value else {
                 skip(.changeServed, name, "the service sent no \(header == "If-None-Match" ? "ETag" : "Last-Modified") for the old version")
@@ -448,7 +512,9 @@ final class ServiceCheckRun {
                 record(.changeServed, name, [finding(.changeServed, .error, "No answer.", request, expected: expected, actual: failure)])
             case .response(let response):
                 let updatedAt = (try? OrderArchive(bytes: response.body))?.contents(of: OrderArchive.orderPath)
-                    .flatMap { JSONParser.parse($0, maxDepth: 64).root?["updatedAt"]?.stringValue }.flatMap { try? Timestamp(rfc3339: $0) }
+                    .flatMap { JSONParser.parse($0, maxDepth: 64, allowingTrailingCommas: true).root?["updatedAt"]?.stringValue }.flatMap {
+                        try? Timestamp(rfc3339: $0)
+                    }
                 if response.status == 200, updatedAt == changed {
                     record(.changeServed, name, [])
                 } else {

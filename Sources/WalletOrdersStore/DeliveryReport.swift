@@ -44,7 +44,7 @@ public struct DeliveryReport: Sendable, Hashable, Codable {
 
     /// One device and its trail.
     public struct Device: Sendable, Hashable, Codable {
-        /// The device library identifier's hash (``DeliveryEvent/hash(_:)``).
+        /// The device library identifier's hash in the order type's trail (``DeliveryEvent/hash(_:orderType:)``).
         public var device: String
         /// Whether it is registered now (APNs refusing its token, or the device unregistering,
         /// removes the registration; the trail stays).
@@ -97,9 +97,9 @@ public struct DeliveryReport: Sendable, Hashable, Codable {
         }
         var registered = Set<String>()
         for registration in registrations {
-            let device = DeliveryEvent.hash(registration.deviceIdentifier)
+            let device = DeliveryEvent.hash(registration.deviceIdentifier, orderType: order.orderTypeIdentifier)
             registered.insert(device)
-            tokens[device] = DeliveryEvent.hash(registration.pushToken)
+            tokens[device] = DeliveryEvent.hash(registration.pushToken, orderType: order.orderTypeIdentifier)
             prefixes[device] = String(registration.pushToken.prefix(8))
         }
         devices = tokens.keys.sorted().map { device in
@@ -179,8 +179,8 @@ extension DeviceRegistrationStoring where Self: DeliveryTrailStoring {
     public func deliveryReport(for order: FullyQualifiedOrderIdentifier) async throws -> DeliveryReport {
         let registrations = try await registrations(for: order)
         let registrationEvents = try await deliveryEvents(trailKeyPrefix: DeliveryEvent.registrationTrailPrefix(for: order))
-        var devices = Set(registrations.map { DeliveryEvent.hash($0.deviceIdentifier) })
-        var tokens = Set(registrations.map { DeliveryEvent.hash($0.pushToken) })
+        var devices = Set(registrations.map { DeliveryEvent.hash($0.deviceIdentifier, orderType: order.orderTypeIdentifier) })
+        var tokens = Set(registrations.map { DeliveryEvent.hash($0.pushToken, orderType: order.orderTypeIdentifier) })
         for event in registrationEvents {
             if let device = event.deviceHash { devices.insert(device) }
             if let token = event.tokenHash { tokens.insert(token) }

@@ -10,7 +10,7 @@ import WalletOrdersInterop
 /// order), one per device and order type (its changed-orders requests: they name no order), one
 /// per order (its fetches: they name no device). ``DeliveryReport`` puts them together for an
 /// order. Device identifiers and push tokens are kept only as short hashes
-/// (``DeliveryEvent/hash(_:)``), and a token's first characters for people to recognise it.
+/// (``DeliveryEvent/hash(_:orderType:)``), and a token's first characters for people to recognise it.
 public struct DeliveryEvent: Sendable, Hashable, Codable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -129,10 +129,13 @@ public struct DeliveryEvent: Sendable, Hashable, Codable {
         try container.encode(detail, forKey: .detail)
     }
 
-    /// A device identifier or push token as the trail keeps it: 12 hexadecimal characters of its
-    /// SHA-256 (no trail holds the identifier or the token itself).
-    public static func hash(_ identifier: String) -> String {
-        String(SHA256.hexHash(Array("wallet-orders delivery\u{0}\(identifier)".utf8)).prefix(12))
+    /// A device identifier or push token as the trail of `orderType` keeps it: 12 hexadecimal
+    /// characters of a SHA-256 of both (no trail holds the identifier or the token itself).
+    ///
+    /// The order type is in the hash so that one device has another hash in each order type's
+    /// trail: merchants sharing a service can't link a customer across their reports.
+    public static func hash(_ identifier: String, orderType: String) -> String {
+        String(SHA256.hexHash(Array("wallet-orders delivery\u{0}\(orderType)\u{0}\(identifier)".utf8)).prefix(12))
     }
 
     /// The trail the event belongs to (see the type's discussion); events of one trail are

@@ -127,6 +127,16 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         return ChangedOrders(changes: rows.map { ($0[0], $0[1]) }, storeID: storeID)
     }
 
+    public func isRegistered(deviceIdentifier: String, orderTypeIdentifier: String) async throws -> Bool {
+        try performSync("read") { _ in
+            try withLookup { db -> Bool in
+                let statement = try db.cachedStatement(
+                    sql: "SELECT 1 FROM registrations WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? LIMIT 1")
+                return try Bool.fetchOne(statement, arguments: [deviceIdentifier, orderTypeIdentifier]) ?? false
+            }
+        }
+    }
+
     @discardableResult
     public func removeRegistrations(pushToken: String, orderTypeIdentifier: String) async throws -> Int {
         try await perform("remove registrations from") { database in
@@ -419,11 +429,8 @@ extension SQLiteOrderStore {
         try statement.execute(arguments: [now, now, order.orderTypeIdentifier, order.orderIdentifier])
     }
 
-    /// 32 random bytes from the system's generator, as hex.
-    static func randomSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
+    /// 32 random bytes from OpenSSL's generator, as hex.
+    static func randomSecret() -> String { RandomSecret.hex(bytes: 32) }
 
     /// Schema v9: the outbox's pushes of each order type in due order, for ``claimPushes(limit:lease:now:)``.
     static func migrateToPushTurns(_ db: Database) throws {

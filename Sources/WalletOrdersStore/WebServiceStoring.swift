@@ -193,6 +193,11 @@ public protocol DeviceRegistrationStoring: Sendable {
     func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
 
+    /// Whether `deviceIdentifier` is registered for any order of `orderTypeIdentifier`: a
+    /// changed-orders request from any other device speaks for no one (it names no order and
+    /// carries no token), so the delivery trail doesn't keep it.
+    func isRegistered(deviceIdentifier: String, orderTypeIdentifier: String) async throws -> Bool
+
     /// Removes the registrations with `pushToken` for orders of `orderTypeIdentifier` and the
     /// pushes waiting for them (APNs said the token is gone for that topic); returns how many
     /// registrations. The token's registrations for other order types are kept.

@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import Logging
 import WalletOrders
+import WalletOrdersBarcodeInterop
 import WalletOrdersInterop
 import WalletOrdersPostgres
 import WalletOrdersPreview
@@ -17,9 +18,12 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             Takes the options of `serve` (and reads the same WALLET_ORDERS_* variables and \
             --config file), then checks: the C libraries, Chromium (for preview --png), the \
-            settings, the store (reachable, writable), each signing identity of --signing-dir \
-            (its certificate's expiry), the APNs endpoint (reachable over TLS, without a push) \
-            and this machine's clock against the endpoint's. Each check prints ok, warning or \
+            settings, the listen address (free to bind), the service's TLS (the chain, the key \
+            matching it, the expiry), the store (reachable, writable, its folder there), each \
+            signing identity of --signing-dir (loaded with signing.passphraseEnvironment, its \
+            certificate's expiry), the merchant keys (none; an order type with no identity, or \
+            one like another's), the APNs endpoint (reachable over TLS, without a push) and this \
+            machine's clock against the endpoint's. Each check prints ok, warning or \
             error with what it found; the exit code is 1 when any check is an error.
 
             Examples:
@@ -28,7 +32,7 @@ struct DoctorCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var serve: ServeCommand
+    @OptionGroup var serve: ServeOptions
 
     @Flag(help: "Print the checks as a JSON array.")
     var json = false
@@ -50,7 +54,7 @@ struct DoctorCommand: AsyncParsableCommand {
         func add(_ name: String, _ status: Check.Status, _ detail: String, hint: String? = nil) {
             checks.append(Check(name: name, status: status, detail: detail, hint: hint))
         }
-        add("libraries", .ok, "\(LibraryVersions.openSSL), libzip \(LibraryVersions.libzip), libzint \(LibraryVersions.libzint)")
+        add("libraries", .ok, "\(LibraryVersions.openSSL), libzip \(LibraryVersions.libzip), libzint \(BarcodeEncoder.libraryVersion)")
         do {
             add("chromium", .ok, try HeadlessChromium.find().executable.path)
         } catch {
@@ -60,46 +64,171 @@ struct DoctorCommand: AsyncParsableCommand {
             let config = try await serve.readConfiguration()
             await check(config, add)
         } catch let error as WalletOrdersError {
-            add("settings", .error, error.message, hint: error.hint)
+            add("settings", .error, serve.inFlagTerms(error).message, hint: error.hint)
         }
         print(checks)
         if checks.contains(where: { $0.status == .error }) { throw ExitCode.failure }
     }
 
-    /// The checks that need the settings.
+    /// The checks that need the settings: each part `serve` reads, loaded the way `serve` loads it.
     private func check(_ config: ConfigReader, _ add: (String, Check.Status, String, String?) -> Void) async {
         let now = Date()
+        var settings: OrderServer.Configuration?
         do {
             let anchors = try TrustRoots.read(serve.trustRoots + config.stringArray(forKey: "trustRoots", default: []))
-            _ = try OrderServer.Configuration(
-                config: config, validator: try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)))
+            // Everything serve reads but the signing identities, which are checked one by one below.
+            settings = try OrderServer.Configuration(
+                config: config, validator: try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)),
+                loadingSigningIdentities: false)
             add("settings", .ok, "read", nil)
         } catch {
-            let failure = WalletOrdersError.wrapping(error, code: .invalidConfiguration)
-            add("settings", .error, failure.message, failure.hint)
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
+            add("settings", .error, failure.message, CLIHints.hint(for: failure))
+        }
+        if let settings {
+            await checkListen(settings, add)
+            checkTLS(settings, now: now, add)
         }
         await checkStore(config, add)
-        if let folder = config.string(forKey: "signing.directory") {
-            do {
-                // An identity not valid now (expired, or not yet valid) is refused with its dates.
-                let identities = try SigningIdentities.load(directory: URL(fileURLWithPath: folder), validAt: now)
-                if identities.entries.isEmpty { add("signing", .warning, "\(folder) holds no order type's identity", nil) }
-                for type in identities.entries.keys.sorted() {
-                    guard let summary = identities.entries[type]?.identity.certificateSummary else { continue }
-                    let day = summary.notAfter.formatted(Date.ISO8601FormatStyle().year().month().day())
-                    if summary.notAfter.timeIntervalSince(now) < Self.expiryWarning {
-                        add(
-                            "signing", .warning, "\(type): the certificate expires on \(day)",
-                            "Renew it before then: orders can't be signed after it.")
-                    } else {
-                        add("signing", .ok, "\(type): the certificate is valid until \(day)", nil)
-                    }
+        let identities = checkSigning(config, now: now, add)
+        if let settings { checkMerchantKeys(settings, identities: identities, signingDirectory: config.string(forKey: "signing.directory"), add) }
+        await checkAPNs(config, now: now, add)
+    }
+
+    /// Whether `serve` could listen where it is told to.
+    private func checkListen(_ settings: OrderServer.Configuration, _ add: (String, Check.Status, String, String?) -> Void) async {
+        let address = settings.host.contains(":") ? "[\(settings.host)]:\(settings.port)" : "\(settings.host):\(settings.port)"
+        do {
+            try await settings.checkListenAddress()
+            add("listen", .ok, settings.port == 0 ? "\(settings.host), on a port the system picks" : "\(address) is free", nil)
+        } catch {
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
+            add("listen", .error, failure.message, failure.hint)
+        }
+    }
+
+    /// The service's own TLS: the chain parses, the key is the certificate's, the TLS library
+    /// takes both, and the certificate is valid now and for a while yet. Without TLS, a listen
+    /// address other than loopback serves plain HTTP where Wallet speaks only HTTPS.
+    private func checkTLS(_ settings: OrderServer.Configuration, now: Date, _ add: (String, Check.Status, String, String?) -> Void) {
+        guard let tls = settings.tls else {
+            if !Self.isLoopback(settings.host) {
+                add(
+                    "tls", .warning, "plain HTTP on \(settings.host): Wallet reaches a service over HTTPS only",
+                    "Put the service behind a reverse proxy that terminates TLS (and listen on 127.0.0.1), or give --tls-certificate and --tls-key.")
+            }
+            return
+        }
+        do {
+            let certificate = try TLSServerCertificate(
+                certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM, certificateName: "(tls.certificate)",
+                keyName: "(tls.key)")
+            _ = try settings.serverTLSConfiguration()
+            let leaf = certificate.leaf
+            let name = leaf.commonName ?? leaf.subject
+            let day = Date.ISO8601FormatStyle().year().month().day()
+            if now < leaf.notBefore {
+                add(
+                    "tls", .error, "\(name): the certificate is valid only from \(leaf.notBefore.formatted(day))",
+                    "Check this machine's clock, or use a certificate valid now.")
+            } else if leaf.notAfter < now {
+                add(
+                    "tls", .error, "\(name): the certificate expired on \(leaf.notAfter.formatted(day))",
+                    "Renew it: clients refuse an expired certificate.")
+            } else if leaf.notAfter.timeIntervalSince(now) < Self.expiryWarning {
+                add(
+                    "tls", .warning, "\(name): the certificate expires on \(leaf.notAfter.formatted(day))",
+                    "Renew it before then: clients refuse an expired certificate.")
+            } else {
+                add(
+                    "tls", .ok,
+                    "\(name): the key matches, \(certificate.chainLength) certificate\(certificate.chainLength == 1 ? "" : "s"), valid until \(leaf.notAfter.formatted(day))",
+                    nil)
+            }
+        } catch {
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
+            add("tls", .error, failure.message, failure.hint)
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Each identity of `signing.directory`, loaded as `serve` loads it (with the passphrase of
+    /// `signing.passphraseEnvironment`): its expiry, or why it can't be used.
+    private func checkSigning(_ config: ConfigReader, now: Date, _ add: (String, Check.Status, String, String?) -> Void) -> SigningIdentities? {
+        guard let folder = config.string(forKey: "signing.directory") else { return nil }
+        do {
+            // An identity not valid now (expired, or not yet valid) is refused with its dates.
+            guard let identities = try OrderServer.Configuration.signingIdentities(config: config, validAt: now) else { return nil }
+            if identities.entries.isEmpty {
+                add(
+                    "signing", .warning, "\(folder) holds no order type's identity: /merchant/v1/orders/build answers 422 for every type",
+                    "Give a folder with one subfolder per order type identifier, as `wallet-orders dev-certs --out FOLDER/TYPE` writes it.")
+            }
+            for type in identities.entries.keys.sorted() {
+                guard let summary = identities.entries[type]?.identity.certificateSummary else { continue }
+                let day = summary.notAfter.formatted(Date.ISO8601FormatStyle().year().month().day())
+                if summary.notAfter.timeIntervalSince(now) < Self.expiryWarning {
+                    add("signing", .warning, "\(type): the certificate expires on \(day)", "Renew it before then: orders can't be signed after it.")
+                } else {
+                    add("signing", .ok, "\(type): the certificate is valid until \(day)", nil)
                 }
-            } catch {
-                let failure = WalletOrdersError.wrapping(error, code: .invalidConfiguration)
-                add("signing", .error, failure.message, failure.hint)
+            }
+            return identities
+        } catch {
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
+            add("signing", .error, failure.message, CLIHints.hint(for: failure))
+            return nil
+        }
+    }
+
+    /// The merchant keys: none (every merchant call answers 401), a key's order type the service
+    /// has no identity for (its builds are refused), a type that looks like a misspelling of one
+    /// it has, and an identity no key may use.
+    private func checkMerchantKeys(
+        _ settings: OrderServer.Configuration, identities: SigningIdentities?, signingDirectory: String?,
+        _ add: (String, Check.Status, String, String?) -> Void
+    ) {
+        let keys = settings.apiKeys
+        guard !keys.isEmpty else {
+            add(
+                "keys", .warning, "no merchant API key: every /merchant/v1/ call answers 401",
+                "Give --api-key-file (one key a line: KEY then its order types, or *) or WALLET_ORDERS_API_KEYS.")
+            return
+        }
+        let everyType = keys.filter { $0.scope.orderTypeIdentifiers == nil }.count
+        let named = Set(keys.flatMap { $0.scope.orderTypeIdentifiers ?? [] })
+        var parts = ["\(keys.count) merchant key\(keys.count == 1 ? "" : "s")"]
+        if everyType > 0 { parts.append("\(everyType) for every order type") }
+        if !named.isEmpty { parts.append("for \(named.sorted().joined(separator: ", "))") }
+        add("keys", .ok, parts.joined(separator: ", "), nil)
+        guard let signingDirectory else { return }
+        let held = Set(identities?.entries.keys.map { $0 } ?? [])
+        for type in named.sorted() where !held.contains(type) {
+            if let nearest = NearestName.suggestion(for: type, among: held) {
+                add(
+                    "keys", .warning, "a key names \(type), for which \(signingDirectory) holds no identity; did you mean \(nearest)?",
+                    "Order types are compared exactly: correct the key's entry, or the folder's name.")
+            } else {
+                add(
+                    "keys", .warning,
+                    "a key names \(type), for which \(signingDirectory) holds no identity: its builds answer 422 no-signing-identity (signed uploads still work)",
+                    "Add \(signingDirectory)/\(type)/ with the type's certificate, or let that merchant upload archives it signs.")
             }
         }
+        if everyType == 0 {
+            for type in held.sorted() where !named.contains(type) {
+                add(
+                    "keys", .warning, "no key may act on \(type), whose identity \(signingDirectory) holds",
+                    "Add its order type to a merchant's key (KEY \(type)), or remove the identity.")
+            }
+        }
+    }
+
+    /// The APNs endpoint: reached over TLS without a push, and this machine's clock against its.
+    private func checkAPNs(_ config: ConfigReader, now: Date, _ add: (String, Check.Status, String, String?) -> Void) async {
         do {
             guard
                 let senders = try APNsSenders.make(
@@ -129,7 +258,7 @@ struct DoctorCommand: AsyncParsableCommand {
             }
             await senders.shutdown()
         } catch {
-            let failure = WalletOrdersError.wrapping(error, code: .invalidConfiguration)
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
             add("apns", .error, failure.message, failure.hint)
         }
     }
@@ -140,7 +269,7 @@ struct DoctorCommand: AsyncParsableCommand {
         do {
             location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
         } catch {
-            let failure = WalletOrdersError.wrapping(error, code: .invalidConfiguration)
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .invalidConfiguration))
             add("store", .error, failure.message, failure.hint)
             return
         }
@@ -150,8 +279,19 @@ struct DoctorCommand: AsyncParsableCommand {
             let folder = location.url.deletingLastPathComponent().path
             var isFolder: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) ? isFolder.boolValue && access(folder, W_OK) == 0 : true
-                else {
+                let folderExists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+                if !folderExists && location.source == .xdgDefault {
+                    add("store", .ok, "\(name) does not exist yet; serve creates it and its folder", nil)
+                    return
+                }
+                guard folderExists else {
+                    // serve creates the default location's folder, never a given one's: a typo would start an empty store.
+                    add(
+                        "store", .error, "\(name) can't be created: its folder \(folder) does not exist, and serve doesn't make it",
+                        "Create the folder (mkdir -p), or correct --store.")
+                    return
+                }
+                guard isFolder.boolValue && access(folder, W_OK) == 0 else {
                     add(
                         "store", .error, "\(name) can't be created: \(folder) is not a writable folder",
                         "Give --store a path in a folder this user may write.")
@@ -178,7 +318,7 @@ struct DoctorCommand: AsyncParsableCommand {
             }
             add("store", .ok, "\(name): \(count) order\(count == 1 ? "" : "s"), writable", nil)
         } catch {
-            let failure = WalletOrdersError.wrapping(error, code: .storeUnavailable)
+            let failure = serve.inFlagTerms(WalletOrdersError.wrapping(error, code: .storeUnavailable))
             add("store", .error, failure.message, failure.hint)
         }
     }

@@ -21,10 +21,19 @@ struct InitCommand: ParsableCommand {
             and replace the images; then validate it, make certificates for the order type \
             and build it.
 
+            So that the order can be updated, order.json names a web service: \
+            webServiceURL is --web-service-url (https://orders.example.com when it is not \
+            given: replace it with your service's base URL before the order ships) and \
+            authenticationToken is 32 random characters, new each time. Wallet asks that \
+            service for every later version; without one, a change reaches the customer only \
+            as a new archive.
+
             Examples:
               wallet-orders init my-order --order-type-id order.com.example.shop
               wallet-orders init pickup-order --order-type-id order.com.example.shop \\
                   --type pickup
+              wallet-orders init my-order --order-type-id order.com.example.shop \\
+                  --web-service-url https://orders.example.net
             """
     )
 
@@ -39,11 +48,34 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: ArgumentHelp("How the order reaches the customer: ecommerce (shipped) or pickup.", valueName: "type"))
     var kind: OrderSourceTemplate.Kind = .ecommerce
 
+    @Option(
+        name: .customLong("web-service-url"),
+        help: ArgumentHelp(
+            "The order's webServiceURL: the https:// base URL of the service Wallet asks for updates (default: a placeholder to replace).",
+            valueName: "url"))
+    var webServiceURL: String?
+
     func validate() throws {
         if orderTypeIdentifier.isEmpty { throw ValidationError("--order-type-id must not be empty.") }
         if orderTypeIdentifier.contains(where: { $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } ?? false }) {
             throw ValidationError(
                 "--order-type-id '\(orderTypeIdentifier)' is not an order type identifier; give a reverse-DNS name such as order.com.example.shop.")
+        }
+        if let webServiceURL { try Self.checkWebServiceURL(webServiceURL) }
+    }
+
+    /// Refuses what Wallet won't call: anything but an absolute `https://` URL (the schema's
+    /// pattern is case-sensitive), one with a query or fragment (the device appends `/v1/…`).
+    static func checkWebServiceURL(_ text: String) throws {
+        let shown = LogText.printable(text)
+        guard text.hasPrefix("https://"), let url = URLComponents(string: text), let host = url.host, !host.isEmpty else {
+            throw ValidationError(
+                "--web-service-url '\(shown)' is not an https:// URL; Wallet calls only https:// services (give one such as https://orders.example.com)."
+            )
+        }
+        if url.query != nil || url.fragment != nil {
+            throw ValidationError(
+                "--web-service-url '\(shown)' has a query or fragment; Wallet appends /v1/… to the base URL, so give the base alone.")
         }
     }
 
@@ -51,7 +83,11 @@ struct InitCommand: ParsableCommand {
         try reportingFailures {
             try Self.prepareFolder(directory)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            let template = OrderSourceTemplate(orderTypeIdentifier: orderTypeIdentifier, kind: kind, date: now)
+            var template = OrderSourceTemplate(orderTypeIdentifier: orderTypeIdentifier, kind: kind, date: now)
+            if let webServiceURL {
+                // Published without a trailing slash: the device appends "/v1/…".
+                template.webServiceURL = webServiceURL.hasSuffix("/") ? String(webServiceURL.dropLast()) : webServiceURL
+            }
             let folder = URL(fileURLWithPath: directory)
             for file in template.files {
                 try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
@@ -59,6 +95,13 @@ struct InitCommand: ParsableCommand {
             Terminal.write(
                 "wrote an order source (\(kind.rawValue)) for \(orderTypeIdentifier)/\(OrderSourceTemplate.orderIdentifier) to \(directory)/:")
             for file in template.files { Terminal.write("  \(file.name)") }
+            if webServiceURL == nil {
+                Terminal.write(
+                    "webServiceURL is the placeholder \(OrderSourceTemplate.placeholderWebServiceURL): set it to your service's base URL before the order ships (or run init with --web-service-url)."
+                )
+            } else {
+                Terminal.write("webServiceURL is \(template.webServiceURL); authenticationToken is new and random.")
+            }
             Terminal.write("Next: edit \(directory)/order.json, then `wallet-orders validate \(directory)`.")
         }
     }

@@ -3,8 +3,10 @@ import WalletOrders
 
 /// The smallest order source folder that validates clean (no error, no warning), for
 /// `wallet-orders init`: `order.json` with the keys Apple's schema requires, one line item, a
-/// fulfillment of the chosen kind, and 300×300 placeholder images for the merchant's logo and the
-/// line item (the size the image rules recommend at 1x, without an alpha channel).
+/// fulfillment of the chosen kind, a `webServiceURL` and a fresh random `authenticationToken` (so
+/// the order can be updated once a service answers there), and 300×300 placeholder images for the
+/// merchant's logo and the line item (the size the image rules recommend at 1x, without an alpha
+/// channel).
 struct OrderSourceTemplate {
     /// How the order reaches the customer: the fulfillment `order.json` starts with.
     enum Kind: String, CaseIterable {
@@ -18,6 +20,14 @@ struct OrderSourceTemplate {
     var kind: Kind
     /// `createdAt` and `updatedAt`.
     var date: Date
+    /// The order's `webServiceURL`: where Wallet asks for updates.
+    var webServiceURL: String = Self.placeholderWebServiceURL
+    /// The order's `authenticationToken`: the shared secret a device sends the service.
+    var authenticationToken: String = RandomSecret.token(length: 32)
+
+    /// The `webServiceURL` init writes without `--web-service-url`: a name that resolves nowhere
+    /// of the merchant's, to be replaced by the service's own base URL before the order ships.
+    static let placeholderWebServiceURL = "https://orders.example.com"
 
     /// The order's `orderIdentifier`: the customer-facing placeholder the README's examples use.
     static let orderIdentifier = "ORDER-1"
@@ -98,7 +108,9 @@ struct OrderSourceTemplate {
               "fulfillments": [
             \(fulfillment)
               ],
-              "orderManagementURL": "https://www.example.com/orders/\(Self.orderIdentifier)"
+              "orderManagementURL": "https://www.example.com/orders/\(Self.orderIdentifier)",
+              "webServiceURL": \(Self.quoted(webServiceURL)),
+              "authenticationToken": \(Self.quoted(authenticationToken))
             }
 
             """

@@ -75,6 +75,21 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The loopback port for --serve (default 8080; 0 picks a free one).", valueName: "port"))
     var port: Int?
 
+    /// The `validate` command that gives the same findings: the same path and trust roots, each
+    /// word quoted for a POSIX shell when it needs to be.
+    var validateCommand: String {
+        (["wallet-orders", "validate", path] + trustRoots.flatMap { ["--trust-root", $0] }).map(Self.shellWord).joined(separator: " ")
+    }
+
+    /// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else
+    /// in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let safe = word.unicodeScalars.allSatisfy {
+            ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value | 0x20 >= 0x61 && $0.value | 0x20 <= 0x7A) || "-_./=:@%+,".unicodeScalars.contains($0)
+        }
+        return !word.isEmpty && safe ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
     func validate() throws {
         if serve && (out != nil || png != nil) { throw ValidationError("--serve shows the page in a browser; it takes neither --out nor --png.") }
         if !serve && port != nil { throw ValidationError("--port applies to --serve only.") }
@@ -133,7 +148,9 @@ struct PreviewCommand: AsyncParsableCommand {
         Terminal.write(
             "findings: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
                 + (notes > 0 ? ", \(notes) info" : "")
-                + (preview.report.diagnostics.isEmpty ? "" : " (listed at the top of the page; `wallet-orders validate \(path)` explains them)"),
+                + (preview.report.diagnostics.isEmpty
+                    ? ""
+                    : " (\(customer ? "left off the page, as a customer sees it" : "listed at the top of the page"); `\(validateCommand)` \(customer ? "lists" : "explains") them)"),
             to: messages)
         try reportingFailures {
             if let htmlTarget {

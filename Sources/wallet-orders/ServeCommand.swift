@@ -46,6 +46,110 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()  // as many event loops as CPUs the process may use, before any is made
+        let config = try await reportingFailuresAsync { try await options.readConfiguration() }
+        ConnectionLimits.raiseOpenFileLimit()  // a descriptor per connection: the soft limit (often 1024) is far too low
+        let anchors = try reportingFailures { try TrustRoots.read(options.trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
+        let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
+        let settings = try reportingFailures { try options.withFlagTerms { try OrderServer.Configuration(config: config, validator: validator) } }
+        // Before the service starts any task, and on the main thread, which SwiftNIO requires on Darwin.
+        let taskThreads = settings.taskThreads
+        await MainActor.run { _ = taskThreads.install() }
+        let location = try reportingFailures { () throws -> OrderStoreLocation in
+            // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
+            let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
+            if options.storePath != nil { try StoreOptions.refusePassword(in: location) }
+            return location
+        }
+        let store = try await reportingFailuresAsync {
+            // A PostgreSQL store's pool runs in the service's group, which stops it last.
+            try await location.openStore(updatedAtLimit: settings.updatedAtLimit, poolRunner: .serviceGroup)
+        }
+
+        let format = try reportingFailures { try LogFormat.read(config) }
+        LoggingSystem.bootstrap { label in format.handler(label: label) }
+        var logger = Logger(label: "wallet-orders")
+        logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        if let warning = (store as? SQLiteOrderStore)?.exposureWarning { logger.warning("\(warning)") }
+        if let folder = config.string(forKey: "signing.directory"), settings.signing.entries.isEmpty {
+            logger.warning(
+                "the signing folder holds no order type's identity: POST /merchant/v1/orders/build answers 422 for every type (give a folder with one subfolder per order type)",
+                metadata: ["folder": .string(folder)])
+        }
+        if settings.apiKeys.isEmpty {
+            logger.warning("no merchant API key: every /merchant/v1/ call answers 401 (give --api-key-file or WALLET_ORDERS_API_KEYS)")
+        }
+        let apns = try reportingFailures {
+            try APNsSenders.make(
+                config: config, signingDirectory: config.string(forKey: "signing.directory").map { URL(fileURLWithPath: $0) }, logger: logger)
+        }
+        if apns == nil {
+            logger.warning("no APNs endpoint (--apns): changes are queued in the store's outbox and not sent")
+        }
+        let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
+        let path = location.displayName
+        let scheme = settings.tls == nil ? "http" : "https"
+        let started = ContinuousClock.now
+        let serviceLogger = logger
+        do {
+            try await reportingFailuresAsync {
+                try await options.inFlagTerms {
+                    try await server.run { host, port in
+                        let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+                        // The line scripts wait for; with --log-format json a JSON record like every other line.
+                        let listening = "listening on \(address) (store \(path))"
+                        if format == .json {
+                            // Written whatever --log-level says, as the plain line is.
+                            var announcer = serviceLogger
+                            announcer.logLevel = min(announcer.logLevel, .info)
+                            announcer.info("\(listening)")
+                        } else {
+                            Terminal.write("wallet-orders serve: \(listening)", to: .standardError)
+                        }
+                        serviceLogger.info(
+                            "started",
+                            metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))
+                    }
+                }
+            }
+        } catch {
+            // The service group closes the APNs connections when it ran; not when the service
+            // failed before it started (a TLS key that doesn't fit).
+            await apns?.shutdown()
+            throw error
+        }
+        let seconds = (ContinuousClock.now - started).components.seconds
+        logger.info("stopped", metadata: ["uptimeSeconds": .stringConvertible(seconds)])
+    }
+
+    /// What the service runs with, for its first log line: where it listens, its store, where
+    /// pushes go, each signing identity with its certificate's expiry, the trust roots and the
+    /// number of merchant keys. Never a secret.
+    static func summary(
+        listening address: String, store: String, settings: OrderServer.Configuration, apns: APNsSenders?, extraTrustRoots: Int
+    ) -> Logger.Metadata {
+        let day = Date.ISO8601FormatStyle().year().month().day()
+        let identities = settings.signing.entries.keys.sorted().map { type -> Logger.MetadataValue in
+            let notAfter = settings.signing.entries[type]?.identity.certificateSummary.notAfter
+            return .string("\(type) (expires \(notAfter.map { $0.formatted(day) } ?? "?"))")
+        }
+        return [
+            "listen": .string(address),
+            "store": .string(store),
+            "executor": .string(settings.taskThreads.rawValue),
+            "apns": .string(apns.map { $0.endpoints.joined(separator: ", ") } ?? "none: pushes wait in the outbox"),
+            "signingIdentities": .array(identities),
+            "trustRoots": .string(extraTrustRoots == 0 ? "Apple Root CA" : "Apple Root CA and \(extraTrustRoots) more"),
+            "merchantKeys": .stringConvertible(settings.apiKeys.count),
+        ]
+    }
+}
+
+/// The options of `serve`, which `doctor` takes too: one set of flags, read the same way.
+struct ServeOptions: ParsableArguments {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
@@ -228,136 +332,74 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        OrderServer.TaskThreads.sizeEventLoopsToAllowedCPUs()  // as many event loops as CPUs the process may use, before any is made
-        let config = try await reportingFailuresAsync { try await readConfiguration() }
-        ConnectionLimits.raiseOpenFileLimit()  // a descriptor per connection: the soft limit (often 1024) is far too low
-        let anchors = try reportingFailures { try TrustRoots.read(trustRoots + config.stringArray(forKey: "trustRoots", default: [])) }
-        let validator = try reportingFailures { try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors)) }
-        let settings = try reportingFailures { try OrderServer.Configuration(config: config, validator: validator) }
-        // Before the service starts any task, and on the main thread, which SwiftNIO requires on Darwin.
-        let taskThreads = settings.taskThreads
-        await MainActor.run { _ = taskThreads.install() }
-        let location = try reportingFailures { () throws -> OrderStoreLocation in
-            // Only a URL given as --store is refused with a password; one from the environment or the config file is private.
-            let location = try OrderStoreLocation.resolve(explicitPath: config.string(forKey: "store"))
-            if storePath != nil { try StoreOptions.refusePassword(in: location) }
-            return location
+    /// The settings given as flags: each setting's key, the flag that gave it, and the value.
+    func flagSettings() -> [(key: String, flag: String, value: ConfigContent)] {
+        var given: [(key: String, flag: String, value: ConfigContent)] = []
+        func set(_ key: String, _ flag: String, _ value: ConfigContent?) {
+            if let value { given.append((key, flag, value)) }
         }
-        let store = try await reportingFailuresAsync {
-            // A PostgreSQL store's pool runs in the service's group, which stops it last.
-            try await location.openStore(updatedAtLimit: settings.updatedAtLimit, poolRunner: .serviceGroup)
-        }
-
-        let format = try reportingFailures { try LogFormat.read(config) }
-        LoggingSystem.bootstrap { label in format.handler(label: label) }
-        var logger = Logger(label: "wallet-orders")
-        logger.logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? .info
-        if let warning = (store as? SQLiteOrderStore)?.exposureWarning { logger.warning("\(warning)") }
-        if settings.apiKeys.isEmpty {
-            logger.warning("no merchant API key: every /merchant/v1/ call answers 401 (give --api-key-file or WALLET_ORDERS_API_KEYS)")
-        }
-        let apns = try reportingFailures {
-            try APNsSenders.make(
-                config: config, signingDirectory: config.string(forKey: "signing.directory").map { URL(fileURLWithPath: $0) }, logger: logger)
-        }
-        if apns == nil {
-            logger.warning("no APNs endpoint (--apns): changes are queued in the store's outbox and not sent")
-        }
-        let server = OrderServer(store: store, configuration: settings, pushSender: apns, logger: logger, metrics: .bootstrapped)
-        let path = location.displayName
-        let scheme = settings.tls == nil ? "http" : "https"
-        let started = ContinuousClock.now
-        let serviceLogger = logger
-        do {
-            try await reportingFailuresAsync {
-                try await server.run { host, port in
-                    let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-                    // The line scripts wait for; with --log-format json a JSON record like every other line.
-                    let listening = "listening on \(address) (store \(path))"
-                    if format == .json {
-                        // Written whatever --log-level says, as the plain line is.
-                        var announcer = serviceLogger
-                        announcer.logLevel = min(announcer.logLevel, .info)
-                        announcer.info("\(listening)")
-                    } else {
-                        Terminal.write("wallet-orders serve: \(listening)", to: .standardError)
-                    }
-                    serviceLogger.info(
-                        "started",
-                        metadata: Self.summary(listening: address, store: path, settings: settings, apns: apns, extraTrustRoots: anchors.count))
-                }
-            }
-        } catch {
-            // The service group closes the APNs connections when it ran; not when the service
-            // failed before it started (a TLS key that doesn't fit).
-            await apns?.shutdown()
-            throw error
-        }
-        let seconds = (ContinuousClock.now - started).components.seconds
-        logger.info("stopped", metadata: ["uptimeSeconds": .stringConvertible(seconds)])
+        set("store", "--store", storePath.map(ConfigContent.string))
+        set("listen", "--listen", listen.map(ConfigContent.string))
+        set("apiKeyFile", "--api-key-file", apiKeyFile.map(ConfigContent.string))
+        set("publicURL", "--public-url", publicURL.map(ConfigContent.string))
+        set("links.walletBadges", "--wallet-badges", walletBadges.map(ConfigContent.string))
+        set("executor", "--executor", executor.map(ConfigContent.string))
+        set("push.pollSeconds", "--push-poll", pushPoll.map(ConfigContent.double))
+        set("push.leaseSeconds", "--push-lease", pushLease.map(ConfigContent.double))
+        set("updatedAtMarginSeconds", "--updated-at-margin", updatedAtMargin.map(ConfigContent.double))
+        set("registrations.maximumPerOrder", "--max-registrations-per-order", maximumRegistrationsPerOrder.map(ConfigContent.int))
+        set("registrations.maximumPerDevice", "--max-registrations-per-device", maximumRegistrationsPerDevice.map(ConfigContent.int))
+        set("registrations.perClientPerMinute", "--registrations-per-minute", registrationsPerMinute.map(ConfigContent.int))
+        set("connections.headerTimeoutSeconds", "--header-timeout", headerTimeout.map(ConfigContent.double))
+        set("connections.idleTimeoutSeconds", "--idle-timeout", idleTimeout.map(ConfigContent.double))
+        set("connections.bodyTimeoutSeconds", "--body-timeout", bodyTimeout.map(ConfigContent.double))
+        set("connections.bodyMinimumBytesPerSecond", "--body-minimum-rate", bodyMinimumRate.map(ConfigContent.int))
+        set("connections.maximum", "--max-connections", maximumConnections.map(ConfigContent.int))
+        set("connections.maximumPerAddress", "--max-connections-per-address", maximumConnectionsPerAddress.map(ConfigContent.int))
+        if !trustedProxies.isEmpty { set("trustedProxies", "--trusted-proxy", .stringArray(trustedProxies)) }
+        set("log.level", "--log-level", logLevel.map(ConfigContent.string))
+        set("log.format", "--log-format", logFormat.map(ConfigContent.string))
+        set("tls.certificate", "--tls-certificate", tlsCertificate.map(ConfigContent.string))
+        set("tls.key", "--tls-key", tlsKey.map(ConfigContent.string))
+        set("signing.directory", "--signing-dir", signingDirectory.map(ConfigContent.string))
+        set("apns.environment", "--apns", apnsEnvironment.map(ConfigContent.string))
+        set("apns.tokenKey", "--apns-token-key", apnsTokenKey.map(ConfigContent.string))
+        set("apns.keyID", "--apns-key-id", apnsKeyID.map(ConfigContent.string))
+        set("apns.teamID", "--apns-team-id", apnsTeamID.map(ConfigContent.string))
+        set("apns.certificate", "--apns-cert", apnsCertificate.map(ConfigContent.string))
+        set("apns.key", "--apns-key", apnsKey.map(ConfigContent.string))
+        set("apns.p12", "--apns-p12", apnsPKCS12.map(ConfigContent.string))
+        if !apnsTrustRoots.isEmpty { set("apns.trustRoots", "--apns-ca", .stringArray(apnsTrustRoots)) }
+        return given
     }
 
-    /// What the service runs with, for its first log line: where it listens, its store, where
-    /// pushes go, each signing identity with its certificate's expiry, the trust roots and the
-    /// number of merchant keys. Never a secret.
-    static func summary(
-        listening address: String, store: String, settings: OrderServer.Configuration, apns: APNsSenders?, extraTrustRoots: Int
-    ) -> Logger.Metadata {
-        let day = Date.ISO8601FormatStyle().year().month().day()
-        let identities = settings.signing.entries.keys.sorted().map { type -> Logger.MetadataValue in
-            let notAfter = settings.signing.entries[type]?.identity.certificateSummary.notAfter
-            return .string("\(type) (expires \(notAfter.map { $0.formatted(day) } ?? "?"))")
+    /// `error` in the words the user chose: "The setting listen is nowhere" becomes "--listen is
+    /// nowhere", and "(tls.key)" "(--tls-key)", for each setting given as a flag.
+    func inFlagTerms(_ error: WalletOrdersError) -> WalletOrdersError {
+        var error = error
+        for (key, flag, _) in flagSettings() {
+            error.message = error.message.replacingOccurrences(of: "The setting \(key) ", with: "\(flag) ")
+                .replacingOccurrences(of: "(\(key))", with: "(\(flag))")
         }
-        return [
-            "listen": .string(address),
-            "store": .string(store),
-            "executor": .string(settings.taskThreads.rawValue),
-            "apns": .string(apns.map { $0.endpoints.joined(separator: ", ") } ?? "none: pushes wait in the outbox"),
-            "signingIdentities": .array(identities),
-            "trustRoots": .string(extraTrustRoots == 0 ? "Apple Root CA" : "Apple Root CA and \(extraTrustRoots) more"),
-            "merchantKeys": .stringConvertible(settings.apiKeys.count),
-        ]
+        return error
+    }
+
+    /// `body`, its error in the words the user chose (``inFlagTerms(_:)``).
+    func withFlagTerms<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as WalletOrdersError { throw inFlagTerms(error) }
+    }
+
+    /// `body`, its error in the words the user chose (``inFlagTerms(_:)``).
+    func inFlagTerms<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as WalletOrdersError { throw inFlagTerms(error) }
     }
 
     /// Flags, then WALLET_ORDERS_* variables, then the --config file.
     func readConfiguration() async throws -> ConfigReader {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        func set(_ key: String, _ value: ConfigContent?) {
-            if let value { flags[AbsoluteConfigKey(ConfigKey(key).components, context: [:])] = ConfigValue(value, isSecret: false) }
+        for (key, _, value) in flagSettings() {
+            flags[AbsoluteConfigKey(ConfigKey(key).components, context: [:])] = ConfigValue(value, isSecret: false)
         }
-        set("store", storePath.map(ConfigContent.string))
-        set("listen", listen.map(ConfigContent.string))
-        set("apiKeyFile", apiKeyFile.map(ConfigContent.string))
-        set("publicURL", publicURL.map(ConfigContent.string))
-        set("links.walletBadges", walletBadges.map(ConfigContent.string))
-        set("executor", executor.map(ConfigContent.string))
-        set("push.pollSeconds", pushPoll.map(ConfigContent.double))
-        set("push.leaseSeconds", pushLease.map(ConfigContent.double))
-        set("updatedAtMarginSeconds", updatedAtMargin.map(ConfigContent.double))
-        set("registrations.maximumPerOrder", maximumRegistrationsPerOrder.map(ConfigContent.int))
-        set("registrations.maximumPerDevice", maximumRegistrationsPerDevice.map(ConfigContent.int))
-        set("registrations.perClientPerMinute", registrationsPerMinute.map(ConfigContent.int))
-        set("connections.headerTimeoutSeconds", headerTimeout.map(ConfigContent.double))
-        set("connections.idleTimeoutSeconds", idleTimeout.map(ConfigContent.double))
-        set("connections.bodyTimeoutSeconds", bodyTimeout.map(ConfigContent.double))
-        set("connections.bodyMinimumBytesPerSecond", bodyMinimumRate.map(ConfigContent.int))
-        set("connections.maximum", maximumConnections.map(ConfigContent.int))
-        set("connections.maximumPerAddress", maximumConnectionsPerAddress.map(ConfigContent.int))
-        if !trustedProxies.isEmpty { set("trustedProxies", .stringArray(trustedProxies)) }
-        set("log.level", logLevel.map(ConfigContent.string))
-        set("log.format", logFormat.map(ConfigContent.string))
-        set("tls.certificate", tlsCertificate.map(ConfigContent.string))
-        set("tls.key", tlsKey.map(ConfigContent.string))
-        set("signing.directory", signingDirectory.map(ConfigContent.string))
-        set("apns.environment", apnsEnvironment.map(ConfigContent.string))
-        set("apns.tokenKey", apnsTokenKey.map(ConfigContent.string))
-        set("apns.keyID", apnsKeyID.map(ConfigContent.string))
-        set("apns.teamID", apnsTeamID.map(ConfigContent.string))
-        set("apns.certificate", apnsCertificate.map(ConfigContent.string))
-        set("apns.key", apnsKey.map(ConfigContent.string))
-        set("apns.p12", apnsPKCS12.map(ConfigContent.string))
-        if !apnsTrustRoots.isEmpty { set("apns.trustRoots", .stringArray(apnsTrustRoots)) }
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: flags),
             EnvironmentVariablesProvider(secretsSpecifier: .specific(["WALLET_ORDERS_API_KEYS"])).prefixKeys(with: ["wallet", "orders"]),

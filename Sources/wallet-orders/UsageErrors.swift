@@ -1,4 +1,4 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 
 /// Argument-parser's own errors (`Unknown option '--passphrase'`, a missing argument, a
@@ -60,7 +60,7 @@ extension WalletOrdersCommand {
         POSIX.readLocalTimeZoneOnce()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(arguments: arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -73,5 +73,19 @@ extension WalletOrdersCommand {
             UsageErrors.report(message, arguments: arguments)
             Foundation.exit(code.rawValue)
         }
+    }
+}
+
+extension WalletOrdersCommand {
+    /// `parseAsRoot(arguments)`, with a long trailing list of paths handed to the command after
+    /// parsing rather than through the parser (``PathListArguments``).
+    package static func parseAsRoot(arguments: [String]) throws -> any ParsableCommand {
+        let (parsed, trailing) = PathListArguments.split(arguments)
+        guard !trailing.isEmpty else { return try parseAsRoot(arguments) }
+        guard var command = try parseAsRoot(parsed) as? any PathListCommand else {
+            return try parseAsRoot(arguments)  // not a list of paths after all: the parser's way
+        }
+        command.pathList += trailing
+        return command
     }
 }

@@ -35,7 +35,7 @@ struct CheckServiceEndToEndTests {
         #expect(written.status == 0, "\(written)")
         #expect(written.output.contains("OK (0 errors, 0 warnings); report written to"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="wallet-orders check-service" tests="21" failures="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="wallet-orders check-service" tests="22" failures="0""#), "\(xml)")
     }
 
     @Test("A wrong token: exit 1 and the findings in text")
@@ -59,9 +59,9 @@ struct CheckServiceEndToEndTests {
     }
 
     /// A service of `Support/misbehaving_service.py` in `mode`, for `seconds`; its base URL.
-    static func misbehaving(_ mode: String, seconds: Int) throws -> (BackgroundProgram, String) {
+    static func misbehaving(_ mode: String, seconds: Int, _ extra: [String] = []) throws -> (BackgroundProgram, String) {
         let script = Repository.tests.appendingPathComponent("WalletOrdersCLITests/Support/misbehaving_service.py")
-        let service = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, mode, String(seconds)])
+        let service = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, mode, String(seconds)] + extra)
         let line = try service.waitForStandardError(containing: "listening on", timeout: 60)
         return (service, "http://127.0.0.1:\(line.split(separator: " ").last ?? "")")
     }
@@ -90,6 +90,47 @@ struct CheckServiceEndToEndTests {
         let everything = result.output + result.errorOutput
         #expect(!everything.unicodeScalars.contains { $0.value == 0x202E }, "\(everything)")
         #expect(everything.contains(#"text/html\u{202e}lmth"#), "\(everything)")
+    }
+
+    @Test("An order whose updatedAt is ahead of the service's clock is a warning about the order, not a service.not-modified error")
+    func updatedAtAheadOfTheClock() throws {
+        // Seen: check-service failed wallet-orders serve itself for an order two hours ahead,
+        // inside the day's margin the service accepts.
+        let store = try StoreUnderTest()
+        defer { store.remove() }
+        let ahead = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7_200))
+        #expect(try store.save([try StoreFixtures.archive(updatedAt: ahead)]).result.status == 0)
+        let server = try RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
+        defer { _ = try? server.stop() }
+        let result = try CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", Self.token])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.contains("warning[service.updated-at-ahead]: The order's updatedAt (\(ahead)) is "), "\(result.output)")
+        #expect(!result.output.contains("error["), "\(result.output)")
+        #expect(
+            !result.output.contains("error[service.not-modified]") && !result.output.contains("warning[service.not-modified]"), "\(result.output)")
+        #expect(result.output.contains("skipped [service.not-modified]"), "\(result.output)")
+    }
+
+    @Test("A service that reads If-Modified-Since as a number and asks for Authorization on the changed-orders list: each named for what it is")
+    func numbersAndAListBehindAuthorization() throws {
+        let updatedAt = "2025-11-21T00:00:00Z"
+        let archive = try StoreFixtures.archive(updatedAt: updatedAt)
+        let epoch = "1763683200"  // updatedAt in epoch seconds
+        let (service, url) = try Self.misbehaving("numbers", seconds: 600, [archive.path, Self.token, epoch])
+        defer { _ = service.stop() }
+        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "10"], timeout: 300)
+        #expect(result.status == 1, "\(result)")
+        // Its own Last-Modified is a number, so the If-Modified-Since sent is the order's updatedAt as an HTTP-date, as Wallet's is.
+        #expect(
+            result.output.contains("error[service.last-modified]: Last-Modified is not an RFC 9110 HTTP-date (epoch seconds)."), "\(result.output)")
+        #expect(
+            result.output.contains("error[service.not-modified]: If-Modified-Since with the order's updatedAt as an HTTP-date"),
+            "\(result.output)")
+        #expect(result.output.contains("If-Modified-Since: Fri, 21 Nov 2025 00:00:00 GMT"), "\(result.output)")
+        #expect(
+            result.output.contains("error[service.changed-orders]: The changed-orders list demands Authorization, which Wallet doesn't send for it."),
+            "\(result.output)")
+        #expect(!result.output.contains("The registered order is not listed"), "\(result.output)")
     }
 
     @Test(

@@ -51,6 +51,22 @@ import WalletOrdersTestSupport
         #expect(untrusted.errorOutput.contains("Apple") || untrusted.output.contains("Apple"), "\(untrusted)")
     }
 
+    @Test("A program on the core library and the store (the server example) doesn't link libzint; the tool, which previews, does")
+    func coreDoesNotLinkLibzint() throws {
+        let tool = try WalletOrdersBinary.url()
+        let example = tool.deletingLastPathComponent().appendingPathComponent("wallet-orders-server-example")
+        try #require(FileManager.default.fileExists(atPath: example.path), "the tests' build builds \(example.path)")
+        func needed(_ binary: URL) throws -> [String] {
+            let dynamic = try ExternalProgram.run(tool: "readelf", ["--dynamic", "--wide", binary.path])
+            try #require(dynamic.status == 0, "\(dynamic)")
+            return dynamic.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }.map(String.init)
+        }
+        let exampleLibraries = try needed(example)
+        #expect(exampleLibraries.contains { $0.contains("libzip") }, "\(exampleLibraries)")
+        #expect(!exampleLibraries.contains { $0.contains("libzint") }, "\(exampleLibraries)")
+        #expect(try needed(tool).contains { $0.contains("libzint") })
+    }
+
     @Test("make install-files PREFIX=… installs the binary stripped, a man page groff renders, and bash/zsh/fish completions")
     func installIntoTemporaryPrefix() throws {
         let binary = try WalletOrdersBinary.url()

@@ -79,6 +79,68 @@ import WalletOrdersTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("x").path))
     }
 
+    @Test(
+        "init writes an order that can be updated: a webServiceURL and a fresh random authenticationToken; without one, validate and store devices say why no device registers"
+    )
+    func initWritesAnUpdatableOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func order(_ name: String) throws -> [String: Any] {
+            try #require(try parseJSON(Data(contentsOf: folder.file("\(name)/order.json"))) as? [String: Any])
+        }
+        let first = try CLI.run(["init", folder.file("a").path, "--order-type-id", "order.com.example.shop"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.output.contains("webServiceURL is the placeholder https://orders.example.com: set it"), "\(first)")
+        _ = try CLI.run(["init", folder.file("b").path, "--order-type-id", "order.com.example.shop"])
+        let (a, b) = (try order("a"), try order("b"))
+        #expect(a["webServiceURL"] as? String == "https://orders.example.com")
+        let token = try #require(a["authenticationToken"] as? String)
+        #expect(token.count == 32 && token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "\(token)")
+        #expect(b["authenticationToken"] as? String != token, "each init draws its own token")
+
+        // --web-service-url: published without a trailing slash; anything but https:// is refused, writing nothing.
+        let given = try CLI.run(
+            ["init", folder.file("c").path, "--order-type-id", "order.com.example.shop", "--web-service-url", "https://orders.example.net/wallet/"])
+        #expect(given.status == 0, "\(given)")
+        #expect(try order("c")["webServiceURL"] as? String == "https://orders.example.net/wallet")
+        Self.expectClean(try CLI.run(["validate", folder.file("c").path]), folder.file("c").path)
+        for refused in ["http://orders.example.net", "HTTPS://orders.example.net", "https://", "https://orders.example.net/?a=b"] {
+            let result = try CLI.run(["init", folder.file("d").path, "--order-type-id", "order.com.example.shop", "--web-service-url", refused])
+            #expect(result.status == 64, "\(refused): \(result)")
+            #expect(result.errorOutput.contains("--web-service-url"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("d").path))
+        }
+
+        // Without webServiceURL (and its token): an info finding, still OK; store devices says why no device registers.
+        let source = folder.file("a")
+        var stripped = a
+        stripped["webServiceURL"] = nil
+        stripped["authenticationToken"] = nil
+        try JSONSerialization.data(withJSONObject: stripped, options: [.prettyPrinted, .sortedKeys]).write(
+            to: source.appendingPathComponent("order.json"))
+        let validated = try CLI.run(["validate", source.path])
+        #expect(validated.status == 0, "\(validated)")
+        #expect(validated.output.contains("info[order.no-web-service]"), "\(validated)")
+        #expect(validated.output.contains("Wallet won't ask any service for updates to this order"), "\(validated)")
+
+        let certs = folder.file("certs")
+        try #require(try CLI.run(["dev-certs", "--order-type-id", source.path, "--team-id", "ABCDE12345", "--out", certs.path]).status == 0)
+        let archive = folder.file("a.order").path
+        let built = try CLI.run(["build", source.path, "--out", archive] + DevCertsFolder(directory: certs).signingArguments)
+        try #require(built.status == 0, "\(built)")
+        let store = folder.file("orders.sqlite").path
+        let trust = ["--trust-root", certs.appendingPathComponent("root-ca.pem").path]
+        let saved = try CLI.run(["store", "save", archive, "--store", store] + trust)
+        try #require(saved.status == 0, "\(saved)")
+        // A new store is said to be new (a misspelt --store would otherwise fill a new file without a word); an existing one isn't.
+        #expect(saved.errorOutput.contains("note: there was no store at \(store); a new one was created there."), "\(saved)")
+        let again = try CLI.run(["store", "save", archive, "--store", store] + trust)
+        #expect(again.status == 0 && !again.errorOutput.contains("a new one was created"), "\(again)")
+        let devices = try CLI.run(["store", "devices", "--store", store, "order.com.example.shop/ORDER-1"])
+        #expect(devices.status == 0, "\(devices)")
+        #expect(devices.output.contains("No device has registered for it.\nNo device can: the stored order.json has no webServiceURL"), "\(devices)")
+    }
+
     /// The first `sh` block of the README's "Your first order" section.
     static func firstOrderCommands() throws -> String {
         let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -241,3 +241,44 @@ import wallet_orders
         #expect(try SigningTime.resolve(text) == Date(timeIntervalSince1970: seconds))
     }
 }
+
+/// A long list of paths is handed to the command after parsing (argument-parser's cost is
+/// quadratic in it): the command must come out as the parser alone makes it.
+@Suite(.dedicatedThreads) struct PathListParsingTests {
+    static let paths = (0..<300).map { "out/archive-\($0).order" }
+
+    @Test(
+        "A long list of paths parses to the command the parser alone gives, whatever precedes it",
+        arguments: [
+            ["validate"] + paths,
+            ["validate", "--trust-root", "root.pem"] + paths,
+            ["validate", "--strict"] + paths,
+            ["validate", "first.order", "--format", "json", "--jobs", "2"] + paths,
+            ["verify", "--trust-root", "root.pem"] + paths,
+            ["inspect", "--json"] + paths,
+            ["store", "save"] + paths,
+            ["store", "save", "--store", "orders.sqlite"] + paths,
+        ])
+    func sameCommand(_ arguments: [String]) throws {
+        let (parsed, trailing) = PathListArguments.split(arguments)
+        #expect(trailing.count > PathListArguments.threshold, "the list is split off")
+        #expect(parsed + trailing == arguments)
+        let fast = try WalletOrdersCommand.parseAsRoot(arguments: arguments)
+        let plain = try WalletOrdersCommand.parseAsRoot(arguments)
+        #expect(type(of: fast) == type(of: plain))
+        #expect((fast as? any PathListCommand)?.pathList == (plain as? any PathListCommand)?.pathList)
+        #expect((fast as? any PathListCommand)?.pathList.suffix(Self.paths.count) == ArraySlice(Self.paths))
+        #expect(String(reflecting: fast) == String(reflecting: plain))
+    }
+
+    @Test("A short list, a list after --, and a command that takes no paths go through the parser as they are")
+    func leftAlone() throws {
+        let short = ["validate"] + Self.paths.prefix(PathListArguments.threshold)
+        #expect(PathListArguments.split(short).trailing.isEmpty)
+        let terminated = ["validate", "--"] + Self.paths
+        #expect(PathListArguments.split(terminated).trailing.isEmpty)
+        let rules = ["rules"] + (0..<100).map { _ in "schema" }
+        let parsed = try WalletOrdersCommand.parseAsRoot(arguments: rules)
+        #expect(String(reflecting: parsed) == String(reflecting: try WalletOrdersCommand.parseAsRoot(rules)))
+    }
+}

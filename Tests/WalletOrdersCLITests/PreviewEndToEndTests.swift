@@ -28,6 +28,30 @@ import WalletOrdersTestSupport
         #expect(result.errorOutput.contains("findings: 0 errors, 0 warnings"))
     }
 
+    @Test("preview --customer says its findings are left off the page, and the validate it names takes the same --trust-root")
+    func customerClosingLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let certs = try SharedFixtures.certs.get()
+        // A sample with info findings, and a trust root whose path needs quoting.
+        let root = folder.file("my roots/root-ca.pem")
+        try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: certs.rootCA, to: root)
+        let sample = Repository.sample("returns-and-transactions").path
+        let page = folder.file("page.html")
+        let result = try CLI.run(["preview", sample, "--customer", "--trust-root", root.path, "--out", page.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.output.contains("listed at the top of the page"), "\(result)")
+        #expect(
+            result.output.contains(
+                "(left off the page, as a customer sees it; `wallet-orders validate \(sample) --trust-root '\(root.path)'` lists them)"),
+            "\(result)")
+        let shown = try CLI.run(["preview", sample, "--trust-root", root.path, "--out", page.path])
+        #expect(
+            shown.output.contains("(listed at the top of the page; `wallet-orders validate \(sample) --trust-root '\(root.path)'` explains them)"),
+            "\(shown)")
+    }
+
     @Test("preview of an archive whose root is not trusted lists validate's chain finding at the top")
     func untrustedArchive() throws {
         let result = try CLI.run(["preview", try SharedFixtures.archive.get().path])

@@ -111,12 +111,14 @@ struct ServeEndToEndTests {
     @Test(
         "Unusable settings are refused before listening, naming the setting",
         arguments: [
-            (["--listen", "nowhere"], "The setting listen is nowhere"),
-            (["--push-poll", "0"], "push.pollSeconds"),
-            (["--tls-certificate", "/nonexistent.pem"], "TLS needs both tls.certificate and tls.key"),
+            // Named by the flag given, not the setting's key.
+            (["--listen", "nowhere"], "error: --listen is nowhere; it takes host:port"),
+            (["--push-poll", "0"], "error: --push-poll is 0.0; it takes seconds from 0.01"),
+            (["--tls-certificate", "/nonexistent.pem"], "TLS needs both the certificate (--tls-certificate) and its key (tls.key)"),
             (["--config", "/nonexistent.json"], "The settings file '/nonexistent.json' does not exist."),
+            (["--api-key-file", "/nonexistent-keys.txt"], "The API key file '/nonexistent-keys.txt' does not exist."),
             (["--trusted-proxy", "0.0.0.0/0"], "trusts every address"),
-            (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::/0"], "The setting trustedProxies is ::/0"),
+            (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::/0"], "--trusted-proxy is ::/0"),
         ])
     func badSettings(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()

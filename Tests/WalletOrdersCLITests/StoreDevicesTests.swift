@@ -22,8 +22,8 @@ import WalletOrdersTestSupport
             let store = try SQLiteOrderStore(url: URL(fileURLWithPath: path))
             defer { try? store.close() }
             #expect(try await store.register(deviceIdentifier: "kitchen-ipad", pushToken: "ab12cd34ef56", for: order, limits: .unlimited) == .created)
-            let token = DeliveryEvent.hash("ab12cd34ef56")
-            let device = DeliveryEvent.hash("kitchen-ipad")
+            let token = DeliveryEvent.hash("ab12cd34ef56", orderType: order.orderTypeIdentifier)
+            let device = DeliveryEvent.hash("kitchen-ipad", orderType: order.orderTypeIdentifier)
             try await store.recordDeliveryEvents([
                 DeliveryEvent(
                     .registered, at: Date(timeIntervalSince1970: 1_764_000_000), orderTypeIdentifier: order.orderTypeIdentifier,
@@ -35,7 +35,10 @@ import WalletOrdersTestSupport
         }
         let text = try CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-1"])
         #expect(text.status == 0, "\(text)")
-        #expect(text.output.contains("device \(DeliveryEvent.hash("kitchen-ipad")) (token ab12cd34…, registered): pushed but never asked"))
+        #expect(
+            text.output.contains(
+                "device \(DeliveryEvent.hash("kitchen-ipad", orderType: order.orderTypeIdentifier)) (token ab12cd34…, registered): pushed but never asked"
+            ))
         #expect(text.output.contains("apns-id 5E2B1C7A-0000-4000-8000-000000000001"))
         #expect(!text.output.contains("kitchen-ipad"))
 

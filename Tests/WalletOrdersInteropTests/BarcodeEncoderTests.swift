@@ -1,5 +1,5 @@
 import Testing
-import WalletOrdersInterop
+import WalletOrdersBarcodeInterop
 import WalletOrdersTestSupport
 
 /// libzint through the interop layer: each of Wallet's formats lays out, and zint's refusal

@@ -101,6 +101,60 @@ import WalletOrdersTestSupport
         #expect(Previews.text(try Previews.page("localized", language: "fr").html).contains("10:15"))
     }
 
+    @Test(
+        "Addresses are written as their country writes them, a missing part dropped with its punctuation",
+        arguments: [
+            (
+                Address(addressLines: ["1 E Main St"], administrativeArea: "WI", countryCode: "US", locality: "Madison", postalCode: "53703"),
+                ["1 E Main St", "Madison, WI 53703"]
+            ),
+            (Address(addressLines: ["1 E Main St"], administrativeArea: "WI", countryCode: "us", postalCode: "53703"), ["1 E Main St", "WI 53703"]),
+            (
+                Address(addressLines: ["18 rue des Archives"], countryCode: "FR", locality: "Paris", postalCode: "75004"),
+                ["18 rue des Archives", "75004 Paris"]
+            ),
+            (
+                Address(
+                    addressLines: ["14 Rowan Crescent"], administrativeArea: "Avon", countryCode: "GB", locality: "Bristol", postalCode: "BS6 7QA"),
+                ["14 Rowan Crescent", "Bristol", "BS6 7QA"]
+            ),
+            (
+                Address(addressLines: ["Via Roma 1"], administrativeArea: "RM", countryCode: "IT", locality: "Roma", postalCode: "00184"),
+                ["Via Roma 1", "00184 Roma RM"]
+            ),
+            (
+                Address(addressLines: ["100 Queen St W"], administrativeArea: "ON", countryCode: "CA", locality: "Toronto", postalCode: "M5H 2N2"),
+                ["100 Queen St W", "Toronto ON M5H 2N2"]
+            ),
+            (
+                Address(addressLines: ["銀座4-6-16"], administrativeArea: "東京都", countryCode: "JP", locality: "中央区", postalCode: "104-0061"),
+                ["〒104-0061", "東京都中央区", "銀座4-6-16"]
+            ),
+            (
+                Address(
+                    addressLines: ["4-6-16 Ginza"], administrativeArea: "Tokyo", countryCode: "JP", locality: "Chuo City", postalCode: "104-0061"),
+                ["4-6-16 Ginza", "Chuo City, Tokyo 104-0061"]
+            ),
+            (
+                Address(addressLines: ["Unter den Linden 1"], countryCode: "DE", locality: "Berlin", postalCode: "10117"),
+                ["Unter den Linden 1", "10117 Berlin"]
+            ),
+        ])
+    func addressFormats(_ address: Address, _ expected: [String]) {
+        #expect(AddressFormat.of(address).lines(of: address) == expected)
+    }
+
+    @Test("The page writes a US address as the US does, and every time with the offset it is shown in")
+    func addressAndZoneOnThePage() throws {
+        let english = Previews.text(try Previews.page("shipped-ecommerce", language: "en").html)
+        #expect(english.contains("Denver, CO 80205"), "\(english)")
+        #expect(!english.contains("80205 Denver"), "\(english)")
+        // createdAt 2025-11-18T16:42:10Z: labelled GMT; localized's +02:00 labelled so.
+        #expect(english.contains("Nov 18, 2025 at 4:42 PM GMT") || english.contains("Nov 18, 2025, 4:42 PM GMT"), "\(english)")
+        let french = Previews.text(try Previews.page("localized", language: "fr").html)
+        #expect(french.contains("10:15 UTC+2"), "\(french)")
+    }
+
     @Test("A missing image is marked in its place with validate's finding, inline and at the top")
     func missingImage() throws {
         var files = try Previews.source("shipped-ecommerce").files

@@ -17,6 +17,8 @@ import WalletOrdersTestSupport
 struct ServiceUnderTest {
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"  // the sample's authenticationToken
     static let apiKey = "merchant-test-key-0123456789"
+    /// A merchant's key: the sample's order type only (``apiKey`` is the operator's, `*`).
+    static let merchantOnlyKey = "merchant-own-type-key-0123456789"
     static let order = SampleVersions.identifier
     static let orderPath = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
 
@@ -46,7 +48,11 @@ struct ServiceUnderTest {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = try OrderServer.Configuration(
-            port: 0, apiKeys: [MerchantAPIKey(Self.apiKey, scope: .allOrderTypes)], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
+            port: 0,
+            apiKeys: [
+                MerchantAPIKey(Self.apiKey, scope: .allOrderTypes),
+                MerchantAPIKey(Self.merchantOnlyKey, scope: MerchantScope(orderTypes: [order.orderTypeIdentifier])),
+            ], validator: TestPKI.validator, push: push, logRate: (0.01, 3))
         configuration.connections = .liveTestClient
         configuration.signing = signing
         configuration.updatedAtLimit = updatedAtLimit
@@ -63,6 +69,7 @@ struct ServiceUnderTest {
 
     static func appleOrder(_ token: String = token) -> HTTPFields { [.authorization: "AppleOrder \(token)"] }
     static var merchant: HTTPFields { [.authorization: "Bearer \(apiKey)"] }
+    static var merchantOfTheType: HTTPFields { [.authorization: "Bearer \(merchantOnlyKey)"] }
 }
 
 extension TestResponse {

@@ -55,7 +55,9 @@ struct DeliveryDiagnosticsTests {
                 try await Self.service(store, apns).application().test(.live) { client in
                     try await PushDeliveryTests.register([("phone-of-jordan", token)], client)
                     var device = try await Self.verdict("never-pushed", client)
-                    #expect(device["device"] as? String == DeliveryEvent.hash("phone-of-jordan"))
+                    #expect(
+                        device["device"] as? String == DeliveryEvent.hash("phone-of-jordan", orderType: SampleVersions.identifier.orderTypeIdentifier)
+                    )
                     #expect(device["pushTokenPrefix"] as? String == String(token.prefix(8)))
 
                     try await PushDeliveryTests.upload("2025-11-22T00:00:00Z", client)
@@ -133,10 +135,70 @@ struct DeliveryDiagnosticsTests {
                     #expect(explanation.contains("topic \(Self.type)"), "\(explanation)")
                     #expect(explanation.contains("apns.keyID"), "what would fix it: \(explanation)")
                     #expect(device["registered"] as? Bool == true, "a credentials refusal keeps the registration")
+                    // A merchant's own key sees its own credentials only: the provider token is the operator's.
+                    let merchant = try await client.execute(uri: Self.devicesPath, method: .get, headers: ServiceUnderTest.merchantOfTheType)
+                    let seen = try #require((merchant.json["devices"] as? [[String: Any]])?.first, "\(String(buffer: merchant.body))")
+                    let merchantText = try #require(seen["explanation"] as? String)
+                    #expect(merchantText.contains("the service's provider token"), "\(merchantText)")
+                    #expect(!String(buffer: merchant.body).contains(APNsTestPKI.keyID), "\(String(buffer: merchant.body))")
+                    #expect(!String(buffer: merchant.body).contains(APNsTestPKI.teamID), "\(String(buffer: merchant.body))")
+                    #expect(seen["device"] as? String == device["device"] as? String)
                 }
             }
         }
         try await standIn.shutdown()
+    }
+
+    @Test("Fetches with a wrong token never reach the order's trail: only a request with its token speaks for it")
+    func wrongTokensLeaveNoTrail() async throws {
+        // Seen: 60 wrong-token fetches rewrote an order's trail without its token.
+        let service = try ServiceUnderTest()
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        try await service.run { client in
+            for index in 0..<60 {
+                let refused = try await client.execute(
+                    uri: "/v1/orders/\(ServiceUnderTest.orderPath)", method: .get,
+                    headers: ServiceUnderTest.appleOrder("wrong-token-\(index)-0123456789"))
+                #expect(refused.status == .unauthorized)
+            }
+            let fetched = try await client.execute(
+                uri: "/v1/orders/\(ServiceUnderTest.orderPath)", method: .get, headers: ServiceUnderTest.appleOrder())
+            #expect(fetched.status == .ok)
+            let answer = try await client.execute(uri: Self.devicesPath, method: .get, headers: ServiceUnderTest.merchant)
+            let fetches = try #require(answer.json["fetches"] as? [[String: Any]], "\(String(buffer: answer.body))")
+            #expect(fetches.count == 1, "\(fetches)")
+            #expect(fetches.allSatisfy { ($0["detail"] as? [String: Any])?["status"] as? Int == 200 }, "\(fetches)")
+        }
+    }
+
+    @Test("Changed-orders requests for made-up devices leave no trail; a registered device's request is kept")
+    func madeUpDevicesLeaveNoTrail() async throws {
+        // Seen: 560,000 changed-orders requests for made-up devices grew the store by 1.77 GB and
+        // wiped another merchant's trail.
+        let service = try ServiceUnderTest()
+        let order = ServiceUnderTest.order
+        _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
+        try await service.run { client in
+            let madeUp = (0..<30).map { "made-up-device-\($0)" }
+            for device in madeUp {
+                let answer = try await client.execute(uri: "/v1/devices/\(device)/registrations/\(order.orderTypeIdentifier)", method: .get)
+                #expect(answer.status == .noContent)
+            }
+            try await PushDeliveryTests.register([("phone", APNsTest.deviceToken())], client)
+            let listed = try await client.execute(uri: "/v1/devices/phone/registrations/\(order.orderTypeIdentifier)", method: .get)
+            #expect(listed.status == .ok)
+            // The trail is written in order: once the registered device's request is in the
+            // report, the made-up ones would be in the store too.
+            let reached = try await PushDeliveryTests.eventually {
+                let devices = try await Self.devices(client)
+                let trail = devices.first?["trail"] as? [[String: Any]] ?? []
+                return trail.contains { $0["kind"] as? String == "listed" }
+            }
+            #expect(reached, "the registered device's request never reached its report")
+            let hashes = madeUp.map { DeliveryEvent.hash($0, orderType: order.orderTypeIdentifier) }
+            let kept = try await service.store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: hashes, tokenHashes: []))
+            #expect(kept.filter { $0.kind == .listed }.isEmpty, "\(kept)")
+        }
     }
 
     @Test(
@@ -199,13 +261,13 @@ struct DeliveryDiagnosticsTests {
                 recorder.record(
                     DeliveryEvent(
                         .listed, at: Date(timeIntervalSince1970: 1_764_000_000), orderTypeIdentifier: order.orderTypeIdentifier,
-                        deviceHash: DeliveryEvent.hash("made-up-\(index)"), detail: .init(status: 204)))
+                        deviceHash: DeliveryEvent.hash("made-up-\(index)", orderType: order.orderTypeIdentifier), detail: .init(status: 204)))
             }
             await recorder.flush()
             let fetches = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: [], tokenHashes: []))
             #expect(fetches.count == DeliveryTrailLimits.perTrail)
             #expect(fetches.last?.at == Date(timeIntervalSince1970: 1_764_000_000 + 4_999), "the newest are kept")
-            let devices = (0..<1_000).map { DeliveryEvent.hash("made-up-\($0)") }
+            let devices = (0..<1_000).map { DeliveryEvent.hash("made-up-\($0)", orderType: order.orderTypeIdentifier) }
             let listed = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: devices, tokenHashes: []))
                 .filter { $0.kind == .listed }
             #expect(listed.count == 100 - DeliveryTrailLimits.perTrail, "the capacity bounds one write")

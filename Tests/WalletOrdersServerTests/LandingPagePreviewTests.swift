@@ -43,6 +43,21 @@ struct LandingPagePreviewTests {
             #expect(frenchHTML.contains("192,93"))
         }
     }
+
+    @Test("The customer's page is rendered from the stored archive alone: the preview's page, without validating it again")
+    func storedArchiveNotValidatedAgain() throws {
+        let archive = try OrderArchive(bytes: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
+        // A validator that trusts only Apple's roots would refuse this test-signed archive: the
+        // stored render never asks it.
+        let previewer = OrderPreviewer(validator: try OrderValidator())
+        let options = PreviewOptions.customer(language: "fr")
+        let stored = previewer.render(stored: archive, options: options)
+        #expect(stored.report.diagnostics.isEmpty)
+        let validated = previewer.preview(archive, subject: "stored", options: options)
+        #expect(validated.report.diagnostics.contains { $0.severity == .error }, "the full preview does validate")
+        #expect(stored.html == validated.html)
+        #expect(stored.barcodeMessages == validated.barcodeMessages && !stored.barcodeMessages.isEmpty)
+    }
 }
 
 /// The landing page's button and hints in Chromium at 390 px, light and dark, on the live service.

@@ -280,6 +280,13 @@ struct MerchantBuildTests {
             [zipPath, newer.replacingOccurrences(of: #""updatedAt": "2025-11-25T00:00:00Z""#, with: #""updatedAt": "2025-11-26T00:00:00Z""#)])
         #expect(zipped.status == 0, "\(zipped)")
         let zip = try Data(contentsOf: URL(fileURLWithPath: zipPath))
+        // Seen: `zip -r update.zip my-order`, every file under my-order/.
+        let foldedPath = folder.file("folded.zip").path
+        let folded = try ExternalProgram.python(
+            "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('my-order/order.json', sys.argv[2])",
+            [foldedPath, newer])
+        #expect(folded.status == 0, "\(folded)")
+        let foldedZip = try Data(contentsOf: URL(fileURLWithPath: foldedPath))
         try await service.run { client in
             var headers = ServiceUnderTest.merchant
             headers[.contentType] = "application/json"
@@ -288,16 +295,27 @@ struct MerchantBuildTests {
             #expect(answer.status == .ok, "\(String(buffer: answer.body))")
             #expect(answer.json["result"] as? String == "added")
             #expect(answer.json["updatedAt"] as? String == "2025-11-25T00:00:00Z")
+            #expect(answer.json["notes"] == nil, "an order with webServiceURL needs no note")
 
             headers[.contentType] = "application/zip"
             let fromZip = try await client.execute(uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(bytes: zip))
             #expect(fromZip.status == .ok, "\(String(buffer: fromZip.body))")
             #expect(fromZip.json["updatedAt"] as? String == "2025-11-26T00:00:00Z")
 
-            headers[.contentType] = "text/plain"
+            let inAFolder = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(bytes: foldedZip))
+            #expect(inAFolder.status == .unprocessableContent)
+            #expect(inAFolder.errorCode == "zip-in-a-folder", "\(String(buffer: inAFolder.body))")
+            #expect(String(buffer: inAFolder.body).contains("sit in the folder 'my-order/'"), "\(String(buffer: inAFolder.body))")
+
+            // What curl's --data-binary sends without -H: a 415 that says which header to set.
+            headers[.contentType] = "application/x-www-form-urlencoded"
             let wrongType = try await client.execute(
                 uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: newer))
             #expect(wrongType.status == .unsupportedMediaType)
+            let wrongTypeError = try #require(wrongType.json["error"] as? [String: Any])
+            #expect((wrongTypeError["message"] as? String)?.contains("this body was application/x-www-form-urlencoded") == true, "\(wrongTypeError)")
+            #expect((wrongTypeError["hint"] as? String)?.contains("Content-Type header to application/json") == true, "\(wrongTypeError)")
             headers[.contentType] = "application/json"
             let otherType = newer.replacingOccurrences(of: ServiceUnderTest.order.orderTypeIdentifier, with: "order.com.other.shop")
             let noIdentity = try await client.execute(
@@ -308,6 +326,22 @@ struct MerchantBuildTests {
             let refused = try await client.execute(
                 uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))
             #expect(refused.status == .unprocessableContent)
+            // A posted order.json is no archive: the refusal says nothing was built.
+            let refusal = try #require(refused.json["error"] as? [String: Any])
+            #expect((refusal["message"] as? String)?.hasPrefix("The order was not built: ") == true, "\(refusal)")
+
+            // Without webServiceURL the order is stored, and the answer says Wallet won't ask this service about it.
+            // (Another order, so the one checked below stays as the zip left it.)
+            var withoutService = try #require(try JSONSerialization.jsonObject(with: Data(newer.utf8)) as? [String: Any])
+            withoutService["webServiceURL"] = nil
+            withoutService["authenticationToken"] = nil
+            withoutService["orderIdentifier"] = "without-a-service"
+            let noService = try await client.execute(
+                uri: "/merchant/v1/orders/build", method: .post, headers: headers,
+                body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: withoutService)))
+            #expect(noService.status == .ok, "\(String(buffer: noService.body))")
+            let notes = try #require(noService.json["notes"] as? [String], "\(String(buffer: noService.body))")
+            #expect(notes.first?.contains("Wallet won't ask this service for updates to the order") == true, "\(notes)")
         }
         let stored = try #require(try await service.store.archive(for: ServiceUnderTest.order))
         let archive = try OrderArchive(bytes: stored)

@@ -7,8 +7,8 @@ import WalletOrdersTestSupport
 /// The delivery trail's storage (both stores) and the verdicts read from it.
 @Suite(.serialized, .dedicatedThreads) struct DeliveryTrailTests {
     static let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-1")
-    static let device = DeliveryEvent.hash("device-1")
-    static let token = DeliveryEvent.hash("aa11bb22")
+    static let device = DeliveryEvent.hash("device-1", orderType: order.orderTypeIdentifier)
+    static let token = DeliveryEvent.hash("aa11bb22", orderType: order.orderTypeIdentifier)
     static let current = "c0ffee"
     static let start = Date(timeIntervalSince1970: 1_764_000_000)
 
@@ -45,6 +45,15 @@ import WalletOrdersTestSupport
             order: order, current: record, registrations: [DeviceRegistration(deviceIdentifier: "device-1", pushToken: "aa11bb22")],
             registrationEvents: [registered(0)], events: events)
         return (report.devices[0].verdict, report.devices[0].explanation)
+    }
+
+    @Test("One device has another hash in each order type's trail: merchants on one service can't link a customer across their reports")
+    func hashPerOrderType() {
+        let shop = DeliveryEvent.hash("device-1", orderType: "order.com.example.shop")
+        let returns = DeliveryEvent.hash("device-1", orderType: "order.com.example.returns")
+        #expect(shop != returns)
+        #expect(shop == DeliveryEvent.hash("device-1", orderType: "order.com.example.shop"))
+        #expect(shop.count == 12 && shop.allSatisfy(\.isHexDigit))
     }
 
     @Test("Each verdict from the trail that shows it")

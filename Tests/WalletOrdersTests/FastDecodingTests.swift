@@ -32,7 +32,7 @@ import WalletOrdersTestSupport
     ]
 
     static func expectSameOutcome(_ bytes: [UInt8], _ label: String) {
-        let foundation = try? Order.decode(from: Data(bytes))
+        let foundation = try? JSONDecoder().decode(Order.self, from: Data(bytes))
         let fast = Order.decodeWithoutFoundation(bytes)
         if let fast {
             #expect(fast == foundation, "\(label): the fast path decoded what JSONDecoder did not, or differently")
@@ -45,6 +45,19 @@ import WalletOrdersTestSupport
         let bytes = try #require(FileManager.default.contents(atPath: Repository.sample(sample).appendingPathComponent("order.json").path))
         let fast = try #require(Order.decodeWithoutFoundation(Array(bytes)))
         #expect(fast == (try Order.decode(from: bytes)))
+    }
+
+    @Test("A trailing comma is read as Apple's readers read it: the order it would be without the comma, by every decoding entry")
+    func trailingComma() throws {
+        let bytes = try #require(
+            FileManager.default.contents(atPath: Repository.sample("shipped-ecommerce").appendingPathComponent("order.json").path))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let plain = try Order.decode(from: bytes)
+        for edited in [text.replacingOccurrences(of: "\n}", with: ",\n}"), text.replacingOccurrences(of: "}\n  ]", with: "},\n  ]")] {
+            #expect(edited != text)
+            #expect(try Order.decode(from: Data(edited.utf8)) == plain)
+            #expect(try Order.decodeFast(Array(edited.utf8)) == plain)
+        }
     }
 
     @Test("Edited orders: the fast path agrees with JSONDecoder or steps aside")

@@ -328,10 +328,24 @@ import WalletOrdersTestSupport
                 files.duplicateFirst("/returns")
             }, expected: [.init(rule: "uniqueness.return-identifier", severity: .error, file: "order.json", pointer: "/returns/1/returnIdentifier")]),
         Case(
+            // Seen: the order init wrote had no webServiceURL, so it could never be updated.
+            name: "no-web-service", sample: "shipped-ecommerce",
+            change: { files in
+                files.set("/webServiceURL", nil)
+                files.set("/authenticationToken", nil)
+            }, expected: [.init(rule: "order.no-web-service", severity: .info, file: "order.json", pointer: "")]),
+        Case(
+            // Apple's reader takes it (Apple-signed passes with one are shown by Wallet): a warning, the order read as if it weren't there.
             name: "trailing-comma", sample: "store-pickup",
             change: { files in
                 files.all["order.json"] = Array(
                     String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "\n}", with: ",\n}").utf8)
+            }, expected: [.init(rule: "json.trailing-comma", severity: .warning, file: "order.json", pointer: "")]),
+        Case(
+            name: "syntax-error", sample: "store-pickup",
+            change: { files in
+                files.all["order.json"] = Array(
+                    String(decoding: files.all["order.json"]!, as: UTF8.self).replacingOccurrences(of: "\n}", with: ",,\n}").utf8)
             }, expected: [.init(rule: "json.syntax", severity: .error, file: "order.json", pointer: nil)]),
         Case(
             name: "duplicate-json-key", sample: "store-pickup",

@@ -98,9 +98,9 @@ public struct OrderArchiveBuilder: Sendable {
     /// and proves less than validation does, which `wallet-orders build` and
     /// `OrderBatchBuilder` run first (``OrderValidator``).
     static func identifier(of orderJSON: [UInt8]) throws -> FullyQualifiedOrderIdentifier {
-        let parsed = JSONParser.parse(orderJSON, maxDepth: Order.fastDecodingMaxDepth)
+        let parsed = JSONParser.parse(orderJSON, maxDepth: Order.fastDecodingMaxDepth, allowingTrailingCommas: true)
         let hint = "Fix order.json; validating the source lists every problem."
-        if let problem = parsed.problems.first {
+        if let problem = parsed.problems.first(where: { $0.kind != .trailingComma }) {
             throw WalletOrdersError(.invalidOrder, "order.json is not valid JSON: \(problem.message) at \(problem.position).", hint: hint)
         }
         guard let root = parsed.root, root.members != nil else {

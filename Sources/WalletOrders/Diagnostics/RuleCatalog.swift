@@ -87,6 +87,7 @@ extension ValidationRule {
 
     static let json: [ValidationRule] = [
         .jsonSyntax,
+        .jsonTrailingComma,
         .jsonTooDeep,
         .jsonDuplicateKey,
         .jsonByteOrderMark,
@@ -113,6 +114,7 @@ extension ValidationRule {
     static let content: [ValidationRule] = [
         .orderUpdatedBeforeCreated,
         .orderUpdatedAtInFuture,
+        .orderNoWebService,
         .datesBeforeOrderCreated,
         .datesOutOfOrder,
         .datesStatusMismatch,
@@ -295,12 +297,14 @@ extension ValidationRule {
     // MARK: - json
 
     /// order.json is not valid JSON.
-    public static let jsonSyntax = ValidationRule("json.syntax", .error, "order.json is not valid JSON.", "Strict RFC 8259: no trailing commas, no comments, double-quoted keys, no NaN. The finding points at the first error.")
+    public static let jsonSyntax = ValidationRule("json.syntax", .error, "order.json is not valid JSON.", "RFC 8259: no comments, double-quoted keys and strings, no NaN (a trailing comma is json.trailing-comma, a warning). The finding points at the first error.")
     /// The JSON nests deeper than 512 levels.
     public static let jsonTooDeep = ValidationRule("json.too-deep", .error, "The JSON nests deeper than 512 levels.", "No order needs that; parsing stops to stay safe.")
     /// An object has the same key twice.
     public static let jsonDuplicateKey = ValidationRule("json.duplicate-key", .error, "An object has the same key twice.", "Which value Wallet uses is undefined; keep one.")
     /// order.json starts with a byte-order mark.
+    /// A comma before a closing ] or }.
+    public static let jsonTrailingComma = ValidationRule("json.trailing-comma", .warning, "A comma before a closing ] or }.", "Strict JSON (RFC 8259) has none there, and strict tools (python3 -m json.tool, jq) refuse the file. Evidence that it is no error: four Apple-signed passes (Apple's own boarding-pass sample among them) carry one in pass.json and Wallet shows them, so Apple's JSON reader on the device takes it; nothing shows the order reader differs. A warning: the value is read as if the comma weren't there.")
     public static let jsonByteOrderMark = ValidationRule("json.byte-order-mark", .warning, "order.json starts with a byte-order mark.", "JSON text must not begin with a BOM (RFC 8259 §8.1); some parsers reject it.")
     /// A string holds bytes that aren't UTF-8.
     public static let jsonInvalidUTF8 = ValidationRule("json.invalid-utf8", .error, "A string holds bytes that aren't UTF-8.", "order.json must be UTF-8 (RFC 8259 §8.1).")
@@ -398,4 +402,6 @@ extension ValidationRule {
     public static let uniquenessReturnIdentifier = ValidationRule("uniqueness.return-identifier", .error, "Two returns share a returnIdentifier.", "The identifier must be unique within the order.")
     /// A field older iOS versions don't show.
     public static let compatibilityNewerField = ValidationRule("compatibility.newer-field", .info, "A field older iOS versions don't show.", "returns and returnInfo need iOS 17.2, orderProvider 17.4, transactions and shippingType 17.0; older systems probably ignore them.")
+    /// The order has no webServiceURL: Wallet won't ask a service for updates to it.
+    public static let orderNoWebService = ValidationRule("order.no-web-service", .info, "The order has no webServiceURL: Wallet won't ask a service for updates to it.", "Without webServiceURL no device registers for the order and no push reaches it; every change needs a new archive the customer adds again. Apple's documentation makes the key optional, so this is information, not a problem.")
 }

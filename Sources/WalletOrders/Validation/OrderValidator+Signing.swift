@@ -19,7 +19,7 @@ extension OrderValidator {
         _ source: OrderSource, signedBy identity: SigningIdentity, at signingTime: Date, subject: String,
         checkingTrust: Bool = true, now: Date = Date()
     ) -> (report: ValidationReport, order: JSONNode?) {
-        let parsed = source.orderJSON.map { JSONParser.parse($0) }
+        let parsed = source.orderJSON.map { JSONParser.parse($0, allowingTrailingCommas: true) }
         var report = ValidationReport(subject: subject, diagnostics: validateSource(source.files, parsed: parsed, now: now))
         if checkingTrust { report.diagnostics += verifier.signingFindings(identity, at: signingTime, now: now) }
         if let orderTypeIdentifier = parsed?.root?["orderTypeIdentifier"]?.stringValue {

@@ -84,7 +84,7 @@ public struct OrderValidator: Sendable {
         // order type to certificate and the content stage on that parse. Each stage only adds.
         var (report, signer) = verifier.verifyContainer(archive, subject: subject, now: now)
         guard let orderBytes = archive.contents(of: OrderArchive.orderPath) else { return (report, nil) }
-        let parsed = JSONParser.parse(orderBytes)
+        let parsed = JSONParser.parse(orderBytes, allowingTrailingCommas: true)
         if let signer, let orderTypeIdentifier = parsed.root?["orderTypeIdentifier"]?.stringValue {
             report.diagnostics += OrderArchiveVerifier.bindingFindings(signer: signer, orderTypeIdentifier: orderTypeIdentifier)
         }
@@ -117,7 +117,7 @@ public struct OrderValidator: Sendable {
         guard let orderBytes = files[OrderArchive.orderPath] else {
             return [OrderArchiveVerifier.missingRootFile(OrderArchive.orderPath, nestedAt: files.keys.first { $0.hasSuffix("/order.json") })]
         }
-        let parsed = parsed ?? JSONParser.parse(orderBytes)
+        let parsed = parsed ?? JSONParser.parse(orderBytes, allowingTrailingCommas: true)
         let context = ValidationContext(files: files, root: parsed.root, now: now)
         for problem in parsed.problems {
             findings.append(
@@ -143,17 +143,19 @@ public struct OrderValidator: Sendable {
         LocalizationRules.check(context, used: walk.localizableStrings, into: &findings)
         FileRules.check(context, references: walk.fileReferences, into: &findings)
         CompatibilityRules.check(context, into: &findings)
+        WebServiceRules.check(context, into: &findings)
         return findings
     }
 
     static func hint(for kind: JSONProblem.Kind) -> String {
         switch kind {
-        case .syntax: "Fix the JSON here (strict JSON: no trailing commas or comments); `python3 -m json.tool order.json` agrees."
+        case .syntax: "Fix the JSON here (strict JSON: no comments, no unquoted keys); `python3 -m json.tool order.json` agrees."
         case .tooDeep: "No order nests that deep; check for a generator bug."
         case .duplicateKey: "Keep one of the two; which one Wallet reads is undefined."
         case .byteOrderMark: "Save order.json as UTF-8 without a byte-order mark."
         case .invalidUTF8: "Save order.json as UTF-8."
         case .invalidUnicodeEscape: "Write the character itself, or a valid \\uD8xx\\uDCxx surrogate pair."
+        case .trailingComma: "Remove the comma, so that strict JSON tools read the file too."
         }
     }
 
@@ -165,6 +167,7 @@ public struct OrderValidator: Sendable {
         case .byteOrderMark: ValidationRule.jsonByteOrderMark
         case .invalidUTF8: ValidationRule.jsonInvalidUTF8
         case .invalidUnicodeEscape: ValidationRule.jsonInvalidUnicodeEscape
+        case .trailingComma: ValidationRule.jsonTrailingComma
         }
     }
 

@@ -23,10 +23,14 @@ package enum JSONParser {
     /// - Parameters:
     ///   - bytes: the UTF-8 text (`order.json`'s bytes).
     ///   - maxDepth: how many arrays and objects may be nested; one more is a ``JSONProblem/Kind/tooDeep`` problem.
+    ///   - allowingTrailingCommas: whether a comma before a closing `]` or `}` is a
+    ///     ``JSONProblem/Kind/trailingComma`` problem (the value is read as if it weren't there)
+    ///     rather than a syntax error. Apple's readers take such a text (Wallet shows passes whose
+    ///     pass.json has one), so `order.json` and `pass.json` are parsed with it.
     /// - Returns: the document (unless a fatal problem was found) and the problems, in order.
-    package static func parse(_ bytes: [UInt8], maxDepth: Int = 512) -> JSONParseResult {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 512, allowingTrailingCommas: Bool = false) -> JSONParseResult {
         bytes.withUnsafeBufferPointer { buffer in
-            var parser = ByteParser(buffer, maxDepth: max(0, maxDepth))
+            var parser = ByteParser(buffer, maxDepth: max(0, maxDepth), allowsTrailingCommas: allowingTrailingCommas)
             return parser.run()
         }
     }
@@ -139,6 +143,8 @@ private struct ByteParser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let end: Int
     let maxDepth: Int
+    /// Whether a comma before a closing bracket is a problem reported, not a syntax error.
+    let allowsTrailingCommas: Bool
 
     /// The next byte to read.
     var index = 0
@@ -164,10 +170,11 @@ private struct ByteParser: ~Copyable {
     /// A bit chosen by the bytes of the last key read (see ``keyFingerprint(_:)``).
     var lastKeyFingerprint: UInt64 = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, allowsTrailingCommas: Bool) {
         self.bytes = bytes
         self.end = bytes.count
         self.maxDepth = maxDepth
+        self.allowsTrailingCommas = allowsTrailingCommas
         stack.reserveCapacity(16)
     }
 
@@ -415,11 +422,15 @@ private struct ByteParser: ~Copyable {
                 if stack[top].isObject {
                     members[members.count - 1].value = node
                     if index < end && bytes[index] == UInt8(ascii: ",") {
+                        let comma = position(at: index)
                         index += 1
                         skipWhitespace()
-                        try parseKey(afterComma: true)
-                        context = .memberValue
-                        continue descend
+                        if !(allowsTrailingCommas && index < end && bytes[index] == UInt8(ascii: "}")) {
+                            try parseKey(afterComma: true)
+                            context = .memberValue
+                            continue descend
+                        }
+                        reportTrailingComma(at: comma, closing: "}")
                     }
                     guard index < end && bytes[index] == UInt8(ascii: "}") else {
                         throw syntax("Expected ',' or '}' after an object member, found \(describe(index))")
@@ -431,9 +442,16 @@ private struct ByteParser: ~Copyable {
                 } else {
                     values.append(node)
                     if index < end && bytes[index] == UInt8(ascii: ",") {
+                        let comma = position(at: index)
                         index += 1
-                        context = .elementAfterComma
-                        continue descend
+                        if allowsTrailingCommas {
+                            skipWhitespace()
+                            if index < end && bytes[index] == UInt8(ascii: "]") { reportTrailingComma(at: comma, closing: "]") }
+                        }
+                        if !(allowsTrailingCommas && index < end && bytes[index] == UInt8(ascii: "]")) {
+                            context = .elementAfterComma
+                            continue descend
+                        }
                     }
                     guard index < end && bytes[index] == UInt8(ascii: "]") else {
                         throw syntax("Expected ',' or ']' after an array element, found \(describe(index))")
@@ -445,6 +463,16 @@ private struct ByteParser: ~Copyable {
             }
             return node
         }
+    }
+
+    /// A comma at `comma` right before `closing`, read as if it weren't there.
+    mutating func reportTrailingComma(at comma: SourcePosition, closing: String) {
+        let container = closing == "]" ? "array" : "object"
+        problems.append(
+            JSONProblem(
+                kind: .trailingComma,
+                message: "A comma before the '\(closing)' that closes an \(container); strict JSON (RFC 8259) has none there",
+                position: comma, pointer: pointer(depth: stack.count - 1)))
     }
 
     func expectedValue(_ context: ValueContext) -> Failure {

@@ -17,6 +17,10 @@ package struct JSONProblem: Sendable, Hashable, CustomStringConvertible {
         case invalidUTF8
         /// A string holds a `\u` escape of an unpaired UTF-16 surrogate; it becomes U+FFFD.
         case invalidUnicodeEscape
+        /// A comma before the `]` or `}` that closes an array or object, which RFC 8259 forbids;
+        /// reported only when the parse allows trailing commas (``JSONParser/parse(_:maxDepth:allowingTrailingCommas:)``),
+        /// a syntax error otherwise.
+        case trailingComma
     }
 
     /// What sort of problem it is.

@@ -101,7 +101,7 @@ public struct APNsClientCertificate: Sendable {
         do {
             chain = try NIOSSLCertificate.fromPEMBytes(certificateChainPEM)
         } catch {
-            throw APNsConfigurationError("the certificate PEM can't be read (\(error))")
+            throw APNsConfigurationError("the certificate PEM can't be read (\(OrderServer.Configuration.libraryErrorName(error)))")
         }
         let key: NIOSSLPrivateKey
         do {
@@ -110,7 +110,9 @@ public struct APNsClientCertificate: Sendable {
             let bytes = Array((passphrase ?? "").utf8)
             key = try NIOSSLPrivateKey(bytes: privateKeyPEM, format: .pem) { setter in setter(bytes) }
         } catch {
-            throw APNsConfigurationError("the private key PEM can't be read (wrong passphrase?) (\(error))")
+            throw APNsConfigurationError(
+                "the private key PEM can't be read: not a PEM private key, or a wrong passphrase (\(OrderServer.Configuration.libraryErrorName(error)))"
+            )
         }
         try self.init(certificateChain: chain, privateKey: key)
     }
@@ -123,7 +125,8 @@ public struct APNsClientCertificate: Sendable {
         do {
             bundle = try NIOSSLPKCS12Bundle(buffer: pkcs12, passphrase: Array(passphrase.utf8))
         } catch {
-            throw APNsConfigurationError("the PKCS #12 file can't be read (wrong passphrase?) (\(error))")
+            throw APNsConfigurationError(
+                "the PKCS #12 file can't be read: a wrong passphrase, or not a .p12 (\(OrderServer.Configuration.libraryErrorName(error)))")
         }
         try self.init(certificateChain: bundle.certificateChain, privateKey: bundle.privateKey)
     }

@@ -214,7 +214,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         let outcome = receipt.outcome
         trail?.record(
             DeliveryEvent(
-                .pushed, at: Date(), orderTypeIdentifier: push.topic, tokenHash: DeliveryEvent.hash(push.pushToken),
+                .pushed, at: Date(), orderTypeIdentifier: push.topic, tokenHash: DeliveryEvent.hash(push.pushToken, orderType: push.topic),
                 detail: .init(
                     status: receipt.status, reason: Self.reason(of: outcome), apnsID: receipt.apnsID, credential: receipt.credential,
                     fix: receipt.fix)))

@@ -133,9 +133,12 @@ struct StoreOptions: ParsableArguments {
         let files = FileManager.default
         let file = location.url.path
         let folder = location.url.deletingLastPathComponent().path
-        let writable = !files.fileExists(atPath: file) || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
+        let existed = files.fileExists(atPath: file)
+        let writable = !existed || (files.isWritableFile(atPath: file) && files.isWritableFile(atPath: folder))
         let store = try location.open(access: writable ? .readWrite : access, updatedAtLimit: updatedAtLimit)
         if let warning = store.exposureWarning { Terminal.reportWarning(warning) }
+        // A misspelt --store would otherwise fill a new file without a word.
+        if !existed { Terminal.write("note: there was no store at \(file); a new one was created there.", to: .standardError) }
         return store
     }
 }

@@ -477,11 +477,15 @@ struct StoreDevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let identifier = order.identifier
-        let (existing, report) = try await reportingFailuresAsync { () async throws -> (ExistingStore, DeliveryReport?) in
+        let (existing, report, unregistrable) = try await reportingFailuresAsync {
+            () async throws -> (ExistingStore, DeliveryReport?, String?) in
             let existing = try await store.openForQuestions()
-            guard let opened = existing.store else { return (existing, nil) }
+            guard let opened = existing.store else { return (existing, nil, nil) }
             let report = try await opened.deliveryReport(for: identifier)
-            return (existing, report.current == nil && report.devices.isEmpty ? nil : report)
+            guard report.current != nil || !report.devices.isEmpty else { return (existing, nil, nil) }
+            // With no device, the stored order.json may say why none can register.
+            let order = report.devices.isEmpty ? try? await opened.order(for: identifier) : nil
+            return (existing, report, order.flatMap(Self.whyNoDeviceCanRegister))
         }
         guard let report else {
             Terminal.reportError("\(identifier) is not in the store \(existing.name).", hint: "`wallet-orders store list` shows what is.")
@@ -492,15 +496,26 @@ struct StoreDevicesCommand: AsyncParsableCommand {
             return
         }
         Terminal.write(existing.line)
-        Terminal.write(Self.text(report, identifier))
+        Terminal.write(Self.text(report, identifier, unregistrable: unregistrable))
     }
 
-    static func text(_ report: DeliveryReport, _ identifier: FullyQualifiedOrderIdentifier) -> String {
+    /// Why no device can register for `order`, when order.json itself rules it out: Wallet
+    /// registers only with the order's `webServiceURL`, sending its `authenticationToken`.
+    static func whyNoDeviceCanRegister(_ order: Order) -> String? {
+        guard order.webServiceURL == nil else { return nil }
+        return
+            "No device can: the stored order.json has no webServiceURL, so Wallet never asks a service about this order. Add webServiceURL (this service's https:// base URL) and an authenticationToken, and save a newer version; the customer then gets it only by adding the new archive."
+    }
+
+    static func text(_ report: DeliveryReport, _ identifier: FullyQualifiedOrderIdentifier, unregistrable: String? = nil) -> String {
         var lines = [
             "\(identifier): "
                 + (report.current.map { "stored version \($0.updatedAt) (sha256 \($0.sha256.prefix(12))…)" } ?? "not stored any more")
         ]
-        if report.devices.isEmpty { lines.append("No device has registered for it.") }
+        if report.devices.isEmpty {
+            lines.append("No device has registered for it.")
+            if let unregistrable { lines.append(unregistrable) }
+        }
         for device in report.devices {
             let token = device.pushTokenPrefix.map { "token \($0)…, " } ?? ""
             lines.append("")

@@ -1,5 +1,8 @@
 import CWalletOrdersBarcode
 
+// libzint, for the preview's barcodes: the interop layer's second module, apart from OpenSSL and
+// libzip so that the core library (and every merchant depending on it) never links libzint.
+
 /// A failed libzint call: zint's return code and its error text.
 package struct BarcodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The zint function that failed.
@@ -58,6 +61,13 @@ package struct BarcodeDrawing: Sendable, Hashable {
 
 /// Encodes messages with libzint.
 package enum BarcodeEncoder {
+    /// libzint's version, such as `2.12.0` (zint reports 21200; a fourth digit is a test
+    /// release). The corresponding C function is `ZBarcode_Version`.
+    package static var libraryVersion: String {
+        let number = Int(ZBarcode_Version())
+        return "\(number / 10_000).\(number / 100 % 100).\(number / 10 % 10)"
+    }
+
     /// Encodes `message` (the bytes to carry, already in the barcode's message encoding) as
     /// `symbology` and returns its layout.
     ///
