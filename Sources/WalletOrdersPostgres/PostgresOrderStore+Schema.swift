@@ -140,6 +140,18 @@ extension PostgresOrderStore {
             "v7-previous-authentication-token",
             ["ALTER TABLE orders ADD COLUMN previous_authentication_token text"]
         ),
+        (
+            // Each delivery event's order type and its number in that type, for the type's
+            // share (DeliveryTrailLimits.perOrderType); events from before are numbered 0, the
+            // first of their type to go.
+            "v8-delivery-trail-shares",
+            [
+                "ALTER TABLE delivery_events ADD COLUMN order_type text COLLATE \"C\" NOT NULL DEFAULT ''",
+                "ALTER TABLE delivery_events ADD COLUMN type_sequence bigint NOT NULL DEFAULT 0",
+                "UPDATE delivery_events SET order_type = COALESCE(event::jsonb ->> 'orderTypeIdentifier', '')",
+                "CREATE INDEX delivery_events_by_type ON delivery_events (order_type, type_sequence)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

@@ -160,6 +160,14 @@ public struct DeliveryEvent: Sendable, Hashable, Codable {
         ["registration", order.orderTypeIdentifier, order.orderIdentifier, ""].joined(separator: "\u{1F}")
     }
 
+    /// The start of the keys of the registration trails of the event's order, for a
+    /// registration event (``DeliveryTrailLimits/perOrder`` bounds them together); else `nil`.
+    package var orderRegistrationPrefix: String? {
+        guard kind == .registered || kind == .unregistered, let orderIdentifier else { return nil }
+        return Self.registrationTrailPrefix(
+            for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier))
+    }
+
     /// The trails an order's report reads: its fetches, each device's registration and
     /// changed-orders requests, each token's pushes.
     public static func trailKeys(
@@ -175,10 +183,20 @@ public struct DeliveryEvent: Sendable, Hashable, Codable {
 }
 
 /// How much of the delivery trail a store keeps.
+///
+/// Only what a registered device or a request with an order's token did is recorded, and the
+/// shares below keep one order type's traffic (one merchant's, or a flood with one customer's
+/// token) from pushing other order types' trails out, and one order's from pushing out the
+/// rest of its type's.
 public enum DeliveryTrailLimits {
     /// Events kept per trail (a registration, a token's pushes, a device's requests, an order's
     /// fetches): the newest.
     public static let perTrail = 24
+    /// Registration events kept per order, over all its devices' registration trails: the
+    /// newest (ten devices' full trails; a real order has a handful of devices).
+    public static let perOrder = 240
+    /// Events kept per order type: the newest (a quarter of ``total``).
+    public static let perOrderType = 50_000
     /// Events kept in all: the newest.
     public static let total = 200_000
 }
@@ -187,7 +205,9 @@ public enum DeliveryTrailLimits {
 /// device's trail.
 public protocol DeliveryTrailStoring: Sendable {
     /// Appends `events`, then keeps the newest ``DeliveryTrailLimits/perTrail`` of each trail
-    /// they belong to and the newest ``DeliveryTrailLimits/total`` in all.
+    /// they belong to, the newest ``DeliveryTrailLimits/perOrder`` registration events of each
+    /// order, the newest ``DeliveryTrailLimits/perOrderType`` of each order type and the newest
+    /// ``DeliveryTrailLimits/total`` in all.
     func recordDeliveryEvents(_ events: [DeliveryEvent]) async throws
 
     /// The events of the trails `trailKeys` (``DeliveryEvent/trailKey``), oldest first.

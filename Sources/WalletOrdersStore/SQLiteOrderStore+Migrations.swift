@@ -93,6 +93,9 @@ extension SQLiteOrderStore {
             // The token before a version changed it: registered devices still hold it.
             try db.execute(sql: "ALTER TABLE orders ADD COLUMN previousAuthenticationToken TEXT")
         }
+        migrator.registerMigration("v12-delivery-trail-shares") { db in
+            try migrateToDeliveryTrailShares(db)
+        }
         return migrator
     }
 

@@ -104,4 +104,63 @@ import WalletOrdersTestSupport
             #expect(try await store.deliveryEvents(trailKeyPrefix: DeliveryEvent.registrationTrailPrefix(for: other)).isEmpty)
         }
     }
+
+    @Test(
+        "One order type's flood stays within its share: it pushes out its own oldest events, never another type's trail",
+        arguments: StoreKind.webServiceCases)
+    func orderTypeShare(_ kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            try await store.recordDeliveryEvents([Self.fetched(0)])
+            let flooding = "order.com.example.flood"
+            func fetch(_ index: Int) -> DeliveryEvent {
+                DeliveryEvent(
+                    .fetched, at: Self.at(Double(index)), orderTypeIdentifier: flooding, orderIdentifier: "F-\(index)",
+                    detail: .init(status: 200))
+            }
+            let flood = DeliveryTrailLimits.perOrderType + 10_000
+            for batch in stride(from: 0, to: flood, by: 5_000) {
+                try await store.recordDeliveryEvents((batch..<min(batch + 5_000, flood)).map(fetch))
+            }
+            func kept(_ range: Range<Int>) async throws -> Int {
+                var count = 0
+                for chunk in stride(from: range.lowerBound, to: range.upperBound, by: 5_000) {
+                    let keys = (chunk..<min(chunk + 5_000, range.upperBound)).map { fetch($0).trailKey }
+                    count += try await store.deliveryEvents(trailKeys: keys).count
+                }
+                return count
+            }
+            #expect(try await kept(0..<10_000) == 0, "the type's oldest went")
+            #expect(try await kept((flood - 1_000)..<flood) == 1_000, "its newest stayed")
+            let other = try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: Self.order, deviceHashes: [], tokenHashes: []))
+            #expect(other == [Self.fetched(0)], "another type's trail is untouched")
+        }
+    }
+
+    @Test(
+        "One order's registrations stay within its share: the newest over all its devices; another order's trail stays",
+        arguments: StoreKind.webServiceCases)
+    func orderShare(_ kind: StoreKind) async throws {
+        try await kind.withWebServiceStore { store in
+            let other = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Self.order.orderTypeIdentifier, orderIdentifier: "ORDER-2")
+            let kept = DeliveryEvent(
+                .registered, at: Self.at(0), orderTypeIdentifier: other.orderTypeIdentifier, orderIdentifier: other.orderIdentifier,
+                deviceHash: Self.device, detail: .init(status: 201))
+            try await store.recordDeliveryEvents([kept])
+            // Seen: one customer's order token registering made-up devices again and again.
+            var events: [DeliveryEvent] = []
+            for device in 0..<30 {
+                for second in 0..<DeliveryTrailLimits.perTrail {
+                    events.append(
+                        DeliveryEvent(
+                            .registered, at: Self.at(Double(1 + device * 100 + second)), orderTypeIdentifier: Self.order.orderTypeIdentifier,
+                            orderIdentifier: Self.order.orderIdentifier, deviceHash: DeliveryEvent.hash("made-up-\(device)", orderType: "t"),
+                            detail: .init(status: 200)))
+                }
+                try await store.recordDeliveryEvents(Array(events.suffix(DeliveryTrailLimits.perTrail)))
+            }
+            let registrations = try await store.deliveryEvents(trailKeyPrefix: DeliveryEvent.registrationTrailPrefix(for: Self.order))
+            #expect(registrations == Array(events.suffix(DeliveryTrailLimits.perOrder)))
+            #expect(try await store.deliveryEvents(trailKeyPrefix: DeliveryEvent.registrationTrailPrefix(for: other)) == [kept])
+        }
+    }
 }

@@ -29,7 +29,8 @@ public struct TLSServerCertificate: Sendable {
         } catch {
             throw WalletOrdersError(
                 .invalidCertificate, "The TLS certificate \(certificateName) holds no PEM certificate.",
-                hint: "Give the server's certificate chain as PEM, the server's certificate first; `openssl x509 -in FILE -noout -subject` prints its subject.",
+                hint:
+                    "Give the server's certificate chain as PEM, the server's certificate first; `openssl x509 -in FILE -noout -subject` prints its subject.",
                 underlying: error)
         }
         guard let first = chain.first else {
@@ -52,11 +53,14 @@ public struct TLSServerCertificate: Sendable {
         }
         guard first.matches(key) else {
             // The key of another certificate: the TLS library would only say it failed to load it.
-            let shown = chain.firstIndex { $0.matches(key) }.map { " (it is the key of certificate \($0 + 1) of the chain, which must come first)" } ?? ""
+            let shown =
+                chain.firstIndex { $0.matches(key) }.map { " (it is the key of certificate \($0 + 1) of the chain, which must come first)" } ?? ""
             throw WalletOrdersError(
                 .keyCertificateMismatch,
                 "The TLS key \(keyName) is not the private key of the TLS certificate \(certificateName) ('\(first.subject)')\(shown).",
-                hint: "Give the key made with the certificate's signing request; `openssl x509 -noout -pubkey -in CERT` and `openssl pkey -pubout -in KEY` print the same key when they belong together.")
+                hint:
+                    "Give the key made with the certificate's signing request; `openssl x509 -noout -pubkey -in CERT` and `openssl pkey -pubout -in KEY` print the same key when they belong together."
+            )
         }
         leaf = CertificateSummary(first)
         chainLength = chain.count
