@@ -399,7 +399,9 @@ let package = Package(
                 "WalletOrdersTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Support/held_connections.py", "Support/trickled_bodies.py", "Support/misbehaving_service.py"],
+            exclude: [
+                "Support/held_connections.py", "Support/trickled_bodies.py", "Support/misbehaving_service.py", "Support/trail_flood.py",
+            ],
             swiftSettings: swiftSettings
         ),
     ]
