@@ -101,7 +101,7 @@ let package = Package(
         // Knows neither Hummingbird nor ArgumentParser.
         .target(
             name: "WalletOrdersIntake",
-            dependencies: ["WalletOrders", "WalletOrdersJSON", "WalletOrdersStore"],
+            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore"],
             swiftSettings: swiftSettings
         ),
         // The order store on PostgreSQL (postgres-nio): the same contract for many servers on one
@@ -196,6 +196,7 @@ let package = Package(
             name: "wallet-orders-server-example",
             dependencies: [
                 "WalletOrders",
+                "WalletOrdersIntake",
                 "WalletOrdersStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

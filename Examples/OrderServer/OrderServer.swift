@@ -9,6 +9,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersStore
 
 @main
@@ -21,20 +22,25 @@ struct OrderServer {
         let testRoots = try arguments.dropFirst().map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let validator = try OrderValidator(additionalTrustAnchors: testRoots)
         let store = try SQLiteOrderStore(url: storeURL)
+        // The one way in: validate, save, and (given a notifier) tell it what changed.
+        let intake = OrderIntake(validator: validator, store: store)
 
         let router = Router()
 
         // Upload: validate (signature, chain, schema and every rule, as Wallet would), then save.
         router.post("orders") { request, _ -> Response in
             let body = try await request.body.collect(upTo: FileKind.archive.maximumBytes)  // 8 MiB: no order is larger
-            let (checked, report) = VerifiedOrderArchive.checking(bytes: body.readableBytesView, validator: validator)
-            switch checked {
-            case .failure:
-                let findings = ReportRenderer().render([report], as: .json)
-                return Response(status: .unprocessableContent, body: .init(byteBuffer: ByteBuffer(string: findings)))
-            case .success(let archive):
-                let receipt = try await store.save(verifiedArchives: [archive])[0].get()
-                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "\(receipt.result.rawValue)\n")))
+            let result = try await intake.submit(signedArchive: body.readableBytesView)
+            switch result.outcome {
+            case .taken(let saved):
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "\(saved.receipt.result.rawValue)\n")))
+            case .refused(let refusal, _):
+                // archive-rejected (the report lists every finding), or the store's verdict:
+                // updated-at-conflict (the same updatedAt, other content) is a 409.
+                let findings = ReportRenderer().render([result.report], as: .json)
+                return Response(
+                    status: refusal.code == .updatedAtConflict ? .conflict : .unprocessableContent,
+                    body: .init(byteBuffer: ByteBuffer(string: findings)))
             }
         }
 

@@ -146,18 +146,16 @@ public struct OrderBatchBuilder: Sendable {
                 return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)))
             }
         }
-        let prepared: OrderIntakeResult
+        let prepared: OrderIntakeResult<OrderIntake.SignedOrder>
         do {
             prepared = try intake.prepare(source: source, builder: builder, signingTime: signingTime, subject: input.origin.description)
         } catch {
             return result(.failed(WalletOrdersError.wrapping(error, code: .signingFailed)))
         }
-        if let refusal = prepared.refusal { return result(.failed(refusal), report: prepared.report) }
-        guard let archive = prepared.built else {
-            return result(.failed(WalletOrdersError(.signingFailed, "The order was validated but not built.")), report: prepared.report)
+        switch prepared.outcome {
+        case .taken(let signed): return built(signed.built, report: prepared.report)
+        case .refused(let refusal, _): return result(.failed(refusal), report: prepared.report)
         }
-        return built(archive, report: prepared.report)
-
     }
 
     /// `validation-failed`, naming the first errors so one line says what is wrong.

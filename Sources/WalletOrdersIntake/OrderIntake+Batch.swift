@@ -11,12 +11,12 @@ extension OrderIntake {
     /// - Returns: One result per archive, in the order given: an ``OrderSaveReceipt``, or why
     ///   it was not stored (``WalletOrdersError/Code/archiveRejected``,
     ///   ``WalletOrdersError/Code/updatedAtConflict``, ``WalletOrdersError/Code/updatedAtInFuture``).
-    ///   Without a store, nothing is saved and the results are empty.
-    /// - Throws: A store error (locked, read-only, damaged): none of them was saved.
+    /// - Throws: A store error (locked, read-only, damaged): none of them was saved;
+    ///   ``WalletOrdersError/Code/invalidConfiguration`` for an intake without a store.
     public func save(
         signedArchives: [some Collection<UInt8>], maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
     ) async throws -> [Result<OrderSaveReceipt, WalletOrdersError>] {
-        guard let store else { return [] }
+        let store = try requireStore()
         onStep?(.validating)
         let verified = await VerifiedOrderArchive.verifying(
             signedArchives.map { [UInt8]($0) }, validator: validator, maximumConcurrency: maximumConcurrency)

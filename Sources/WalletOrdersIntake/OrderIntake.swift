@@ -13,6 +13,15 @@ public import WalletOrdersStore
 /// if let refusal = result.refusal { print(refusal.message, result.report) }
 /// ```
 ///
+/// A service signing for several merchants lets the order pick its identity:
+///
+/// ```swift
+/// let result = try await intake.submit(source: source) { orderType in
+///     guard let identity = identities[orderType] else { throw MyError.noIdentity(orderType) }
+///     return OrderIntake.Signer(builder: OrderArchiveBuilder(identity: identity))
+/// }
+/// ```
+///
 /// The order of the steps is the point of the type:
 /// - **A source** is validated first (its content, and the identity's certificate chain against
 ///   the validator's trust anchors when the intake has a store) and refused with
@@ -24,8 +33,9 @@ public import WalletOrdersStore
 /// - Then the store saves it (stores are persistence only: they trust the validator used here),
 ///   and the ``notifier`` is told when the store changed.
 ///
-/// Without a store the intake validates and signs and the caller keeps the archive
-/// (`wallet-orders build` writes it to a file): whoever stores it later validates it.
+/// ``prepare(source:builder:signingTime:subject:accepting:)`` validates and signs without saving,
+/// and the caller keeps the archive (`wallet-orders build` writes it to a file): whoever stores it
+/// later validates it. The `submit` methods save, so they need a store.
 public struct OrderIntake: Sendable {
     /// A step of the intake, reported to ``onStep`` as it begins.
     public enum Step: String, Sendable, Hashable, CaseIterable {
@@ -41,7 +51,8 @@ public struct OrderIntake: Sendable {
 
     /// Judges every order before anything is signed or stored (trust anchors included).
     public var validator: OrderValidator
-    /// Where accepted orders are saved; `nil` to validate and sign only.
+    /// Where accepted orders are saved; `nil` for an intake that only validates and signs
+    /// (``prepare(source:builder:signingTime:subject:accepting:)``).
     public var store: (any OrderStoring)?
     /// Told when a save changed the store.
     public var notifier: (any OrderChangeNotifier)?
@@ -85,37 +96,91 @@ public struct OrderIntake: Sendable {
     ///   - accepting: Checks the order's identifier after validation, before signing (a service
     ///     refuses order types outside the caller's scope here); what it throws is thrown.
     ///   - confirm: Asked before the store changes (see ``OrderStoring/save(verifiedArchive:confirm:)``).
-    /// - Returns: The report, the built archive and the receipt, or the refusal with the report.
-    /// - Throws: A store error (unavailable, read-only, …), or what `accepting` throws.
+    /// - Returns: The report and the saved order, or the refusal with the report.
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` for an intake without a store
+    ///   (``prepare(source:builder:signingTime:subject:accepting:)`` signs without saving), a
+    ///   store error (unavailable, read-only, …), or what `accepting` throws.
     public func submit(
         source: OrderSource, builder: OrderArchiveBuilder, signingTime: Date = Date(), subject: String = "order",
         accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in },
         confirm: (@Sendable (SaveProposal) async -> Bool)? = nil
-    ) async throws -> OrderIntakeResult {
-        let prepared = try prepare(source: source, builder: builder, signingTime: signingTime, subject: subject, accepting: accepting)
-        guard prepared.refusal == nil, let archive = prepared.archive else { return prepared }
-        return try await save(archive, report: prepared.report, built: prepared.built, confirm: confirm)
+    ) async throws -> OrderIntakeResult<SavedOrder> {
+        let store = try requireStore()
+        let prepared = try prepare(source: source, parsed: nil, builder: builder, signingTime: signingTime, subject: subject, accepting: accepting)
+        return try await save(prepared, into: store, confirm: confirm)
+    }
+
+    /// Validates `source`, signs it with the signer `signer` gives for its order type, then saves
+    /// and notifies: for a service that signs for several order types (the identity and the
+    /// template's files follow the type the order names).
+    ///
+    /// `order.json` is parsed once: the order type is read from the parse that validation uses.
+    ///
+    /// - Parameters:
+    ///   - source: The order's files; the signer's template adds the files it leaves out.
+    ///   - signer: The builder and template for an order type; called once, with the type
+    ///     `order.json` names, before validation. What it throws is thrown (a service refuses a
+    ///     type outside the caller's scope, or one it holds no identity for).
+    ///   - signingTime: The signature's signing time and the zip's timestamps (default: now).
+    ///   - subject: The name validation findings use.
+    ///   - accepting: Checks the order's identifier after validation, before signing.
+    ///   - confirm: Asked before the store changes.
+    /// - Returns: The report and the saved order, or the refusal with the report
+    ///   (``WalletOrdersError/Code/invalidOrder`` when `order.json` names no order type).
+    /// - Throws: As ``submit(source:builder:signingTime:subject:accepting:confirm:)``, and what
+    ///   `signer` throws.
+    public func submit(
+        source: OrderSource, signer: (_ orderTypeIdentifier: String) throws -> Signer, signingTime: Date = Date(),
+        subject: String = "order", accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in },
+        confirm: (@Sendable (SaveProposal) async -> Bool)? = nil
+    ) async throws -> OrderIntakeResult<SavedOrder> {
+        let store = try requireStore()
+        let parsed = source.orderJSON.map { JSONParser.parse($0, allowingTrailingCommas: true) }
+        guard let orderType = parsed?.root?["orderTypeIdentifier"]?.stringValue else {
+            return OrderIntakeResult(
+                report: ValidationReport(subject: subject),
+                outcome: .refused(
+                    WalletOrdersError(
+                        .invalidOrder, "The source has no order.json with a string orderTypeIdentifier, so there is no identity to sign it with.",
+                        hint: "Send order.json (or a zip of it and its files) with its orderTypeIdentifier."),
+                    order: nil))
+        }
+        let chosen = try signer(orderType)
+        var files = source.files
+        for (path, bytes) in chosen.template.files where files[path] == nil { files[path] = bytes }
+        let prepared = try prepare(
+            source: OrderSource(files: files), parsed: parsed, builder: chosen.builder, signingTime: signingTime, subject: subject,
+            accepting: accepting)
+        return try await save(prepared, into: store, confirm: confirm)
     }
 
     /// The part of ``submit(source:builder:signingTime:subject:accepting:confirm:)`` before the
     /// store, synchronous: validates `source`, refuses it before any signature when it has an
-    /// error, then builds and signs it once. Batches call this for each order.
+    /// error, then builds and signs it once. Batches and `wallet-orders build` call this; nothing
+    /// is saved, whether or not the intake has a store.
     ///
-    /// - Returns: The report and the built archive, or the refusal with the report.
+    /// - Returns: The report and the signed order, or the refusal with the report.
     /// - Throws: What `accepting` throws.
     public func prepare(
         source: OrderSource, builder: OrderArchiveBuilder, signingTime: Date = Date(), subject: String = "order",
         accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in }
-    ) throws -> OrderIntakeResult {
+    ) throws -> OrderIntakeResult<SignedOrder> {
+        try prepare(source: source, parsed: nil, builder: builder, signingTime: signingTime, subject: subject, accepting: accepting)
+    }
+
+    private func prepare(
+        source: OrderSource, parsed: JSONParseResult?, builder: OrderArchiveBuilder, signingTime: Date, subject: String,
+        accepting: (FullyQualifiedOrderIdentifier) throws -> Void
+    ) throws -> OrderIntakeResult<SignedOrder> {
         onStep?(.validating)
         let (report, order) = validator.validate(
-            source, signedBy: builder.identity, at: signingTime, subject: subject, checkingTrust: store != nil)
+            source, signedBy: builder.identity, at: signingTime, subject: subject, checkingTrust: store != nil, parsed: parsed)
         guard report.isValid, let order else {
-            return OrderIntakeResult(report: report, refusal: OrderBatchBuilder.validationFailure(report))
+            return OrderIntakeResult(report: report, outcome: .refused(OrderBatchBuilder.validationFailure(report), order: nil))
         }
+        // Validation found no error, so order.json has its identifiers and an RFC 3339 updatedAt.
+        var identifier: FullyQualifiedOrderIdentifier?
         do {
-            // Validation found no error, so order.json has its identifiers and an RFC 3339 updatedAt.
-            var identifier: FullyQualifiedOrderIdentifier?
             if let type = order["orderTypeIdentifier"]?.stringValue, let id = order["orderIdentifier"]?.stringValue {
                 let known = FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: id)
                 identifier = known
@@ -123,15 +188,16 @@ public struct OrderIntake: Sendable {
                 if let text = order["updatedAt"]?.stringValue, let updatedAt = try? Timestamp(rfc3339: text),
                     let refusal = updatedAtLimit?.refusal(of: known, updatedAt: updatedAt)
                 {
-                    return OrderIntakeResult(report: report, refusal: refusal)
+                    return OrderIntakeResult(report: report, outcome: .refused(refusal, order: known))
                 }
             }
             onStep?(.signing)
             // The identifier validation read: order.json is parsed once.
             let built = try builder.build(source, identifier: identifier, signingTime: signingTime)
-            return OrderIntakeResult(report: report, built: built, archive: try validator.verifiedArchive(built, order: order))
+            let archive = try validator.verifiedArchive(built, order: order)
+            return OrderIntakeResult(report: report, outcome: .taken(SignedOrder(built: built, archive: archive)))
         } catch let error as WalletOrdersError {
-            return OrderIntakeResult(report: report, refusal: error)
+            return OrderIntakeResult(report: report, outcome: .refused(error, order: identifier))
         }
     }
 
@@ -144,25 +210,27 @@ public struct OrderIntake: Sendable {
     ///   - accepting: Checks the order's identifier after validation, before saving (a service
     ///     refuses order types outside the caller's scope here); what it throws is thrown.
     ///   - confirm: Asked before the store changes (see ``OrderStoring/save(verifiedArchive:confirm:)``).
-    /// - Returns: The report and the receipt, or the refusal
+    /// - Returns: The report and the saved order, or the refusal
     ///   (``WalletOrdersError/Code/archiveRejected`` listing the errors) with the report.
-    /// - Throws: A store error (unavailable, read-only, …), or what `accepting` throws.
+    /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` for an intake without a store, a
+    ///   store error (unavailable, read-only, …), or what `accepting` throws.
     public func submit(
         signedArchive: some Collection<UInt8>, accepting: (FullyQualifiedOrderIdentifier) throws -> Void = { _ in },
         confirm: (@Sendable (SaveProposal) async -> Bool)? = nil
-    ) async throws -> OrderIntakeResult {
+    ) async throws -> OrderIntakeResult<SavedOrder> {
+        let store = try requireStore()
         onStep?(.validating)
         let (checked, report) = VerifiedOrderArchive.checking(bytes: signedArchive, validator: validator)
         let archive: VerifiedOrderArchive
         switch checked {
         case .success(let value): archive = value
-        case .failure(let refusal): return OrderIntakeResult(report: report, refusal: refusal)
+        case .failure(let refusal): return OrderIntakeResult(report: report, outcome: .refused(refusal, order: nil))
         }
         try accepting(archive.identifier)
         if let refusal = updatedAtLimit?.refusal(of: archive.identifier, updatedAt: archive.updatedAt) {
-            return OrderIntakeResult(report: report, archive: archive, refusal: refusal)
+            return OrderIntakeResult(report: report, outcome: .refused(refusal, order: archive.identifier))
         }
-        return try await save(archive, report: report, built: nil, confirm: confirm)
+        return try await save(archive, built: nil, report: report, into: store, confirm: confirm)
     }
 
     /// Validates a signed archive and saves it: the convenience for library users who want the
@@ -174,22 +242,38 @@ public struct OrderIntake: Sendable {
     public func save(
         signedArchive: some Collection<UInt8>, confirm: (@Sendable (SaveProposal) async -> Bool)? = nil
     ) async throws -> SaveOrderResult {
-        guard store != nil else {
-            throw WalletOrdersError(.invalidConfiguration, "This intake has no store to save into.")
-        }
-        let result = try await submit(signedArchive: signedArchive, confirm: confirm).get()
-        return result.receipt?.result ?? .added
+        try await submit(signedArchive: signedArchive, confirm: confirm).get().receipt.result
     }
 
     // MARK: - Saving
 
-    /// Saves `archive` (when there is a store) and notifies when the store changed.
+    /// The store, or why this intake can't save.
+    func requireStore() throws(WalletOrdersError) -> any OrderStoring {
+        guard let store else {
+            throw WalletOrdersError(
+                .invalidConfiguration, "This intake has no store to save into.",
+                hint: "Give the intake a store, or call prepare(source:builder:) to validate and sign without saving.")
+        }
+        return store
+    }
+
+    /// Saves what `prepared` signed, or passes its refusal on.
     private func save(
-        _ archive: VerifiedOrderArchive, report: ValidationReport, built: BuiltOrderArchive?,
+        _ prepared: OrderIntakeResult<SignedOrder>, into store: any OrderStoring,
         confirm: (@Sendable (SaveProposal) async -> Bool)?
-    ) async throws -> OrderIntakeResult {
-        var result = OrderIntakeResult(report: report, built: built, archive: archive)
-        guard let store else { return result }
+    ) async throws -> OrderIntakeResult<SavedOrder> {
+        switch prepared.outcome {
+        case .refused(let refusal, let order): return prepared.with(.refused(refusal, order: order))
+        case .taken(let signed):
+            return try await save(signed.archive, built: signed.built, report: prepared.report, into: store, confirm: confirm)
+        }
+    }
+
+    /// Saves `archive` and notifies when the store changed.
+    private func save(
+        _ archive: VerifiedOrderArchive, built: BuiltOrderArchive?, report: ValidationReport, into store: any OrderStoring,
+        confirm: (@Sendable (SaveProposal) async -> Bool)?
+    ) async throws -> OrderIntakeResult<SavedOrder> {
         onStep?(.saving)
         let saved: Result<OrderSaveReceipt, WalletOrdersError>
         if let confirm {
@@ -212,12 +296,11 @@ public struct OrderIntake: Sendable {
         }
         switch saved {
         case .success(let receipt):
-            result.receipt = receipt
             await notify([receipt])
+            return OrderIntakeResult(report: report, outcome: .taken(SavedOrder(receipt: receipt, archive: archive, built: built)))
         case .failure(let refusal):
-            result.refusal = refusal
+            return OrderIntakeResult(report: report, outcome: .refused(refusal, order: archive.identifier))
         }
-        return result
     }
 
     /// Tells the notifier about the receipts that changed the store, if any did.

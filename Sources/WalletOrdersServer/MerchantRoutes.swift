@@ -6,7 +6,6 @@ import Metrics
 import NIOCore
 import WalletOrders
 import WalletOrdersIntake
-import WalletOrdersJSON
 import WalletOrdersStore
 
 /// The merchant's own API under `/merchant/v1/`, authenticated by API keys
@@ -102,25 +101,21 @@ struct MerchantRoutes: Sendable {
                     "Set the Content-Type header to application/json (or application/zip): curl sends a body it is given as application/x-www-form-urlencoded unless told its type."
             )
         }
-        // The order type picks the identity and the template, so it is read before validation
-        // (which needs the template's files); the intake parses order.json once more, for good.
-        guard let orderJSON = files[OrderArchive.orderPath],
-            let orderType = JSONParser.parse(orderJSON, maxDepth: 64, allowingTrailingCommas: true).root?["orderTypeIdentifier"]?.stringValue
-        else {
-            throw ServiceError(
-                .unprocessableContent, code: "invalid-order", "The body has no order.json with a string orderTypeIdentifier.")
-        }
-        // Before the identity is chosen: another merchant's type is never signed with its certificate.
-        try scope.require(orderType)
-        guard let entry = signing.entries[orderType] else {
-            throw ServiceError(
-                .unprocessableContent, code: "no-signing-identity", "This service holds no signing identity for \(LogText.escaped(orderType)).",
-                hint: "Sign the archive yourself and upload it to /merchant/v1/orders, or give the service the order type's certificate.")
-        }
-        for (path, bytes) in entry.template.files where files[path] == nil { files[path] = bytes }
+        // The order type picks the identity and the template: the intake reads it from the parse
+        // validation uses, and asks here before anything else.
         let result = try await intake.submit(
-            source: OrderSource(files: files), builder: OrderArchiveBuilder(identity: entry.identity), subject: "order",
-            accepting: Self.admitting(scope))
+            source: OrderSource(files: files),
+            signer: { orderType in
+                // Before the identity is chosen: another merchant's type is never signed with its certificate.
+                try scope.require(orderType)
+                guard let entry = signing.entries[orderType] else {
+                    throw ServiceError(
+                        .unprocessableContent, code: "no-signing-identity",
+                        "This service holds no signing identity for \(LogText.escaped(orderType)).",
+                        hint: "Sign the archive yourself and upload it to /merchant/v1/orders, or give the service the order type's certificate.")
+                }
+                return OrderIntake.Signer(builder: OrderArchiveBuilder(identity: entry.identity), template: entry.template)
+            }, subject: "order", accepting: Self.admitting(scope))
         return try Self.answer(result, logger: context.logger)
     }
 
@@ -145,47 +140,30 @@ struct MerchantRoutes: Sendable {
     ///
     /// Each answer is logged: a save at info (`order saved`: the order, FinanceKit's answer, its
     /// `updatedAt`), a refusal at notice (`order refused`: the code and the rules of its errors).
-    private static func answer(_ result: OrderIntakeResult, logger: Logger) throws -> Response {
-        if let refusal = result.refusal {
+    private static func answer(_ result: OrderIntakeResult<OrderIntake.SavedOrder>, logger: Logger) throws -> Response {
+        switch result.outcome {
+        case .refused(let refusal, let order):
             var metadata: Logger.Metadata = ["code": .string(refusal.code.rawValue)]
-            if let order = result.archive?.identifier ?? result.receipt?.identifier {
-                metadata["order"] = .string(LogText.escaped("\(order)"))
-            }
+            if let order { metadata["order"] = .string(LogText.escaped("\(order)")) }
             let rules = Set(result.report.errors.map(\.ruleID)).sorted()
             if !rules.isEmpty { metadata["rules"] = .string(rules.prefix(10).joined(separator: ",")) }
             logger.notice("order refused", metadata: metadata)
-            if refusal.code == .archiveRejected || refusal.code == .validationFailed {
-                // A posted order.json (or zip of sources) is refused before anything is signed: no archive exists.
-                let refused =
-                    refusal.code == .validationFailed
-                    ? "The order was not built: Wallet would refuse its order.json or files, so nothing was signed or stored."
-                    : "The archive was not stored: Wallet would refuse it."
-                throw ServiceError(
-                    .unprocessableContent, code: refusal.code.rawValue, refused,
-                    hint: "The details list every finding, as `wallet-orders validate` prints them.",
-                    details: try JSONEncoder.sorted.encode(result.report).asBytes)
-            }
-            if result.archive == nil {
-                // A build error (bundle too large, a certificate not valid at the signing time).
-                throw ServiceError(.unprocessableContent, code: refusal.code.rawValue, refusal.message, hint: refusal.hint)
-            }
-            throw ServiceError.from(refusal)
+            throw ServiceError.from(refusal, report: result.report)
+        case .taken(let saved):
+            let receipt = saved.receipt
+            Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
+            logger.info(
+                "order saved",
+                metadata: [
+                    "order": .string(LogText.escaped("\(receipt.identifier)")), "result": .string(receipt.result.rawValue),
+                    "updatedAt": .string(receipt.updatedAt.text),
+                ])
+            return try json(
+                SaveAnswer(
+                    result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
+                    orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
+                    sha256: saved.archive.version.sha256, storeChanged: receipt.storeChanged, notes: notes(on: result.report)))
         }
-        guard let receipt = result.receipt, let archive = result.archive else {
-            throw ServiceError(.internalServerError, code: "internal", "The store gave no answer.")
-        }
-        Counter(label: "wallet_orders_saves_total", dimensions: [("result", receipt.result.rawValue)]).increment()
-        logger.info(
-            "order saved",
-            metadata: [
-                "order": .string(LogText.escaped("\(receipt.identifier)")), "result": .string(receipt.result.rawValue),
-                "updatedAt": .string(receipt.updatedAt.text),
-            ])
-        return try json(
-            SaveAnswer(
-                result: receipt.result.rawValue, orderTypeIdentifier: receipt.identifier.orderTypeIdentifier,
-                orderIdentifier: receipt.identifier.orderIdentifier, updatedAt: receipt.updatedAt.text,
-                sha256: archive.version.sha256, storeChanged: receipt.storeChanged, notes: notes(on: result.report)))
     }
 
     /// What a merchant should know about an order the service took: today, that Wallet will never

@@ -6,7 +6,7 @@ import WalletOrdersInterop
 /// A store whose changes are numbered by one sequence: the history log's, and the order web
 /// service's `lastModified` tags (``DeviceRegistrationStoring/changedOrders(deviceIdentifier:orderTypeIdentifier:since:)``).
 ///
-/// ``OrderStoreCopy`` carries the sequence from one store to the next: before it writes, and again
+/// `OrderStoreCopy` (WalletOrdersIntake) carries the sequence from one store to the next: before it writes, and again
 /// when it is done, the destination's sequence is moved past the source's newest change. A
 /// sequence never goes back, so a destination that already served devices keeps their tags exact,
 /// and every order the copy writes is numbered after every tag either store gave out.

@@ -126,7 +126,7 @@ public struct RegistrationLimits: Sendable, Hashable {
 
     /// 1,000 per order, 100 per device.
     public static let `default` = RegistrationLimits()
-    /// No practical limit: for moving registrations that a store already holds (``OrderStoreCopy``).
+    /// No practical limit: for moving registrations that a store already holds (`OrderStoreCopy`).
     public static let unlimited = RegistrationLimits(maximumPerOrder: .max, maximumPerDevice: .max)
 
     /// Throws when one more registration would pass a cap, given the order's and the device's
@@ -208,16 +208,16 @@ public protocol DeviceRegistrationStoring: Sendable {
     func registrationCount(for order: FullyQualifiedOrderIdentifier) async throws -> Int
 
     /// Sets the stored `order`'s previous token (``OrderAccessRecord/previousAuthenticationToken``)
-    /// when it has none: what ``OrderStoreCopy`` carries over, so that devices registered with it
+    /// when it has none: what `OrderStoreCopy` carries over, so that devices registered with it
     /// keep working after the move. Returns whether it was set.
     @discardableResult
     func keepPreviousAuthenticationToken(_ token: String, for order: FullyQualifiedOrderIdentifier) async throws -> Bool
 
-    /// The devices registered for `order`, by device identifier (what ``OrderStoreCopy`` moves).
+    /// The devices registered for `order`, by device identifier (what `OrderStoreCopy` moves).
     func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration]
 
     /// Replaces the store's customer link secret: moving to another store keeps every link
-    /// customers already have working (``OrderStoreCopy`` takes the source's).
+    /// customers already have working (`OrderStoreCopy` takes the source's).
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` unless `secret` is 32 bytes.
     func setCustomerLinkSecret(_ secret: [UInt8]) async throws
@@ -228,7 +228,7 @@ public protocol DeviceRegistrationStoring: Sendable {
 
     /// Also accepts links made with `secret` (another store's, whose orders were copied in),
     /// while new links go on being made with ``customerLinkSecret()``: the links both stores gave
-    /// out keep working (``OrderStoreCopy``).
+    /// out keep working (`OrderStoreCopy`).
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidConfiguration`` unless `secret` is 32 bytes.
     func acceptCustomerLinkSecret(_ secret: [UInt8]) async throws

@@ -141,23 +141,23 @@ package struct BuildCommand: AsyncParsableCommand {
             } else {
                 // The intake validates before signing (nothing is signed when there are errors);
                 // without a store, the archive is ours to write.
-                let result = try await OrderIntake(validator: OrderValidator()).submit(
+                let result = try OrderIntake(validator: OrderValidator()).prepare(
                     source: orderSource, builder: builder, signingTime: time, subject: source)
                 let report = result.report
-                if !report.isValid {
+                switch result.outcome {
+                case .taken(let signed):
+                    for warning in report.warnings {
+                        Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")
+                    }
+                    built = signed.built
+                case .refused(let refusal, _):
+                    guard !report.isValid else { throw refusal }  // a build error: bundle too large, a certificate not valid then
                     Terminal.write(ReportRenderer(colors: Terminal.colorsEnabled(on: .standardError)).render([report], as: .text), to: .standardError)
                     throw WalletOrdersError(
                         .validationFailed,
                         "'\(source)' has \(report.errors.count) error\(report.errors.count == 1 ? "" : "s"); the order was not signed.",
                         hint: "Fix them: Wallet would refuse the order.")
                 }
-                for warning in report.warnings {
-                    Terminal.reportWarning("\(ReportRenderer.path(of: warning, in: report)): [\(warning.ruleID)] \(warning.message)")
-                }
-                guard let archive = try result.get().built else {
-                    throw WalletOrdersError(.signingFailed, "The order was validated but not built.")
-                }
-                built = archive
             }
             try output.write(built.bytes)
             if json {

@@ -13,10 +13,10 @@ package struct DemoCommand: AsyncParsableCommand {
         abstract: "Build, sign and verify every sample with freshly made TEST-ONLY certificates.",
         discussion: """
             Makes a development certificate chain in the output folder, issues an Order Type ID \
-            certificate for each sample's orderTypeIdentifier, builds every sample into a signed \
-            archive, verifies each one, and prints a table. Then saves every archive into a fresh \
-            order store (orders.sqlite in the output folder) and asks it `contains` each of the \
-            four ways FinanceKit answers.
+            certificate for each sample's orderTypeIdentifier, and takes every sample in the way \
+            `build` and the service do: validated, signed, and saved into a fresh order store \
+            (orders.sqlite in the output folder). Verifies each archive it wrote and prints a \
+            table, then asks the store `contains` each of the four ways FinanceKit answers.
 
             Example:
               wallet-orders demo --samples Samples --out /tmp/wallet-orders-demo
@@ -34,64 +34,30 @@ package struct DemoCommand: AsyncParsableCommand {
         var bytes: Int
         var entries: Int
         var signedBy: String
+        var saved: String
         var verdict: String
         var isValid: Bool
     }
 
     package func run() async throws {
-        let (rows, outURL, verifier) = try reportingFailures { try runDemo() }
-        if rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
-        try await reportingFailuresAsync { try await storeDemo(rows, in: outURL, verifier: verifier) }
+        let demo = try await reportingFailuresAsync { try await runDemo() }
+        if demo.rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
+        try await reportingFailuresAsync { try await askStore(demo) }
     }
 
-    /// Saves every archive into a fresh store and asks `contains` the four ways.
-    private func storeDemo(_ rows: [Row], in outURL: URL, verifier: OrderArchiveVerifier) async throws {
-        let storeURL = outURL.appendingPathComponent("orders.sqlite")
-        try? FileManager.default.removeItem(at: storeURL)
-        let store = try SQLiteOrderStore(url: storeURL)
-        defer { try? store.close() }
-        let intake = OrderIntake(validator: try OrderValidator(verifier: verifier), store: store)
-        let archives = try rows.map { row -> [UInt8] in
-            Array(try Data(contentsOf: outURL.appendingPathComponent("\(row.sample).order")))
-        }
-        Terminal.write("\nSaving every archive into a fresh order store, \(storeURL.path):")
-        let receipts = try await intake.save(signedArchives: archives)
-        var first: OrderSaveReceipt?
-        for (row, result) in zip(rows, receipts) {
-            switch result {
-            case .success(let receipt):
-                first = first ?? receipt
-                Terminal.write(
-                    "  \(receipt.result.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(receipt.identifier)  (\(row.sample))")
-            case .failure(let error):
-                throw error
-            }
-        }
-        guard let first else { return }
-        let again = try await intake.save(signedArchive: archives[0])
-        Terminal.write("  saving \(rows[0].sample) again: \(again.rawValue) (idempotent)")
-
-        let at = first.updatedAt
-        let earlier = Timestamp(secondsSince1970: at.secondsSince1970 - 86_400, nanoseconds: at.nanoseconds)
-        let later = Timestamp(secondsSince1970: at.secondsSince1970 + 1, nanoseconds: at.nanoseconds)
-        let unknown = FullyQualifiedOrderIdentifier(orderTypeIdentifier: first.identifier.orderTypeIdentifier, orderIdentifier: "no-such-order")
-        let questions: [(FullyQualifiedOrderIdentifier, Timestamp?, String)] = [
-            (first.identifier, at, "its own updatedAt"),
-            (first.identifier, earlier, "a day earlier"),
-            (first.identifier, later, "a second later"),
-            (unknown, nil, "an order never saved"),
-        ]
-        Terminal.write("\nAsking the store what FinanceKit's contains(matching:updatedDate:) would answer:")
-        for (identifier, date, label) in questions {
-            let answer = try await store.contains(matching: identifier, updatedDate: date)
-            Terminal.write(
-                "  \(answer.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(identifier) at \(date.map(\.text) ?? "any version") (\(label))"
-            )
-        }
-        Terminal.write("\nTry: wallet-orders store list --store \(storeURL.path)")
+    /// What the first part of the demo made.
+    private struct Made {
+        var rows: [Row]
+        var receipts: [OrderSaveReceipt]
+        var archives: [[UInt8]]
+        var intake: OrderIntake
+        var store: SQLiteOrderStore
+        var storeURL: URL
     }
 
-    private func runDemo() throws -> ([Row], URL, OrderArchiveVerifier) {
+    /// Makes the certificates, then takes every sample in through the intake (validate → sign →
+    /// save, as `build` and the service do) and verifies each archive it wrote on its own.
+    private func runDemo() async throws -> Made {
         let samplesURL = URL(fileURLWithPath: samples)
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: samplesURL.path)) ?? []).sorted().filter {
             FileManager.default.fileExists(atPath: samplesURL.appendingPathComponent($0).appendingPathComponent("order.json").path)
@@ -112,45 +78,92 @@ package struct DemoCommand: AsyncParsableCommand {
         try OutputTarget.path(rootPath.path).write(Array(authority.rootCertificatePEM.utf8))
         let verifier = try OrderArchiveVerifier(additionalTrustAnchors: [Array(authority.rootCertificatePEM.utf8)])
 
+        let storeURL = outURL.appendingPathComponent("orders.sqlite")
+        try? FileManager.default.removeItem(at: storeURL)
+        let store = try SQLiteOrderStore(url: storeURL)
+        let intake = OrderIntake(validator: try OrderValidator(verifier: verifier), store: store)
+        Terminal.write("Validating, signing and saving every sample through the intake into a fresh order store, \(storeURL.path) …")
+
         var identities: [String: SigningIdentity] = [:]
-        var rows: [Row] = []
+        var made = Made(rows: [], receipts: [], archives: [], intake: intake, store: store, storeURL: storeURL)
         let signingTime = Date()
         for folder in folders {
             let source = try OrderSource(directory: samplesURL.appendingPathComponent(folder))
-            let typeIdentifier = try Order.decode(from: Data(source.orderJSON ?? [])).orderTypeIdentifier
-            let identity: SigningIdentity
-            if let known = identities[typeIdentifier] {
-                identity = known
-            } else {
-                identity = try authority.issueOrderTypeCertificate(orderTypeIdentifier: typeIdentifier, teamIdentifier: "DEMOTEAM01")
-                    .signingIdentity()
-                identities[typeIdentifier] = identity
+            let result = try await intake.submit(
+                source: source,
+                signer: { typeIdentifier in
+                    if let known = identities[typeIdentifier] { return OrderIntake.Signer(builder: OrderArchiveBuilder(identity: known)) }
+                    let identity = try authority.issueOrderTypeCertificate(orderTypeIdentifier: typeIdentifier, teamIdentifier: "DEMOTEAM01")
+                        .signingIdentity()
+                    identities[typeIdentifier] = identity
+                    return OrderIntake.Signer(builder: OrderArchiveBuilder(identity: identity))
+                }, signingTime: signingTime, subject: folder)
+            switch result.outcome {
+            case .refused(let refusal, _):
+                made.rows.append(
+                    Row(
+                        sample: folder, bytes: 0, entries: 0, signedBy: "-", saved: "-",
+                        verdict:
+                            "REFUSED: \(result.report.errors.isEmpty ? refusal.code.rawValue : result.report.errors.map(\.ruleID).joined(separator: ", "))",
+                        isValid: false))
+                ReportPrinter.print(result.report)
+            case .taken(let saved):
+                let bytes = saved.archive.bytes
+                let archiveURL = outURL.appendingPathComponent("\(folder).order")
+                try OutputTarget.path(archiveURL.path).write(bytes)
+                // Verified again from the bytes on disk, by the verifier alone: what anyone can check.
+                let report = verifier.verify(archiveBytes: bytes, subject: archiveURL.path)
+                let verdict =
+                    report.isValid
+                    ? (report.warnings.isEmpty ? "verified" : "verified, \(report.warnings.count) warning(s)")
+                    : "FAILED: \(report.errors.map(\.ruleID).joined(separator: ", "))"
+                made.rows.append(
+                    Row(
+                        sample: folder, bytes: bytes.count, entries: (try? OrderArchive(bytes: bytes).entries.count) ?? 0,
+                        signedBy: saved.receipt.identifier.orderTypeIdentifier, saved: saved.receipt.result.rawValue,
+                        verdict: verdict, isValid: report.isValid))
+                made.receipts.append(saved.receipt)
+                made.archives.append(bytes)
+                if !report.isValid { ReportPrinter.print(report) }
             }
-            let built = try OrderArchiveBuilder(identity: identity).build(source, signingTime: signingTime)
-            let archiveURL = outURL.appendingPathComponent("\(folder).order")
-            try OutputTarget.path(archiveURL.path).write(built.bytes)
-            let report = verifier.verify(archiveBytes: built.bytes, subject: archiveURL.path)
-            let entries = (try? OrderArchive(bytes: built.bytes).entries.count) ?? 0
-            let verdict =
-                report.isValid
-                ? (report.warnings.isEmpty ? "verified" : "verified, \(report.warnings.count) warning(s)")
-                : "FAILED: \(report.errors.map(\.ruleID).joined(separator: ", "))"
-            rows.append(
-                Row(
-                    sample: folder, bytes: built.bytes.count, entries: entries,
-                    signedBy: identity.orderTypeIdentifier ?? "?", verdict: verdict, isValid: report.isValid))
-            if !report.isValid { ReportPrinter.print(report) }
         }
-        printTable(rows)
+        printTable(made.rows)
         Terminal.write("\nArchives and root-ca.pem are in \(outURL.path). Check them yourself:")
         Terminal.write("  wallet-orders verify \(outURL.path)/*.order --trust-root \(rootPath.path)")
         Terminal.write("  wallet-orders inspect \(outURL.path)/\(folders[0]).order")
-        return (rows, outURL, verifier)
+        return made
+    }
+
+    /// Saves the first archive again, then asks the store `contains` the four ways.
+    private func askStore(_ made: Made) async throws {
+        defer { try? made.store.close() }
+        guard let first = made.receipts.first, let bytes = made.archives.first else { return }
+        let again = try await made.intake.save(signedArchive: bytes)
+        Terminal.write("\nSaving \(made.rows[0].sample) again: \(again.rawValue) (idempotent)")
+
+        let at = first.updatedAt
+        let earlier = Timestamp(secondsSince1970: at.secondsSince1970 - 86_400, nanoseconds: at.nanoseconds)
+        let later = Timestamp(secondsSince1970: at.secondsSince1970 + 1, nanoseconds: at.nanoseconds)
+        let unknown = FullyQualifiedOrderIdentifier(orderTypeIdentifier: first.identifier.orderTypeIdentifier, orderIdentifier: "no-such-order")
+        let questions: [(FullyQualifiedOrderIdentifier, Timestamp?, String)] = [
+            (first.identifier, at, "its own updatedAt"),
+            (first.identifier, earlier, "a day earlier"),
+            (first.identifier, later, "a second later"),
+            (unknown, nil, "an order never saved"),
+        ]
+        Terminal.write("\nAsking the store what FinanceKit's contains(matching:updatedDate:) would answer:")
+        for (identifier, date, label) in questions {
+            let answer = try await made.store.contains(matching: identifier, updatedDate: date)
+            Terminal.write(
+                "  \(answer.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(identifier) at \(date.map(\.text) ?? "any version") (\(label))"
+            )
+        }
+        Terminal.write("\nTry: wallet-orders store list --store \(made.storeURL.path)")
     }
 
     private func printTable(_ rows: [Row]) {
-        let header = ["sample", "size", "entries", "signed by", "verdict"]
-        let cells = rows.map { [$0.sample, "\($0.bytes) B", "\($0.entries)", $0.signedBy, $0.verdict] }
+        let header = ["sample", "size", "entries", "signed by", "store", "verdict"]
+        let cells = rows.map { [$0.sample, "\($0.bytes) B", "\($0.entries)", $0.signedBy, $0.saved, $0.verdict] }
         let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
         func line(_ values: [String]) -> String {
             values.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }

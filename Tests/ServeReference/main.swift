@@ -94,14 +94,14 @@ if arguments.count >= 4 {
     }
     router.post("build") { request, _ -> Response in
         let result = try intake.prepare(source: try await source(request), builder: OrderArchiveBuilder(identity: entry.identity))
-        guard result.archive != nil else { return Response(status: .unprocessableContent) }
+        guard result.taken != nil else { return Response(status: .unprocessableContent) }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
     if arguments.count >= 5 {
         let store = try SQLiteOrderStore(url: URL(fileURLWithPath: arguments[arguments.startIndex + 4]))
         let saving = OrderIntake(validator: validator, store: store)
-        let added = { @Sendable (result: OrderIntakeResult) -> Response in
-            guard result.refusal == nil, result.receipt?.storeChanged == true else { return Response(status: .unprocessableContent) }
+        let added = { @Sendable (result: OrderIntakeResult<OrderIntake.SavedOrder>) -> Response in
+            guard result.taken?.receipt.storeChanged == true else { return Response(status: .unprocessableContent) }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
         }
         router.post("save") { request, _ -> Response in

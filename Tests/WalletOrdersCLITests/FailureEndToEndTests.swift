@@ -167,6 +167,7 @@ import WalletOrdersTestSupport
         #expect(rows.map { String($0.prefix { $0 != " " }) } == sampleNames)
         for row in rows {
             #expect(row.hasSuffix("  verified"), "\(row)")
+            #expect(row.contains("  added  "), "saved through the intake: \(row)")
         }
         #expect(result.output.contains("order.com.northwindoutfitters.shop"))
         #expect(!result.output.contains("FAILED"))
@@ -178,6 +179,24 @@ import WalletOrdersTestSupport
         #expect(
             result.output.contains(
                 "wallet-orders verify \(folder.url.path)/*.order --trust-root \(folder.url.path)/root-ca.pem"))
+    }
+
+    @Test("demo takes each sample in through the intake: a sample with an error is refused before signing, and nothing of it is written")
+    func demoRefusesBeforeSigning() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = folder.file("samples")
+        try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Repository.sample("store-pickup"), to: samples.appendingPathComponent("broken"))
+        let orderJSON = samples.appendingPathComponent("broken/order.json")
+        let text = try String(contentsOf: orderJSON, encoding: .utf8)
+        try text.replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#).write(to: orderJSON, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["demo", "--samples", samples.path, "--out", folder.file("out").path])
+        #expect(result.status == 1, "\(result)")
+        let row = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("broken ") })
+        #expect(row.contains("REFUSED:"), "\(row)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/broken.order").path))
+        #expect(!result.output.contains("contains(matching:updatedDate:)"), "no store questions after a refusal")
     }
 
     @Test("demo without samples fails with a hint")

@@ -322,6 +322,13 @@ struct MerchantBuildTests {
                 uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: otherType))
             #expect(noIdentity.status == .unprocessableContent)
             #expect(noIdentity.errorCode == "no-signing-identity")
+            // No order type to choose an identity by (not JSON, or no orderTypeIdentifier): 422 invalid-order.
+            for body in ["{not json", newer.replacingOccurrences(of: #""orderTypeIdentifier""#, with: #""orderType""#)] {
+                let untyped = try await client.execute(
+                    uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(untyped.status == .unprocessableContent)
+                #expect(untyped.errorCode == "invalid-order", "\(String(buffer: untyped.body))")
+            }
             let invalid = newer.replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#)
             let refused = try await client.execute(
                 uri: "/merchant/v1/orders/build", method: .post, headers: headers, body: ByteBuffer(string: invalid))

@@ -136,7 +136,7 @@ import WalletOrdersTestSupport
         var files = try Self.template().files
         files["order.json"] = inputs[1].orderJSON
         let prepared = try intake.prepare(source: OrderSource(files: files), builder: batch.builder, signingTime: TestPKI.signingTime)
-        #expect(results[1].archive?.bytes == prepared.built?.bytes)
+        #expect(results[1].archive?.bytes == prepared.taken?.built.bytes)
     }
 
     @Test("Without validation a malformed order still fails, as the builder's invalid-order")

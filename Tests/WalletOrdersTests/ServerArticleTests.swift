@@ -29,8 +29,7 @@ import WalletOrdersTestSupport
             #expect(readme.contains("`\(product)`") && article.contains("`\(product)`"), "\(product)")
         }
         for call in [
-            "VerifiedOrderArchive.checking(bytes:validator:)", "save(verifiedArchives:)",
-            "OrderIntake(validator: validator, store: store).save(signedArchive:",
+            "OrderIntake(validator: validator, store: store).save(signedArchive:", "submit(signedArchive:)",
             "SQLiteOrderStore(url: storeURL)",
         ] {
             #expect(readme.contains(call) && article.contains(call), "\(call)")

@@ -14,12 +14,13 @@ extension OrderValidator {
     /// (what a store that saves the archive relies on).
     ///
     /// Gives `order.json`'s parsed root too (when it parsed), for
-    /// ``verifiedArchive(_:order:)``.
+    /// ``verifiedArchive(_:order:)``. `parsed` is `order.json` parsed already (with trailing
+    /// commas allowed), when the caller read it to choose the identity.
     package func validate(
         _ source: OrderSource, signedBy identity: SigningIdentity, at signingTime: Date, subject: String,
-        checkingTrust: Bool = true, now: Date = Date()
+        checkingTrust: Bool = true, parsed: JSONParseResult? = nil, now: Date = Date()
     ) -> (report: ValidationReport, order: JSONNode?) {
-        let parsed = source.orderJSON.map { JSONParser.parse($0, allowingTrailingCommas: true) }
+        let parsed = parsed ?? source.orderJSON.map { JSONParser.parse($0, allowingTrailingCommas: true) }
         var report = ValidationReport(subject: subject, diagnostics: validateSource(source.files, parsed: parsed, now: now))
         if checkingTrust { report.diagnostics += verifier.signingFindings(identity, at: signingTime, now: now) }
         if let orderTypeIdentifier = parsed?.root?["orderTypeIdentifier"]?.stringValue {
@@ -30,7 +31,7 @@ extension OrderValidator {
     }
 
     /// The verified archive for `built`, made from the builder's own parts: its bytes, its
-    /// manifest's content digest and `order`, the root ``validate(_:signedBy:at:subject:checkingTrust:now:)``
+    /// manifest's content digest and `order`, the root ``validate(_:signedBy:at:subject:checkingTrust:parsed:now:)``
     /// parsed from the same source (whose report had no errors).
     ///
     /// - Throws: ``WalletOrdersError/Code/archiveRejected`` when `order` lacks a field a store

@@ -105,12 +105,32 @@ extension ServiceError {
         ServiceError(.badRequest, code: code, message, hint: hint)
     }
 
-    /// A library error, with the status that fits its code.
-    package static func from(_ error: WalletOrdersError) -> ServiceError {
+    /// A library error, with the status that fits its code: the one place a refused order, a
+    /// store failure or any other ``WalletOrdersError`` becomes an HTTP answer (the merchant API's
+    /// refusals and the error middleware both come here).
+    ///
+    /// - Parameters:
+    ///   - error: The error.
+    ///   - report: The validation report of a refused order: sent as the answer's `details` for
+    ///     `validation-failed` and `archive-rejected`, every finding as `wallet-orders validate`
+    ///     prints it.
+    package static func from(_ error: WalletOrdersError, report: ValidationReport? = nil) -> ServiceError {
+        if let report, error.code == .archiveRejected || error.code == .validationFailed {
+            // A posted order.json (or zip of sources) is refused before anything is signed: no archive exists.
+            let refused =
+                error.code == .validationFailed
+                ? "The order was not built: Wallet would refuse its order.json or files, so nothing was signed or stored."
+                : "The archive was not stored: Wallet would refuse it."
+            return ServiceError(
+                .unprocessableContent, code: error.code.rawValue, refused,
+                hint: "The details list every finding, as `wallet-orders validate` prints them.",
+                details: try? JSONEncoder.sorted.encode(report).asBytes)
+        }
         let status: HTTPResponse.Status
         switch error.code {
         case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
-            .bundleTooLarge, .updatedAtInFuture:
+            .bundleTooLarge, .updatedAtInFuture, .invalidSource, .signingFailed:
+            // signing-failed: the order can't be signed as it is (a certificate not valid at its signing time).
             status = .unprocessableContent
         case .updatedAtConflict, .orderRegistrationLimit, .deviceRegistrationLimit: status = .conflict
         case .malformedToken, .historyTokenInvalid: status = .badRequest

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersStore
 

@@ -137,9 +137,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
                     }
                     return Terminal.askYesNo(question)
                 })
-            if let refusal = result.refusal { return .failure(refusal) }
-            guard let receipt = result.receipt else { return .failure(WalletOrdersError(.storeUnavailable, "The store gave no answer.")) }
-            return .success(receipt)
+            return Result { () throws(WalletOrdersError) in try result.get().receipt }
         } catch {
             return .failure((error as? WalletOrdersError) ?? WalletOrdersError(.storeUnavailable, "\(error)"))
         }

@@ -1,13 +1,17 @@
 import Foundation
 public import WalletOrders
 import WalletOrdersInterop
+public import WalletOrdersStore
 
 /// Copies every order of one store into another (SQLite to PostgreSQL and back, or any two
 /// ``OrderStoring``s), in pages, resumably, and checks the result.
 ///
-/// - **Through the contract:** each page is read with ``OrderStoring/list(_:)`` (keyset pages by
-///   identifier), verified again with the `validator` given (the destination's trust roots) and
-///   saved with ``OrderStoring/save(verifiedArchives:)``; the destination answers with the decision table:
+/// - **Through the intake:** each page is read with `OrderStoring.list(_:)` (keyset pages by
+///   identifier), then goes in as any order does, through ``OrderIntake/save(signedArchives:maximumConcurrency:)``
+///   of the intake given: validated again with its validator (the destination's trust roots),
+///   saved into its store in one transaction, and its notifier told of every order that changed
+///   (a service's push worker, when the copy runs beside a live service). The destination
+///   answers with the decision table:
 ///   an order it holds already is `added` without a change, a newer version there is kept
 ///   (`newerExisting`), the same `updatedAt` with other files is a conflict.
 /// - **Resumable:** after each page is saved (one transaction) `progress` gets the cursor of its
@@ -21,9 +25,9 @@ import WalletOrdersInterop
 ///   the destination takes the source's customer link secret, so the links customers already
 ///   have and the devices already registered keep working after the move. A destination that
 ///   already holds orders keeps its own secret and also accepts the source's
-///   (``DeviceRegistrationStoring/acceptCustomerLinkSecret(_:)``), so the links both gave out work.
+///   (`DeviceRegistrationStoring.acceptCustomerLinkSecret(_:)`), so the links both gave out work.
 ///
-/// - **Change sequence:** when both stores number their changes (``OrderChangeSequencing``), the
+/// - **Change sequence:** when both stores number their changes (`OrderChangeSequencing`), the
 ///   destination's sequence continues past the source's newest change (before the first page and
 ///   again at the end), and never goes back. The web service's `lastModified` tags name their
 ///   store, so a device holding a tag of the source gets its full list from the destination once,
@@ -69,7 +73,8 @@ public enum OrderStoreCopy {
         public var cursor: OrderListCursor
     }
 
-    /// Copies the source's orders after `after` (all of them for `nil`), `batchSize` at a time.
+    /// Copies the source's orders after `after` (all of them for `nil`), `batchSize` at a time,
+    /// into `destination` through an intake with `validator` and no notifier.
     ///
     /// - Parameters:
     ///   - source: The store to read.
@@ -85,6 +90,27 @@ public enum OrderStoreCopy {
         after: OrderListCursor? = nil,
         progress: @Sendable (Progress) async throws -> Void = { _ in }
     ) async throws -> Report {
+        try await copy(
+            from: source, through: OrderIntake(validator: validator, store: destination), batchSize: batchSize, after: after,
+            progress: progress)
+    }
+
+    /// Copies the source's orders after `after` (all of them for `nil`), `batchSize` at a time,
+    /// into the store of `intake`, which validates each page and tells its notifier of every change.
+    ///
+    /// - Parameters:
+    ///   - source: The store to read.
+    ///   - intake: Validates every archive again and saves it into its store (the destination).
+    ///   - batchSize: Orders per page and per destination transaction.
+    ///   - after: The cursor of a previous copy's ``Progress``, to resume it.
+    ///   - progress: Called after each page is saved, with the cursor to resume from.
+    /// - Throws: A store error of either store (the pages saved before it stay saved), or
+    ///   ``WalletOrdersError/Code/invalidConfiguration`` for an intake without a store.
+    public static func copy(
+        from source: any OrderStoring, through intake: OrderIntake, batchSize: Int = 100, after: OrderListCursor? = nil,
+        progress: @Sendable (Progress) async throws -> Void = { _ in }
+    ) async throws -> Report {
+        let destination = try intake.requireStore()
         var report = Report()
         let registrationStores = (source as? any DeviceRegistrationStoring, destination as? any DeviceRegistrationStoring)
         if let from = registrationStores.0, let to = registrationStores.1 {
@@ -113,7 +139,7 @@ public enum OrderStoreCopy {
                 identifiers.append(summary.identifier)
             }
             report.read += archives.count
-            let results = try await destination.saveMerging(await VerifiedOrderArchive.verifying(archives, validator: validator))
+            let results = try await intake.save(signedArchives: archives)
             for (identifier, result) in zip(identifiers, results) {
                 switch result {
                 case .success(let receipt):
