@@ -40,7 +40,7 @@ LINK_RUNTIME = bash .ci/runtime link "$(BIN)"
 
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-test build build-tests build-commit release release-static install install-files image demo serve-local test test-fast lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-tests build-commit release release-static install install-files image demo serve-local test test-fast test-loaded lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -146,6 +146,12 @@ FAST_FILTER = --filter '^(WalletOrdersTests|WalletOrdersInteropTests|WalletOrder
 test-fast: build-tests
 	ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; WALLET_ORDERS_TEST_POSTGRES=off SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" \
 		TEST_OUTPUT=$(SCRATCH)/test-fast-output.txt bash .ci/swift-test --skip-build $(BUILD_FLAGS) $(FAST_FILTER)
+
+## The proof that the suite holds on a busy machine: the whole suite LOADED_RUNS times (3) while
+## stress-ng keeps every core busy; each run's time and result is printed (.ci/test-loaded).
+LOADED_RUNS ?= 3
+test-loaded: build-tests
+	SWIFT="$(SWIFT)" TEST_WIDTH="$(TEST_WIDTH)" SCRATCH=$(SCRATCH) LOADED_RUNS=$(LOADED_RUNS) bash .ci/test-loaded $(BUILD_FLAGS)
 
 ## The toolchain's formatter in lint mode (.swift-format: 4 spaces, 150 columns), every finding an
 ## error; generated files are left out. `make format` rewrites the files the way lint wants them.
