@@ -89,6 +89,9 @@ public struct OrderServer: Sendable {
         /// Told of each step of every upload and build as it begins (``OrderIntake/Step``: validating,
         /// signing, saving, notifying), for logs, metrics or tests.
         public var onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)?
+        /// What the push worker and the delivery trail's writer go by (``ServiceClock``): the
+        /// machine's clock, or one a test moves by hand.
+        public var clock: any ServiceClock = SystemServiceClock()
 
         /// Creates a configuration.
         public init(
@@ -139,10 +142,11 @@ public struct OrderServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.pushSender = pushSender
-        let deliveryTrail = DeliveryTrailRecorder(store: store, logger: logger)
+        let deliveryTrail = DeliveryTrailRecorder(store: store, logger: logger, clock: configuration.clock)
         self.deliveryTrail = deliveryTrail
         pushWorker = pushSender.map {
-            PushWorker(outbox: store, sender: $0, configuration: configuration.push, logger: logger, trail: deliveryTrail)
+            PushWorker(
+                outbox: store, sender: $0, configuration: configuration.push, logger: logger, trail: deliveryTrail, clock: configuration.clock)
         }
     }
 

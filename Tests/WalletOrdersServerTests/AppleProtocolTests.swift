@@ -29,13 +29,13 @@ struct ServiceUnderTest {
     init(
         pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(), signing: SigningIdentities = .init(),
         updatedAtLimit: UpdatedAtLimit = .default, onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil,
-        walletBadges: WalletBadges? = nil
+        walletBadges: WalletBadges? = nil, clock: any ServiceClock = SystemServiceClock()
     ) throws {
         folder = try TemporaryFolder("service")
         store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         server = try Self.server(
             store: store, pushSender: pushSender, push: push, signing: signing, updatedAtLimit: updatedAtLimit, onIntakeStep: onIntakeStep,
-            walletBadges: walletBadges)
+            walletBadges: walletBadges, clock: clock)
     }
 
     /// The service these tests run, on `store`: one merchant key for every order type, the
@@ -43,7 +43,8 @@ struct ServiceUnderTest {
     static func server(
         store: any OrderServiceStore, pushSender: (any PushSender)? = nil, push: PushWorkerConfiguration = .init(),
         signing: SigningIdentities = .init(), updatedAtLimit: UpdatedAtLimit = .default,
-        onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil, walletBadges: WalletBadges? = nil
+        onIntakeStep: (@Sendable (OrderIntake.Step) -> Void)? = nil, walletBadges: WalletBadges? = nil,
+        clock: any ServiceClock = SystemServiceClock()
     ) throws -> OrderServer {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -58,6 +59,7 @@ struct ServiceUnderTest {
         configuration.updatedAtLimit = updatedAtLimit
         configuration.onIntakeStep = onIntakeStep
         configuration.walletBadges = walletBadges
+        configuration.clock = clock
         return OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 

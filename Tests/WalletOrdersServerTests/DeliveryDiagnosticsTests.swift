@@ -244,6 +244,40 @@ struct DeliveryDiagnosticsTests {
         }
     }
 
+    @Test("The trail's writer writes what waits every interval of its clock, not before", .timeLimit(.minutes(2)))
+    func recorderWritesOnItsClock() async throws {
+        try await ServiceStore.sqlite.withStore { store in
+            let clock = ManualServiceClock()
+            let recorder = DeliveryTrailRecorder(store: store, interval: .seconds(2), logger: Logger(label: "test"), clock: clock)
+            let order = ServiceUnderTest.order
+            func fetched(_ second: Double) -> DeliveryEvent {
+                DeliveryEvent(
+                    .fetched, at: Date(timeIntervalSince1970: 1_764_000_000 + second), orderTypeIdentifier: order.orderTypeIdentifier,
+                    orderIdentifier: order.orderIdentifier, detail: .init(status: second.truncatingRemainder(dividingBy: 2) == 0 ? 200 : 304))
+            }
+            func written() async throws -> Int {
+                try await store.deliveryEvents(trailKeys: DeliveryEvent.trailKeys(for: order, deviceHashes: [], tokenHashes: [])).count
+            }
+            try await withThrowingTaskGroup(of: Void.self) { (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
+                group.addTask { try await recorder.run() }
+                await clock.waitUntilIdle(after: 0, sleepers: 1)
+                recorder.record(fetched(0))
+                clock.advance(by: .seconds(1))  // wakes nothing: the writer sleeps two seconds
+                #expect(try await written() == 0, "nothing is written before the interval")
+                var sleeps = clock.sleeps
+                clock.advance(by: .seconds(1))
+                await clock.waitUntilIdle(after: sleeps, sleepers: 1)
+                #expect(try await written() == 1, "written once the interval passed")
+                recorder.record(fetched(1))
+                sleeps = clock.sleeps
+                clock.advance(by: .seconds(2))
+                await clock.waitUntilIdle(after: sleeps, sleepers: 1)
+                #expect(try await written() == 2)
+                group.cancelAll()
+            }
+        }
+    }
+
     @Test("A flood of requests is not a flood of writes: a trail's events wait only as many as it keeps, and at most the capacity in all")
     func boundedRecorder() async throws {
         try await ServiceStore.sqlite.withStore { store in

@@ -123,30 +123,43 @@ struct PushDeliveryTests {
         }
     }
 
-    @Test("429 with Retry-After and an APNs outage: the push waits, is retried and delivered; nothing is lost")
+    @Test(
+        "429 with Retry-After and an APNs outage: the push waits, is retried and delivered; nothing is lost",
+        .timeLimit(.minutes(5)))
     func retries() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let port = standIn.port
         let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
-            let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
+            // The production schedule, on a clock the test moves. Two things sleep on it: the push
+            // worker and the delivery trail's writer.
+            let clock = ManualServiceClock()
+            let service = try ServiceUnderTest(pushSender: apns, push: PushWorkerConfiguration(), clock: clock)
             _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
             let token = APNsTest.deviceToken()
             standIn.respondToNext(1, with: .error(status: 429, reason: "TooManyRequests", retryAfter: "1"))
             try await service.run { client in
+                var sleeps = 0
+                /// Runs `action`, then waits until the worker and the writer have done what it caused and sleep.
+                func settled(_ action: () async throws -> Void) async rethrows {
+                    sleeps = clock.sleeps
+                    try await action()
+                    await clock.waitUntilIdle(after: sleeps, sleepers: 2)
+                }
+                await clock.waitUntilIdle(after: 0, sleepers: 2)
                 try await Self.register([("phone", token)], client)
-                let saved = Date()
-                try await Self.upload("2025-11-22T00:00:00Z", client)
-                #expect(try await Self.eventually { standIn.pushes.count == 1 })
-                let first = try #require(standIn.requests.first)
-                #expect(first.status == 429)
-                #expect((standIn.pushes.first?.receivedAt.timeIntervalSince(saved) ?? 0) >= 1, "Retry-After: 1 was honoured")
+                try await settled { try await Self.upload("2025-11-22T00:00:00Z", client) }
+                #expect(standIn.requests.map(\.status) == [429])
+                // Retry-After: 1 is honoured: nothing at half a second, the retry by a second.
+                await settled { clock.advance(by: .milliseconds(500)) }
+                #expect(standIn.requests.count == 1, "not retried before Retry-After")
+                await settled { clock.advance(by: .milliseconds(600)) }
+                #expect(standIn.pushes.count == 1, "retried once Retry-After passed")
 
                 // APNs goes away; a change made meanwhile is delivered when it is back.
                 try await standIn.shutdown()
-                try await Self.upload("2025-11-23T00:00:00Z", client)
-                try await Task.sleep(for: .seconds(1))
-                #expect(try await service.store.outboxStatus(now: Date()).pending == 1, "kept in the outbox during the outage")
+                try await settled { try await Self.upload("2025-11-23T00:00:00Z", client) }
+                #expect(try await service.store.outboxStatus(now: clock.now).pending == 1, "kept in the outbox during the outage")
                 var configuration = APNsStandIn.Configuration(
                     serverCertificateChainPEM: APNsTest.pki.serverCertificatePEM, serverPrivateKeyPEM: APNsTest.pki.serverKeyPEM)
                 configuration.port = port
@@ -154,7 +167,10 @@ struct PushDeliveryTests {
                     keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: APNsTest.pki.tokenPublicKeyPEM)
                 let back = try APNsStandIn(configuration: configuration)
                 try await back.start()
-                #expect(try await Self.eventually(30) { back.pushes.count == 1 })
+                for _ in 0..<10 where back.pushes.isEmpty {
+                    await settled { clock.advance(by: PushWorkerConfiguration().maximumBackoff) }
+                }
+                #expect(back.pushes.count == 1)
                 try await back.shutdown()
             }
             #expect(try await service.store.outboxStatus(now: Date()).pending == 0)

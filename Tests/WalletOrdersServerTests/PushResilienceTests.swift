@@ -34,9 +34,9 @@ struct PushResilienceTests {
     /// Runs the push worker while `body` runs.
     static func withWorker<T>(
         _ store: any OrderServiceStore, _ sender: any PushSender, _ configuration: PushWorkerConfiguration = fast,
-        logger: Logger = Logger(label: "test.push"), _ body: (PushWorker) async throws -> T
+        logger: Logger = Logger(label: "test.push"), clock: any ServiceClock = SystemServiceClock(), _ body: (PushWorker) async throws -> T
     ) async throws -> T {
-        let worker = PushWorker(outbox: store, sender: sender, configuration: configuration, logger: logger)
+        let worker = PushWorker(outbox: store, sender: sender, configuration: configuration, logger: logger, clock: clock)
         // A child task, not `Task {}`: it runs on the test's executor (`.dedicatedThreads`).
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await worker.run() }
@@ -57,8 +57,8 @@ struct PushResilienceTests {
     }
 
     @Test(
-        "An APNs outage far longer than 20 attempts (503 ServiceUnavailable 40 times): the push is kept and delivered when APNs is back",
-        arguments: PushStoreKind.available)
+        "An APNs outage far longer than 20 attempts (503 ServiceUnavailable 40 times over hours of backoff): the push is kept and delivered when APNs is back",
+        .timeLimit(.minutes(5)), arguments: PushStoreKind.available)
     func longOutageLosesNothing(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
@@ -69,16 +69,20 @@ struct PushResilienceTests {
                 _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
                 standIn.respondToNext(40, with: .error(status: 503, reason: "ServiceUnavailable"))
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-                // Delivered, and recorded as delivered: the worker is stopped (cancelled) only
-                // once the outbox is empty, or it could be stopped between the two. (About 5 s
-                // alone; a whole test run on two loaded cores has taken over a minute.)
-                let delivered = try await Self.withWorker(store, apns) { _ in
-                    try await PushDeliveryTests.eventually(300) {
-                        guard standIn.pushes.count == 1 else { return false }
-                        return try await store.outboxStatus(now: Date()).pending == 0
+                // The production schedule (1 s doubling to 15 minutes: about seven hours for 40
+                // attempts) on a clock the test moves: each round the worker has tried what was
+                // due and sleeps, and the clock jumps the longest step.
+                let clock = ManualServiceClock()
+                try await Self.withWorker(store, apns, PushWorkerConfiguration(), clock: clock) { _ in
+                    var sleeps = 0
+                    for _ in 0..<60 where standIn.pushes.isEmpty {
+                        await clock.waitUntilIdle(after: sleeps, sleepers: 1)
+                        sleeps = clock.sleeps
+                        clock.advance(by: PushWorkerConfiguration().maximumBackoff)
                     }
+                    await clock.waitUntilIdle(after: sleeps, sleepers: 1)
                 }
-                #expect(delivered)
+                #expect(try await store.outboxStatus(now: clock.now).pending == 0, "delivered, and recorded as delivered")
                 #expect(standIn.requests.filter { $0.status == 503 }.count == 40, "every attempt of the outage was made")
                 #expect(standIn.pushes.map(\.deviceToken) == [token])
             }
@@ -129,8 +133,8 @@ struct PushResilienceTests {
     }
 
     @Test(
-        "Refused credentials (403 InvalidProviderToken) park the pushes with a metric and an error log line; they are delivered when the credentials work again",
-        arguments: PushStoreKind.available)
+        "Refused credentials (403 InvalidProviderToken) park the pushes with a metric and an error log line; a probe a minute; delivered when the credentials work again",
+        .timeLimit(.minutes(5)), arguments: PushStoreKind.available)
     func refusedCredentialsPark(kind: PushStoreKind) async throws {
         let topic = "order.com.example.credentials.\(kind.rawValue)"
         // APNs knows the key under another ID: every push is refused with InvalidProviderToken.
@@ -140,8 +144,9 @@ struct PushResilienceTests {
         try await APNsTest.shuttingDown(apns) {
             let recorder = CapturedLog()
             let metrics = ServiceMetrics.bootstrapped
-            var configuration = Self.fast
-            configuration.parkedProbeInterval = .milliseconds(300)
+            // The production schedule (a probe a minute) on a clock the test moves.
+            let configuration = PushWorkerConfiguration()
+            let clock = ManualServiceClock()
             try await kind.withStore { store in
                 let first = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-1")
                 let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: topic, orderIdentifier: "other-2")
@@ -152,28 +157,43 @@ struct PushResilienceTests {
                 _ = try await store.register(deviceIdentifier: "tablet", pushToken: tokens[1], for: second)
                 _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z"))
                 _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-22T00:00:00Z", order: "other-2"))
-                try await Self.withWorker(store, apns, configuration, logger: recorder.logger()) { _ in
-                    #expect(try await PushDeliveryTests.eventually { refusing.requests.count >= 2 })
+                try await Self.withWorker(store, apns, configuration, logger: recorder.logger(), clock: clock) { _ in
+                    // Each step: move the clock, then wait until the worker has done what came due and sleeps.
+                    var sleeps = 0
+                    func advance(_ duration: Duration) async {
+                        sleeps = clock.sleeps
+                        clock.advance(by: duration)
+                        await clock.waitUntilIdle(after: sleeps, sleepers: 1)
+                    }
+                    await clock.waitUntilIdle(after: 0, sleepers: 1)
+                    #expect(refusing.requests.count == 2, "both pushes tried once")
                     // Parked, announced once, with the metric an operator alerts on.
-                    #expect(try await PushDeliveryTests.eventually { recorder.all.contains { $0.message.contains("parked") } })
+                    #expect(recorder.all.contains { $0.message.contains("parked") })
                     let parkedLines = recorder.all.filter { $0.level >= .error && $0.message.contains("parked") }
                     #expect(parkedLines.count == 1, "one line when the topic is parked, not one per push")
                     #expect(parkedLines.first?.metadata["apns.topic"] == topic)
                     #expect(parkedLines.first?.metadata["apns.reason"] == "InvalidProviderToken")
                     #expect(Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 1)
-                    try await Task.sleep(for: .seconds(1))
-                    #expect(try await store.outboxStatus(now: Date()).pending == 2, "both pushes are kept")
-                    #expect(refusing.requests.count <= 8, "while parked, only a probe now and then reaches APNs")
+                    // Polls come and go; no push reaches APNs until the probe is due, a minute after the refusal.
+                    for _ in 0..<59 { await advance(.seconds(1)) }
+                    #expect(try await store.outboxStatus(now: clock.now).pending == 2, "both pushes are kept")
+                    #expect(refusing.requests.count == 2, "while parked, nothing is sent before the probe")
                     // A change made while parked is kept too (folded into the waiting push).
                     _ = try await store.intake().save(signedArchive: try Self.other(topic, "2025-11-23T00:00:00Z"))
+                    await advance(.seconds(1))
+                    #expect(refusing.requests.count == 3, "the probe: one push of the topic, a minute after the refusal")
+                    #expect(try await store.outboxStatus(now: clock.now).pending == 2)
 
                     // The key works again (Apple reinstated it, or the operator fixed the credentials).
                     try await refusing.shutdown()
                     let working = try await Self.standIn(port: port)
-                    #expect(try await PushDeliveryTests.eventually(30) { Set(working.pushes.map(\.deviceToken)) == Set(tokens) })
-                    #expect(try await PushDeliveryTests.eventually { Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 0 })
+                    // The next probe gets through and resumes the topic: both pushes go at once. (A
+                    // probe that finds the client still reconnecting stays parked: the next one goes.)
+                    for _ in 0..<5 where working.pushes.count < tokens.count { await advance(configuration.parkedProbeInterval) }
+                    #expect(Set(working.pushes.map(\.deviceToken)) == Set(tokens))
+                    #expect(Self.metric(metrics, "wallet_orders_push_topic_parked", topic: topic) == 0)
                     #expect(recorder.all.contains { $0.message.contains("resume") })
-                    #expect(try await PushDeliveryTests.eventually { try await store.outboxStatus(now: Date()).pending == 0 })
+                    #expect(try await store.outboxStatus(now: clock.now).pending == 0)
                     try await working.shutdown()
                 }
                 #expect(try await store.registrationCount(for: first) == 1, "refused credentials remove no registration")

@@ -29,12 +29,20 @@ public final class DeliveryTrailRecorder: Service, Sendable {
     public let interval: Duration
     /// The most events that wait.
     public let capacity: Int
+    /// What ``interval`` is waited on (tests move it by hand).
+    private let clock: any ServiceClock
 
-    public init(store: any DeliveryTrailStoring, interval: Duration = .milliseconds(500), capacity: Int = 2_000, logger: Logger) {
+    /// Creates a writer for `store` that writes every `interval` on `clock`, holding at most
+    /// `capacity` events in between.
+    public init(
+        store: any DeliveryTrailStoring, interval: Duration = .milliseconds(500), capacity: Int = 2_000, logger: Logger,
+        clock: any ServiceClock = SystemServiceClock()
+    ) {
         self.store = store
         self.interval = interval
         self.capacity = capacity
         self.logger = logger
+        self.clock = clock
     }
 
     /// Adds an event to the next write. An event like the trail's last one but for its time (a
@@ -84,7 +92,8 @@ public final class DeliveryTrailRecorder: Service, Sendable {
     /// Writes the waiting events every ``interval`` until the group shuts down, then once more.
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+            // The wait ends at the group's shutdown too: the last write below comes at once.
+            try? await cancelWhenGracefulShutdown { try await self.clock.sleep(for: self.interval) }
             await flush()
         }
         await flush()

@@ -73,9 +73,19 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     private let configuration: PushWorkerConfiguration
     private let logger: Logger
     private let trail: DeliveryTrailRecorder?
-    private let wakeUps: AsyncStream<Void>
-    private let wakeUp: AsyncStream<Void>.Continuation
+    private let clock: any ServiceClock
+    private let signal = Mutex(WakeSignal())
     private let parking = Mutex(Parking())
+
+    /// The worker's wake-ups: one that comes while the worker drains is kept for its next wait.
+    private struct WakeSignal {
+        /// A wake came while no one waited.
+        var pending = false
+        /// The worker's loop, waiting for a wake.
+        var waiter: CheckedContinuation<Void, Never>?
+        /// The group is shutting down: every wait ends at once.
+        var finished = false
+    }
 
     /// Topics whose credentials APNs refused, as this worker knows them.
     private struct Parking {
@@ -83,27 +93,36 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         var topics: [String: String] = [:]
         /// Whether the outbox held parked pushes when last looked at (parked by any worker).
         var outboxHasParked = false
-        /// When parked pushes are next tried.
-        var nextProbe = ContinuousClock.now
+        /// When parked pushes are next tried, on the worker's clock.
+        var nextProbe = Date.distantPast
     }
 
     /// Creates a worker for `outbox` (which must also remove registrations whose token is gone:
-    /// the order store does both); each push sent is noted in `trail` with APNs's answer.
+    /// the order store does both); each push sent is noted in `trail` with APNs's answer. `clock`
+    /// is what the poll, the retries' due times and the parked probe go by (tests move it by hand).
     public init(
         outbox: any PushOutboxStoring, sender: any PushSender, configuration: PushWorkerConfiguration = .init(), logger: Logger,
-        trail: DeliveryTrailRecorder? = nil
+        trail: DeliveryTrailRecorder? = nil, clock: any ServiceClock = SystemServiceClock()
     ) {
         self.outbox = outbox
         self.sender = sender
         self.configuration = configuration
         self.logger = logger
         self.trail = trail
-        (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.clock = clock
     }
 
     /// Looks at the outbox now (called after a save in this process).
     public func wake() {
-        wakeUp.yield()
+        let waiter = signal.withLock { signal -> CheckedContinuation<Void, Never>? in
+            guard let waiter = signal.waiter else {
+                signal.pending = true
+                return nil
+            }
+            signal.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
     }
 
     /// Looks at the outbox now: the ``OrderIntake`` of this process changed the store.
@@ -111,25 +130,61 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         wake()
     }
 
+    /// Drains the outbox, then waits for a wake (a save in this process, a topic resumed) or the
+    /// poll interval on the clock, whichever comes first, and again, until the group shuts down.
     public func run() async throws {
+        await withGracefulShutdownHandler {
+            // The first drain sends whatever waits from before the start.
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                await drain()
+                await waitForWork()
+            }
+        } onGracefulShutdown: { [self] in
+            signal.withLock { $0.finished = true }
+            wake()
+        }
+    }
+
+    /// Returns at a wake or after ``PushWorkerConfiguration/pollInterval`` on the clock: saves by
+    /// other processes and retries coming due are found by the poll. Both waits are child tasks,
+    /// so they run where the worker runs.
+    private func waitForWork() async {
+        // A wake that came while the worker drained (a topic it resumed, a save): drain again at once.
+        let woken = signal.withLock { signal -> Bool in
+            defer { signal.pending = false }
+            return signal.pending || signal.finished
+        }
+        if woken { return }
         await withTaskGroup(of: Void.self) { group in
-            // The poll is a child task: it ends with the worker and runs where the worker runs.
-            group.addTask { [wakeUp, configuration] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: configuration.pollInterval)
-                    wakeUp.yield()
-                }
-            }
-            await withGracefulShutdownHandler {
-                wakeUp.yield()  // whatever waits from before the start
-                for await _ in wakeUps {
-                    if Task.isShuttingDownGracefully || Task.isCancelled { break }
-                    await drain()
-                }
-            } onGracefulShutdown: { [wakeUp] in
-                wakeUp.finish()
-            }
+            group.addTask { [clock, configuration] in try? await clock.sleep(for: configuration.pollInterval) }
+            group.addTask { await self.nextWake() }
+            _ = await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Returns at the next wake (at once when one came since the last wait, or the group is
+    /// shutting down), or when the task is cancelled.
+    private func nextWake() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = signal.withLock { signal -> Bool in
+                    // Cancelled before this wait began: the handler below found no waiter to resume.
+                    if signal.pending || signal.finished || Task.isCancelled {
+                        signal.pending = false
+                        return true
+                    }
+                    signal.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = signal.withLock { signal -> CheckedContinuation<Void, Never>? in
+                defer { signal.waiter = nil }
+                return signal.waiter
+            }
+            waiter?.resume()
         }
     }
 
@@ -149,7 +204,7 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let claimed: [PendingPush]
             do {
-                claimed = try await outbox.claimPushes(limit: configuration.batchSize, lease: configuration.lease, now: Date())
+                claimed = try await outbox.claimPushes(limit: configuration.batchSize, lease: configuration.lease, now: clock.now)
             } catch {
                 logger.error("could not read the push outbox", metadata: ["error": "\(error)"])
                 return
@@ -163,18 +218,18 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
     /// Every ``PushWorkerConfiguration/parkedProbeInterval``: one parked push of each parked
     /// topic, to learn whether APNs takes its credentials again.
     private func probeParkedPushes() async {
-        let now = ContinuousClock.now
+        let now = clock.now
         let due = parking.withLock { parking -> Bool in
             guard now >= parking.nextProbe else { return false }
-            parking.nextProbe = now.advanced(by: configuration.parkedProbeInterval)
+            parking.nextProbe = now.adding(configuration.parkedProbeInterval)
             return true
         }
         guard due else { return }
         do {
-            let status = try await outbox.outboxStatus(now: Date())
+            let status = try await outbox.outboxStatus(now: now)
             parking.withLock { $0.outboxHasParked = status.parked > 0 }
             guard status.parked > 0 else { return }
-            let probes = try await outbox.claimParkedPushes(lease: configuration.lease, now: Date())
+            let probes = try await outbox.claimParkedPushes(lease: configuration.lease, now: now)
             await send(probes, probing: true)
         } catch {
             logger.error("could not read the push outbox", metadata: ["error": "\(error)"])
@@ -214,17 +269,17 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         let outcome = receipt.outcome
         trail?.record(
             DeliveryEvent(
-                .pushed, at: Date(), orderTypeIdentifier: push.topic, tokenHash: DeliveryEvent.hash(push.pushToken, orderType: push.topic),
+                .pushed, at: clock.now, orderTypeIdentifier: push.topic, tokenHash: DeliveryEvent.hash(push.pushToken, orderType: push.topic),
                 detail: .init(
                     status: receipt.status, reason: Self.reason(of: outcome), apnsID: receipt.apnsID, credential: receipt.credential,
                     fix: receipt.fix)))
-        var completion = Self.completion(for: outcome, of: push, configuration: configuration, now: Date())
+        var completion = Self.completion(for: outcome, of: push, configuration: configuration, now: clock.now)
         if probing, case .retry = completion { completion = .park }  // unknown yet whether the credentials work
         let token = String(push.pushToken.prefix(8)) + "…"
         switch outcome {
         case .delivered:
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "delivered")]).increment()
-            Timer(label: "wallet_orders_save_to_push_seconds").recordSeconds(Date().timeIntervalSince(push.enqueuedAt))
+            Timer(label: "wallet_orders_save_to_push_seconds").recordSeconds(clock.now.timeIntervalSince(push.enqueuedAt))
         case .deviceGone(let reason):
             Counter(label: "wallet_orders_pushes_total", dimensions: [("outcome", "device_gone")]).increment()
             logger.notice(
@@ -269,13 +324,13 @@ public final class PushWorker: Service, OrderChangeNotifier, Sendable {
         let (wasParked, outboxHasParked) = parking.withLock { ($0.topics.removeValue(forKey: topic), $0.outboxHasParked) }
         guard wasParked != nil || outboxHasParked else { return }
         do {
-            let resumed = try await outbox.resumeParkedPushes(topic: topic, now: Date())
+            let resumed = try await outbox.resumeParkedPushes(topic: topic, now: clock.now)
             if wasParked != nil || resumed > 0 {
                 Gauge(label: "wallet_orders_push_topic_parked", dimensions: [("topic", topic)]).record(0)
                 logger.notice(
                     "APNs takes the credentials for the topic again; its parked pushes resume",
                     metadata: ["apns.topic": "\(topic)", "resumed": "\(resumed)"])
-                wakeUp.yield()
+                wake()
             }
         } catch {
             if let wasParked { parking.withLock { $0.topics[topic] = wasParked } }
