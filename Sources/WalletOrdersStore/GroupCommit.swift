@@ -38,6 +38,10 @@ package final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
         var committing = false
     }
 
+    /// How many callers wait behind the commit running now (for tests, which wait for callers to
+    /// queue instead of sleeping).
+    package var waitingCallers: Int { state.withLock { $0.waiting.count } }
+
     /// A group commit taking up to `maximumItems` items a transaction.
     package init(maximumItems: Int = 512) {
         self.maximumItems = max(1, maximumItems)
