@@ -100,30 +100,38 @@ struct PushResilienceTests {
 
     @Test(
         "Any other refusal (400 BadTopic, 404 BadPath from a wrong endpoint, 413, a status APNs doesn't send) parks the pushes instead of dropping them; they are delivered once a probe gets through",
-        arguments: [(400, "BadTopic"), (404, "BadPath"), (413, "PayloadTooLarge"), (418, "Teapot")])
+        .timeLimit(.minutes(5)), arguments: [(400, "BadTopic"), (404, "BadPath"), (413, "PayloadTooLarge"), (418, "Teapot")])
     func otherRefusalsPark(status: Int, reason: String) async throws {
         let standIn = try await Self.standIn()
         let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
         try await APNsTest.shuttingDown(apns) {
             let recorder = CapturedLog()
-            var configuration = Self.fast
-            configuration.parkedProbeInterval = .milliseconds(500)
+            // The production schedule (a probe a minute) on a clock the test moves.
+            let configuration = PushWorkerConfiguration()
+            let clock = ManualServiceClock()
             try await ServiceStore.sqlite.withStore { store in
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
                 let token = APNsTest.deviceToken()
                 _ = try await store.register(deviceIdentifier: "phone", pushToken: token, for: SampleVersions.identifier)
                 standIn.respondToNext(3, with: .error(status: status, reason: reason))
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-                try await Self.withWorker(store, apns, configuration, logger: recorder.logger()) { _ async throws in
-                    #expect(try await PushDeliveryTests.eventually { standIn.requests.count >= 1 })
-                    // The worker logs the refusal once APNs's answer is in: wait for the line.
-                    #expect(try await PushDeliveryTests.eventually { recorder.all.contains { $0.message.contains("parked") } })
-                    #expect(try await store.outboxStatus(now: Date()).pending == 1, "the refused push is kept")
+                try await Self.withWorker(store, apns, configuration, logger: recorder.logger(), clock: clock) { _ async throws in
+                    await clock.waitUntilIdle(after: 0, sleepers: 1)
+                    #expect(standIn.requests.count == 1)
+                    #expect(recorder.all.contains { $0.message.contains("parked") })
+                    #expect(try await store.outboxStatus(now: clock.now).pending == 1, "the refused push is kept")
                     let parked = recorder.all.filter { $0.level >= .error && $0.message.contains("parked") }
                     #expect(parked.first?.metadata["apns.reason"] == "\(reason)", "\(recorder.all.map(\.message))")
-                    // The three refusals spent, the next probe is delivered and the push leaves the outbox.
-                    #expect(try await PushDeliveryTests.eventually(30) { standIn.pushes.map(\.deviceToken) == [token] })
-                    #expect(try await PushDeliveryTests.eventually { try await store.outboxStatus(now: Date()).pending == 0 })
+                    // A probe a minute: the two refusals left are spent, then the third probe is
+                    // delivered and the push leaves the outbox.
+                    for probe in 1...3 {
+                        let sleeps = clock.sleeps
+                        clock.advance(by: configuration.parkedProbeInterval)
+                        await clock.waitUntilIdle(after: sleeps, sleepers: 1)
+                        #expect(standIn.requests.count == 1 + probe, "one request a probe")
+                    }
+                    #expect(standIn.pushes.map(\.deviceToken) == [token])
+                    #expect(try await store.outboxStatus(now: clock.now).pending == 0)
                 }
                 #expect(standIn.requests.filter { $0.status == status }.count == 3)
                 #expect(try await store.registrationCount(for: SampleVersions.identifier) == 1, "the registration is kept")
