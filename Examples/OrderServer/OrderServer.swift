@@ -40,7 +40,7 @@ struct OrderServer {
                 let findings = ReportRenderer().render([result.report], as: .json)
                 return Response(
                     status: refusal.code == .updatedAtConflict ? .conflict : .unprocessableContent,
-                    body: .init(byteBuffer: ByteBuffer(string: findings)))
+                    body: .init(byteBuffer: ByteBuffer(string: "\(refusal.code): \(refusal.message)\n\(findings)")))
             }
         }
 

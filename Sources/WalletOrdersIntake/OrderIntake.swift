@@ -146,10 +146,8 @@ public struct OrderIntake: Sendable {
                     order: nil))
         }
         let chosen = try signer(orderType)
-        var files = source.files
-        for (path, bytes) in chosen.template.files where files[path] == nil { files[path] = bytes }
         let prepared = try prepare(
-            source: OrderSource(files: files), parsed: parsed, builder: chosen.builder, signingTime: signingTime, subject: subject,
+            source: source.filling(from: chosen.template), parsed: parsed, builder: chosen.builder, signingTime: signingTime, subject: subject,
             accepting: accepting)
         return try await save(prepared, into: store, confirm: confirm)
     }

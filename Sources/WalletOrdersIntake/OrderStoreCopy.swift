@@ -4,7 +4,7 @@ import WalletOrdersInterop
 public import WalletOrdersStore
 
 /// Copies every order of one store into another (SQLite to PostgreSQL and back, or any two
-/// ``OrderStoring``s), in pages, resumably, and checks the result.
+/// `OrderStoring`s), in pages, resumably, and checks the result.
 ///
 /// - **Through the intake:** each page is read with `OrderStoring.list(_:)` (keyset pages by
 ///   identifier), then goes in as any order does, through ``OrderIntake/save(signedArchives:maximumConcurrency:)``
@@ -21,7 +21,7 @@ public import WalletOrdersStore
 ///   same count and, for each order, the same archive SHA-256 (or a newer version in the destination).
 ///
 /// - **Registrations and links:** when both stores keep the web service's data
-///   (``DeviceRegistrationStoring``), each copied order's device registrations go with it, and
+///   (`DeviceRegistrationStoring`), each copied order's device registrations go with it, and
 ///   the destination takes the source's customer link secret, so the links customers already
 ///   have and the devices already registered keep working after the move. A destination that
 ///   already holds orders keeps its own secret and also accepts the source's
@@ -139,11 +139,16 @@ public enum OrderStoreCopy {
                 identifiers.append(summary.identifier)
             }
             report.read += archives.count
-            let results = try await intake.save(signedArchives: archives)
+            // Saved without a word to the notifier, which hears of the page once its registrations are in.
+            var quiet = intake
+            quiet.notifier = nil
+            let results = try await quiet.save(signedArchives: archives)
+            var changed: [OrderSaveReceipt] = []
             for (identifier, result) in zip(identifiers, results) {
                 switch result {
                 case .success(let receipt):
                     if receipt.storeChanged { report.written += 1 } else { report.unchanged += 1 }
+                    changed.append(receipt)
                 case .failure(let error):
                     report.failures.append(Report.Failure(identifier: identifier, code: error.code.description, message: error.message))
                     continue
@@ -159,6 +164,7 @@ public enum OrderStoreCopy {
                     }
                 }
             }
+            await intake.notify(changed)
             let cursor = last.cursor(.identifier)
             try await progress(Progress(report: report, cursor: cursor))
             guard let next = page.nextCursor else { break }

@@ -41,6 +41,7 @@ package struct DemoCommand: AsyncParsableCommand {
 
     package func run() async throws {
         let demo = try await reportingFailuresAsync { try await runDemo() }
+        defer { try? demo.store.close() }
         if demo.rows.contains(where: { !$0.isValid }) { throw ExitCode.failure }
         try await reportingFailuresAsync { try await askStore(demo) }
     }
@@ -106,7 +107,11 @@ package struct DemoCommand: AsyncParsableCommand {
                         verdict:
                             "REFUSED: \(result.report.errors.isEmpty ? refusal.code.rawValue : result.report.errors.map(\.ruleID).joined(separator: ", "))",
                         isValid: false))
-                ReportPrinter.print(result.report)
+                if result.report.errors.isEmpty {
+                    Terminal.write("\(folder): \(refusal.message)", to: .standardError)
+                } else {
+                    ReportPrinter.print(result.report)
+                }
             case .taken(let saved):
                 let bytes = saved.archive.bytes
                 let archiveURL = outURL.appendingPathComponent("\(folder).order")
@@ -130,13 +135,14 @@ package struct DemoCommand: AsyncParsableCommand {
         printTable(made.rows)
         Terminal.write("\nArchives and root-ca.pem are in \(outURL.path). Check them yourself:")
         Terminal.write("  wallet-orders verify \(outURL.path)/*.order --trust-root \(rootPath.path)")
-        Terminal.write("  wallet-orders inspect \(outURL.path)/\(folders[0]).order")
+        if let taken = made.rows.first(where: \.isValid) {
+            Terminal.write("  wallet-orders inspect \(outURL.path)/\(taken.sample).order")
+        }
         return made
     }
 
     /// Saves the first archive again, then asks the store `contains` the four ways.
     private func askStore(_ made: Made) async throws {
-        defer { try? made.store.close() }
         guard let first = made.receipts.first, let bytes = made.archives.first else { return }
         let again = try await made.intake.save(signedArchive: bytes)
         Terminal.write("\nSaving \(made.rows[0].sample) again: \(again.rawValue) (idempotent)")

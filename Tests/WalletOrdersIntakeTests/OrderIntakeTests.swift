@@ -115,8 +115,13 @@ import WalletOrdersTestSupport
         let signed = try intake.prepare(source: try Self.source(), builder: Self.builder, signingTime: TestPKI.signingTime).get()
         #expect(signed.built.bytes == signed.archive.bytes)
         #expect(recorder.steps == [.validating, .signing])
-        await #expect(throws: WalletOrdersError.self) {
-            try await intake.submit(source: try Self.source(), builder: Self.builder, signingTime: TestPKI.signingTime)
+        for submit in [
+            { _ = try await intake.submit(source: try Self.source(), builder: Self.builder, signingTime: TestPKI.signingTime) },
+            { _ = try await intake.submit(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) },
+            { _ = try await intake.submit(source: try Self.source(), signer: { _ in OrderIntake.Signer(builder: Self.builder) }) },
+        ] as [() async throws -> Void] {
+            let error = await #expect(throws: WalletOrdersError.self) { try await submit() }
+            #expect(error?.code == .invalidConfiguration)
         }
         do {
             _ = try await intake.save(signedArchives: [try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")])
@@ -164,6 +169,21 @@ import WalletOrdersTestSupport
         }
         #expect(recorder.steps == [.validating, .signing, .saving, .notifying])
         #expect(await store.count == 1)
+
+        // The source's own files win over the template's, and what it skipped is still noted.
+        var changed = template.files
+        let image = try #require(changed.keys.sorted().first)
+        changed[image] = [0x00]
+        var withJunk = try Self.source().files
+        withJunk[".DS_Store"] = [0x01]
+        let again = try await intake.submit(
+            source: OrderSource(files: withJunk),
+            signer: { _ in OrderIntake.Signer(builder: Self.builder, template: OrderBatchTemplate(files: changed)) },
+            signingTime: TestPKI.signingTime
+        ).get()
+        let plain = try Self.builder.build(OrderSource(files: withJunk), signingTime: TestPKI.signingTime)
+        #expect(again.built?.bytes == plain.bytes)
+        #expect(again.built?.diagnostics == plain.diagnostics && !plain.diagnostics.isEmpty, "the skipped .DS_Store is noted")
     }
 }
 

@@ -148,3 +148,32 @@ struct StoreFailureAnswerTests {
         #expect(answer.logDetail?.contains("/var/lib/wallet-orders/orders.sqlite") == true)
     }
 }
+
+@Suite("A refused build or upload gets one status, wherever it is mapped", .dedicatedThreads)
+struct RefusalStatusTests {
+    @Test(
+        "What the merchant can fix is a 422; the service's own signing or zip failure a 500 that keeps the library's words for the log",
+        arguments: [
+            (WalletOrdersError.Code.validationFailed, 422), (.archiveRejected, 422), (.invalidOrder, 422), (.bundleTooLarge, 422),
+            (.invalidSource, 422), (.certificateNotValid, 422), (.updatedAtInFuture, 422), (.updatedAtConflict, 409),
+            (.signingFailed, 500), (.archiveWriteFailed, 500),
+        ])
+    func statuses(_ code: WalletOrdersError.Code, _ status: Int) throws {
+        let answer = ServiceError.from(WalletOrdersError(code, "libzip: zip_close failed in /tmp/build-123"))
+        #expect(answer.status.code == status)
+        #expect(answer.code == code.rawValue)
+        if status == 500 {
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains("/tmp/build-123"))
+            #expect(answer.logDetail?.contains("zip_close") == true)
+        }
+    }
+
+    @Test("A refusal with a report sends every finding as the answer's details")
+    func reportAsDetails() throws {
+        let report = ValidationReport(subject: "order")
+        let answer = ServiceError.from(WalletOrdersError(.validationFailed, "1 validation error"), report: report)
+        #expect(answer.status == .unprocessableContent)
+        #expect(answer.message.hasPrefix("The order was not built: "))
+        #expect(answer.details != nil)
+    }
+}

@@ -148,6 +148,45 @@ struct DeviceLogLimitTests {
         #expect(!closed.withLock { $0 }.contains("only"))
     }
 
+    @Test(
+        "At the cap, a crowd of addresses churning connections closes its own: a client with one waiting connection keeps it however many new ones come"
+    )
+    func capClosesTheCrowdFirst() {
+        let closed = Mutex<[String]>([])
+        let counter = ConnectionCounter(maximum: 50, maximumPerAddress: 64, exempt: TrustedProxies(ranges: []))
+        let probe = counter.open("198.51.100.7", close: { closed.withLock { $0.append("probe") } })
+        #expect(probe != nil)
+        // 20 addresses, each replacing every connection the service closes, 10,000 times: the
+        // probe, the longest waiting of all from the second round on, is never the one to go.
+        var tickets: [String: ConnectionCounter.Ticket] = [:]
+        var gave = 0
+        for round in 0..<10_000 {
+            let name = "\(round)"
+            let ticket = counter.open("192.0.2.\(round % 20 + 1)", close: { closed.withLock { $0.append(name) } })
+            #expect(ticket != nil)
+            tickets[name] = ticket
+            // What the service does once a connection closed for a new one has closed.
+            let gone = closed.withLock { closed in
+                defer { closed = [] }
+                return closed
+            }
+            #expect(!gone.contains("probe"))
+            gave += gone.count
+            for name in gone { tickets.removeValue(forKey: name).map(counter.close) }
+            #expect(counter.total <= 50)
+        }
+        #expect(counter.total == 50)
+        #expect(gave == 10_000 - 49)
+        // Once each address holds one waiting connection at most, the longest waiting of all goes:
+        // the probe.
+        let spread = ConnectionCounter(maximum: 3, maximumPerAddress: 64, exempt: TrustedProxies(ranges: []))
+        let first = spread.open("198.51.100.7", close: { closed.withLock { $0.append("first") } })
+        _ = spread.open("192.0.2.1", close: {})
+        _ = spread.open("192.0.2.2", close: {})
+        #expect(first != nil && spread.open("192.0.2.3", close: {}) != nil)
+        #expect(closed.withLock { $0 } == ["first"])
+    }
+
     @Test("The log rate limiter forgets the least recently used clients when full, not everyone: a limited client stays limited")
     func rateLimiterEviction() {
         let limiter = RateLimiter(rate: 0.0001, burst: 1, maximumClients: 100)

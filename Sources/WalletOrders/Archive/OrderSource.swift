@@ -38,6 +38,14 @@ public struct OrderSource: Sendable, Hashable {
         skippedFiles.sort { $0.path < $1.path }
     }
 
+    /// This source with `template`'s files added where it has none of that path; what it skipped
+    /// stays listed in ``skippedFiles``.
+    public func filling(from template: OrderBatchTemplate) -> OrderSource {
+        var filled = self
+        for (path, bytes) in template.files where filled.files[path] == nil { filled.files[path] = bytes }
+        return filled
+    }
+
     /// Creates a source from an ``Order`` value and other named files (images, `xx.lproj/order.strings`).
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidOrder`` when the order can't be encoded.

@@ -100,19 +100,27 @@ final class CloseAtOnce: ChannelInboundHandler, RemovableChannelHandler {
 /// Open connections, in all and per client address. Addresses in `exempt` (trusted proxies,
 /// which carry many clients) count only towards the global cap.
 ///
-/// At the global cap a new connection takes the place of the one that has waited longest on its
-/// client (for its request to arrive, in its head, in its body or idle between requests, or for
-/// the client to take a response), which is closed: a client that sends its requests or reads
-/// its answers slowly, or a crowd of them, can hold connections only until others need them. A
-/// connection whose request has arrived and is being answered is not closed for a new one.
+/// At the global cap a new connection takes the place of one that waits on its client (for its
+/// request to arrive, in its head, in its body or idle between requests, or for the client to
+/// take a response), which is closed: a client that sends its requests or reads its answers
+/// slowly, or a crowd of them, can hold connections only until others need them. The one that
+/// gives way belongs to the address (an IPv6 /64) with the most waiting connections, and is the
+/// one of that address that has waited longest; when no address has more than one, it is the
+/// longest waiting of all. So a crowd of addresses churning connections at the cap closes its
+/// own, however fast it churns: a client with one connection gives it up only when no address
+/// holds more. A connection whose request has arrived and is being answered is not closed
+/// for a new one.
 package final class ConnectionCounter: Sendable {
     /// What ``open(_:close:)`` hands out and ``close(_:)`` takes back.
     package struct Ticket: Sendable {
         let id: Int
+        /// The key of the per-address cap (`nil` for an exempt address).
         let address: String?
+        /// The key its waiting counts against (an exempt address's too).
+        let key: String
     }
 
-    /// The connections that could give way to a new one, longest waiting first: a queue of turns,
+    /// Connections that could give way to a new one, longest waiting first: a queue of turns,
     /// each connection's latest turn the one that counts (a connection that waits again goes to
     /// the back; one being answered or closed leaves its turns behind, skipped when reached).
     /// Taking the longest waiting is O(1) amortized, so a flood of new connections at the cap
@@ -122,13 +130,19 @@ package final class ConnectionCounter: Sendable {
         private var head = 0
         private var latest: [Int: Int] = [:]
         private var nextTurn = 0
+        /// Turns left behind that may pile up before the queue is rebuilt.
+        let slack: Int
+
+        init(slack: Int) { self.slack = slack }
+
+        var count: Int { latest.count }
 
         mutating func add(_ id: Int) {
             nextTurn += 1
             latest[id] = nextTurn
             turns.append((id, nextTurn))
             // Turns left behind are dropped once they outnumber the live ones.
-            if turns.count - head > 2 * latest.count + 1_024 {
+            if turns.count - head > 2 * latest.count + slack {
                 turns = latest.map { (id: $0.key, turn: $0.value) }.sorted { $0.turn < $1.turn }
                 head = 0
             }
@@ -143,7 +157,7 @@ package final class ConnectionCounter: Sendable {
             while head < turns.count {
                 let (id, turn) = turns[head]
                 head += 1
-                if head > 1_024, head * 2 > turns.count {
+                if head > slack, head * 2 > turns.count {
                     turns.removeFirst(head)
                     head = 0
                 }
@@ -156,13 +170,71 @@ package final class ConnectionCounter: Sendable {
         }
     }
 
+    /// The waiting connections, in all and per address, and the addresses by how many of their
+    /// connections wait, so that the one with the most is found in O(1).
+    private struct WaitingByAddress {
+        var all = Waiting(slack: 1_024)
+        var perAddress: [String: Waiting] = [:]
+        /// Each waiting connection's address.
+        var addresses: [Int: String] = [:]
+        /// Addresses by their count of waiting connections (counts of 1 and more).
+        var addressesByCount: [Int: Set<String>] = [:]
+        var largestCount = 0
+
+        func contains(_ id: Int) -> Bool { addresses[id] != nil }
+
+        mutating func add(_ id: Int, address: String) {
+            all.add(id)
+            addresses[id] = address
+            perAddress[address, default: Waiting(slack: 8)].add(id)
+            moved(address, by: 1)
+        }
+
+        mutating func remove(_ id: Int) {
+            guard let address = addresses.removeValue(forKey: id) else { return }
+            all.remove(id)
+            perAddress[address]?.remove(id)
+            moved(address, by: -1)
+        }
+
+        /// The connection to give way, taken out: the longest waiting of the address with the
+        /// most waiting connections, or of all when none has more than one.
+        mutating func takeOldest() -> Int? {
+            let crowded = largestCount > 1 ? addressesByCount[largestCount]?.first : nil
+            guard let id = crowded.flatMap({ perAddress[$0]?.takeOldest() }) ?? all.takeOldest() else { return nil }
+            remove(id)  // out of the other queue and the counts too
+            return id
+        }
+
+        /// Keeps the count index right after one of `address`'s connections started or stopped
+        /// waiting (counts move by one, so the largest moves by at most one).
+        private mutating func moved(_ address: String, by change: Int) {
+            let now = perAddress[address]?.count ?? 0
+            let before = now - change
+            if before > 0 {
+                addressesByCount[before]?.remove(address)
+                if addressesByCount[before]?.isEmpty == true { addressesByCount[before] = nil }
+            }
+            if now > 0 {
+                addressesByCount[now, default: []].insert(address)
+            } else {
+                perAddress[address] = nil
+            }
+            if now > largestCount {
+                largestCount = now
+            } else if before == largestCount, addressesByCount[before] == nil {
+                largestCount = before - 1
+            }
+        }
+    }
+
     private struct Counts {
         var total = 0
         var perAddress: [String: Int] = [:]
         var nextID = 0
         /// How to close each open connection (until it is closed or has given way).
         var closers: [Int: @Sendable () -> Void] = [:]
-        var waiting = Waiting()
+        var waiting = WaitingByAddress()
     }
 
     let maximum: Int
@@ -178,26 +250,27 @@ package final class ConnectionCounter: Sendable {
     }
 
     /// Counts a new connection from `address` (an IPv6 address with the rest of its /64:
-    /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap. At the global cap the
-    /// connection that has waited longest for its request is closed (`close`, as it was given to
-    /// this method) to make room; the new one counts as waiting from now.
+    /// ``IPAddressRange/limitKey(_:)``), or `nil` when it is over a cap. At the global cap a
+    /// waiting connection is closed (`close`, as it was given to this method) to make room (see
+    /// the type's description for which); the new one counts as waiting from now.
     package func open(_ address: String, close: @escaping @Sendable () -> Void) -> Ticket? {
-        let perAddress = exempt.contains(address) ? nil : IPAddressRange.limitKey(address)
+        let key = IPAddressRange.limitKey(address)
+        let perAddress = exempt.contains(address) ? nil : key
         let (ticket, evicted): (Ticket?, (@Sendable () -> Void)?) = counts.withLock { counts in
             if let perAddress, counts.perAddress[perAddress, default: 0] >= maximumPerAddress { return (nil, nil) }
             var evicted: (@Sendable () -> Void)?
             if counts.total >= maximum {
-                guard let oldest = counts.waiting.takeOldest() else { return (nil, nil) }
+                guard let chosen = counts.waiting.takeOldest() else { return (nil, nil) }
                 // Its slot is the new connection's from now; its close, when it comes, takes back
                 // only its own counts.
-                evicted = counts.closers.removeValue(forKey: oldest)
+                evicted = counts.closers.removeValue(forKey: chosen)
             }
             if let perAddress { counts.perAddress[perAddress, default: 0] += 1 }
             counts.total += 1
             counts.nextID += 1
             counts.closers[counts.nextID] = close
-            counts.waiting.add(counts.nextID)
-            return (Ticket(id: counts.nextID, address: perAddress), evicted)
+            counts.waiting.add(counts.nextID, address: key)
+            return (Ticket(id: counts.nextID, address: perAddress, key: key), evicted)
         }
         if let evicted {
             evictions.increment()
@@ -212,7 +285,9 @@ package final class ConnectionCounter: Sendable {
     /// place it took when it went idle).
     package func waiting(_ ticket: Ticket) {
         counts.withLock { counts in
-            if counts.closers[ticket.id] != nil, !counts.waiting.contains(ticket.id) { counts.waiting.add(ticket.id) }
+            if counts.closers[ticket.id] != nil, !counts.waiting.contains(ticket.id) {
+                counts.waiting.add(ticket.id, address: ticket.key)
+            }
         }
     }
 

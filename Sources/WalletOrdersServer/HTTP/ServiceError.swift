@@ -129,8 +129,8 @@ extension ServiceError {
         let status: HTTPResponse.Status
         switch error.code {
         case .archiveRejected, .validationFailed, .invalidOrder, .orderTypeMismatch, .archiveUnreadable, .fileTooLarge,
-            .bundleTooLarge, .updatedAtInFuture, .invalidSource, .signingFailed:
-            // signing-failed: the order can't be signed as it is (a certificate not valid at its signing time).
+            .bundleTooLarge, .updatedAtInFuture, .invalidSource, .certificateNotValid:
+            // certificate-not-valid: the order can't be signed now (the type's certificate isn't valid at the signing time).
             status = .unprocessableContent
         case .updatedAtConflict, .orderRegistrationLimit, .deviceRegistrationLimit: status = .conflict
         case .malformedToken, .historyTokenInvalid: status = .badRequest
@@ -145,6 +145,13 @@ extension ServiceError {
                 }
             var answer = ServiceError(
                 .serviceUnavailable, code: error.code.rawValue, summary, hint: "Try again later; the service's log names the cause.")
+            answer.logDetail = error.hint.map { "\(error.message) \($0)" } ?? error.message
+            return answer
+        case .signingFailed, .archiveWriteFailed:
+            // OpenSSL or libzip failed on the service's side: the log gets their words, the client a summary.
+            var answer = ServiceError(
+                .internalServerError, code: error.code.rawValue, "The service could not sign or write the archive; nothing was saved.",
+                hint: "Try again later; the service's log names the cause.")
             answer.logDetail = error.hint.map { "\(error.message) \($0)" } ?? error.message
             return answer
         default: status = .internalServerError
