@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersTestSupport
 
 /// `wallet-orders build --batch` and parallel `validate`, run as a user would.
-@Suite(.dedicatedThreads) struct BatchEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct BatchEndToEndTests {
     /// The shipped-ecommerce order.json with `changes` applied, as one JSON line.
     static func orderLine(_ changes: [String: Any]) throws -> String {
         let data = try Data(contentsOf: Repository.shippedEcommerce.appendingPathComponent("order.json"))
@@ -41,8 +41,7 @@ import WalletOrdersTestSupport
 
     @Test("JSON Lines with bad lines: good orders built and verified, bad ones reported by line, exit 1")
     func jsonLinesWithBadLines() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let input = try folder.write(Array(try Self.mixedLines().utf8), to: "orders.jsonl")
         let out = folder.file("out")
         let result = try Self.batch(input, out: out)
@@ -80,8 +79,7 @@ import WalletOrdersTestSupport
 
     @Test("A folder of order files: failures named by file, non-JSON files ignored")
     func folderInput() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try folder.write(Array(try Self.orderLine(["orderIdentifier": "F-1"]).utf8), to: "orders/first.json")
         try folder.write(Array(try Self.orderLine(["orderIdentifier": "F-2", "orderIdentifier2": 1]).utf8), to: "orders/second.json")
         try folder.write(Array("not json".utf8), to: "orders/broken.json")
@@ -97,8 +95,7 @@ import WalletOrdersTestSupport
 
     @Test("--jobs 1 and --jobs 2 write byte-identical archives for a fixed --signing-time")
     func jobsAreDeterministic() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try (1...8).map { try Self.orderLine(["orderIdentifier": "J-\($0)", "updatedAt": "2026-01-0\($0)T10:00:00Z"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let one = try Self.batch(input, out: folder.file("one"), ["--jobs", "1", "--quiet"])
@@ -115,8 +112,7 @@ import WalletOrdersTestSupport
 
     @Test("Two orders with the same file name (even differing in case): the earlier line wins, the later fails")
     func duplicates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = [
             try Self.orderLine(["orderIdentifier": "Dup-1", "updatedAt": "2026-01-01T10:00:00Z"]),
             try Self.orderLine(["orderIdentifier": "dup-1", "updatedAt": "2026-01-02T10:00:00Z"]),
@@ -149,8 +145,7 @@ import WalletOrdersTestSupport
 
     @Test("Not a terminal: plain progress lines; --quiet prints only the summary on success, and errors on failure")
     func progressAndQuiet() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try (1...4).map { try Self.orderLine(["orderIdentifier": "P-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let everyOrder = try Self.batch(input, out: folder.file("a"), ["--progress-interval", "0"])
@@ -187,8 +182,7 @@ import WalletOrdersTestSupport
 
     @Test("--skip-existing leaves archives already in --out untouched and counts them; without it they are replaced")
     func skipExisting() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "S-\($0)"]) }
         let firstTwo = try folder.write(Array((lines.prefix(2).joined(separator: "\n") + "\n").utf8), to: "two.jsonl")
         let all = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "three.jsonl")
@@ -222,8 +216,7 @@ import WalletOrdersTestSupport
     @Test("On a terminal: a progress bar redrawn in place, green unless NO_COLOR, cleared before the summary", arguments: [true, false])
     func progressBar(noColor: Bool) throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "T-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let result = try ExternalProgram.python(
@@ -285,8 +278,7 @@ import WalletOrdersTestSupport
         ])
     func standardInputEmptyOrClosed(name: String, redirection: String, message: String) throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
@@ -302,8 +294,7 @@ import WalletOrdersTestSupport
     @Test("--batch - reads JSON Lines from standard input")
     func standardInput() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try [Self.orderLine(["orderIdentifier": "S-1"]), "[]", Self.orderLine(["orderIdentifier": "S-3"])]
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let result = try ExternalProgram.python(
@@ -328,8 +319,7 @@ import WalletOrdersTestSupport
     @Test("--batch FIFO with progress on: every line written to the FIFO is built (counting lines for progress must not read it first)")
     func namedPipe() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try [Self.orderLine(["orderIdentifier": "P-1"]), Self.orderLine(["orderIdentifier": "P-2"])]
         let fifo = folder.file("orders.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
@@ -362,8 +352,7 @@ import WalletOrdersTestSupport
 
     @Test("A missing input file is an error with a hint, exit 1")
     func missingInput() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try Self.batch(folder.file("nope.jsonl"), out: folder.file("out"))
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("error: Cannot open '\(folder.file("nope.jsonl").path)': No such file or directory."))
@@ -371,8 +360,7 @@ import WalletOrdersTestSupport
 
     @Test("Parallel validate: reports in input order, the same for --jobs 1 and 2, one summary line")
     func parallelValidate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let lines = try (1...6).map { try Self.orderLine(["orderIdentifier": "V-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let out = folder.file("out")

@@ -3,12 +3,11 @@ import Testing
 import WalletOrders
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct BuildEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct BuildEndToEndTests {
     @Test("build then store save keeps the archive byte for byte as the builder made it; store get gives it back")
     func buildThenSaveIsByteIdentical() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
         let built = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time", SharedFixtures.signingTimeText]
@@ -34,8 +33,7 @@ import WalletOrdersTestSupport
     @Test("build signs the shipped-ecommerce sample into a zip and says so")
     func build() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
         let result = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments)
@@ -52,8 +50,7 @@ import WalletOrdersTestSupport
     @Test("build --json prints a summary with the order identifier and the manifest")
     func buildJSON() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
         let result = try CLI.run(
             [
@@ -83,8 +80,7 @@ import WalletOrdersTestSupport
     @Test("The same --signing-time twice gives byte-identical archives")
     func reproducible() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         var outputs: [Data] = []
         for name in ["first.order", "second.order"] {
             let out = folder.file(name)
@@ -104,8 +100,7 @@ import WalletOrdersTestSupport
     @Test("--compression store writes every entry stored, and the archive still verifies")
     func storeCompression() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("stored.order")
         let result = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path, "--compression", "store"] + certs.signingArguments)
@@ -124,8 +119,7 @@ import WalletOrdersTestSupport
     @Test("SOURCE_DATE_EPOCH gives the same archive as the equivalent --signing-time")
     func sourceDateEpoch() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let viaOption = folder.file("option.order")
         let viaEnvironment = folder.file("environment.order")
         let viaSeconds = folder.file("seconds.order")
@@ -155,8 +149,7 @@ import WalletOrdersTestSupport
     func buildWithPKCS12() throws {
         let certs = try SharedFixtures.certs.get()
         let reference = try SharedFixtures.archive.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("p12.order")
         let result = try CLI.run(
             [
@@ -171,8 +164,7 @@ import WalletOrdersTestSupport
     @Test("A bad SOURCE_DATE_EPOCH is a usage error")
     func badSourceDateEpoch() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("x.order")
         let result = try CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments,

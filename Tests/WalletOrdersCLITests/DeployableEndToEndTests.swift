@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// The binary as it is deployed: alone in a folder with no build folder's resources to fall back
 /// on, and installed by `make install-files` with its man page and shell completions.
-@Suite(.dedicatedThreads) struct DeployableEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct DeployableEndToEndTests {
     /// Resource bundles SwiftPM put next to the built binary (none since the schemas and
     /// certificates are compiled in; a stale one from an older build may still be there).
     static func resourceBundles(besides binary: URL) -> [URL] {
@@ -17,8 +17,7 @@ import WalletOrdersTestSupport
     @Test("The binary copied into an empty folder with its runtime libraries only, resource bundles moved away, validates a sample and an archive")
     func binaryRunsAlone() throws {
         let original = try WalletOrdersBinary.url()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let alone = folder.file("bin/wallet-orders")
         try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: original, to: alone)
@@ -70,8 +69,7 @@ import WalletOrdersTestSupport
     @Test("make install-files PREFIX=… installs the binary stripped, a man page groff renders, and bash/zsh/fish completions")
     func installIntoTemporaryPrefix() throws {
         let binary = try WalletOrdersBinary.url()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let prefix = folder.file("prefix")
         let make = try ExternalProgram.run(
             tool: "make", ["--no-print-directory", "install-files", "PREFIX=\(prefix.path)", "BINARY=\(binary.path)"],

@@ -2,15 +2,14 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct DevCertsEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct DevCertsEndToEndTests {
     static let fileNames = [
         "root-ca.pem", "wwdr-intermediate.pem", "order-type.pem", "order-type.key.pem", "order-type.p12", "README.txt",
     ]
 
     @Test("dev-certs writes the six files, marked TEST ONLY, with the key readable by its owner only")
     func writesFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let out = folder.file("certs")
         let result = try CLI.run([
             "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", out.path,
@@ -51,8 +50,7 @@ import WalletOrdersTestSupport
 
     @Test("dev-certs refuses to overwrite without --force and replaces with it")
     func refusesToOverwrite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let arguments = [
             "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", folder.url.path,
         ]
@@ -77,8 +75,7 @@ import WalletOrdersTestSupport
 
     @Test("The .p12 is encrypted with the passphrase from --p12-passphrase-env")
     func p12Passphrase() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let made = try CLI.run(
             [
                 "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out",

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders doctor` on a healthy set-up and a broken one.
-@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails", .dedicatedThreads)
+@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails", .dedicatedThreads, .temporaryFolder)
 struct DoctorEndToEndTests {
     /// The checks of a `doctor --json` run, by name (a name may repeat: one signing line per identity).
     static func checks(_ output: String) throws -> [(name: String, status: String, detail: String)] {
@@ -15,8 +15,7 @@ struct DoctorEndToEndTests {
         "Healthy: the libraries, a store to be created, a valid signing identity with its expiry, APNs (a stand-in) reached over TLS and the clock agreeing; exit 0"
     )
     func healthy() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try PushCrashEndToEndTests.credentials(in: folder)
         let (standIn, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
         defer { standIn.kill() }
@@ -48,8 +47,7 @@ struct DoctorEndToEndTests {
 
     @Test("Broken: a store that can't be created, a signing folder with a missing key, APNs unreachable; each an error with a hint, exit 1")
     func broken() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try PushCrashEndToEndTests.credentials(in: folder)
         let notAFolder = try folder.write(Array("x".utf8), to: "file")
         let type = "order.com.example.doctor"
@@ -91,8 +89,7 @@ struct DoctorEndToEndTests {
         "What serve trips over: a store folder that doesn't exist, a port in use, a TLS key of another certificate, a flat signing folder, no merchant key"
     )
     func whatServeTripsOver() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try PushCrashEndToEndTests.credentials(in: folder)
         // A port something listens on: the stand-in's.
         let (standIn, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
@@ -143,8 +140,7 @@ struct DoctorEndToEndTests {
         "A .p12 with a passphrase in the variable signing.passphraseEnvironment names is loaded as serve loads it; a misspelt key type and an identity no key covers are warnings"
     )
     func passphraseFromTheEnvironmentAndKeys() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let type = "order.com.example.doctor"
         let identity = folder.file("signing/\(type)")
         try #require(try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", identity.path]).status == 0)

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// Each way a build can fail, end to end: exit status and what stderr says.
-@Suite(.dedicatedThreads) struct FailureEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct FailureEndToEndTests {
     /// Runs `build Samples/shipped-ecommerce --out TMP/x.order` plus `arguments`; checks that no archive was written.
     static func failingBuild(
         _ arguments: [String], source: String = Repository.shippedEcommerce.path, environment: [String: String] = [:]
@@ -90,8 +90,7 @@ import WalletOrdersTestSupport
     func noTerminalForPassphrase() throws {
         let certs = try SharedFixtures.certs.get()
         let binary = try WalletOrdersBinary.url()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         // setsid(1) detaches from any controlling terminal, so /dev/tty can't be opened.
         let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/setsid"),
@@ -151,11 +150,10 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite(.dedicatedThreads) struct DemoEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct DemoEndToEndTests {
     @Test("demo builds, signs and verifies every sample and prints a table")
     func demo() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.url.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -183,8 +181,7 @@ import WalletOrdersTestSupport
 
     @Test("demo takes each sample in through the intake: a sample with an error is refused before signing, and nothing of it is written")
     func demoRefusesBeforeSigning() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let samples = folder.file("samples")
         try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Repository.sample("store-pickup"), to: samples.appendingPathComponent("broken"))
@@ -201,8 +198,7 @@ import WalletOrdersTestSupport
 
     @Test("demo without samples fails with a hint")
     func demoWithoutSamples() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(["demo", "--samples", folder.url.path, "--out", folder.file("out").path])
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -212,7 +208,7 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite("The tool adds its flags to the library's hints", .dedicatedThreads)
+@Suite("The tool adds its flags to the library's hints", .dedicatedThreads, .temporaryFolder)
 struct CLIHintEndToEndTests {
     @Test("verify and validate of a dev-certs archive without --trust-root: the hint says to pass it; the library's part names no flag")
     func trustRootHint() throws {

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// The slow-header attack against the real service: 2,000 connections that send half a request
 /// head and then nothing. `wallet-orders serve` and the attacker (Python, `Support/held_connections.py`)
 /// each run in a process of their own, so the test process holds no extra descriptors.
-@Suite("wallet-orders serve holds up under 2,000 half-open connections", .dedicatedThreads)
+@Suite("wallet-orders serve holds up under 2,000 half-open connections", .dedicatedThreads, .temporaryFolder)
 struct HeldConnectionsEndToEndTests {
     struct Report: Decodable {
         var opened: Double
@@ -19,8 +19,7 @@ struct HeldConnectionsEndToEndTests {
 
     @Test("/health from another address answers at once while 2,000 connections hold half a request head; the header deadline (3 s) closes them all")
     func halfOpenFlood() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         // The per-address cap is raised above the flood, so every connection is really held until the deadline.
         let server = try RunningServer(
             [

@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 /// (no disk used) go to every command that reads an archive or a source file; each must refuse
 /// within seconds, say why, and stay far below the file's size in memory. Peak memory is
 /// measured from outside, by Python's `getrusage(RUSAGE_CHILDREN)` around the one child.
-@Suite(.dedicatedThreads) struct HugeInputEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct HugeInputEndToEndTests {
     /// The most a command may use (the binary alone is ~30 MB resident).
     static let memoryLimitKB = 300 * 1024
 
@@ -69,8 +69,7 @@ import WalletOrdersTestSupport
 
     @Test("A 2 GiB file is refused before it is read: specific message, seconds, bounded memory", arguments: cases)
     func hugeFileRefused(_ testCase: Case) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let huge = try Self.sparseFile(folder, "huge.order", gibibytes: 2)
         let measured = try Self.measure(try testCase.arguments(huge.path, folder))
         #expect(measured.status == 1, "\(measured.output)")
@@ -82,8 +81,7 @@ import WalletOrdersTestSupport
 
     @Test("validate over a folder holding a 2 GiB and an 8 GiB archive reports both, in bounded memory")
     func folderOfHugeFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archives = folder.file("archives")
         try FileManager.default.createDirectory(at: archives, withIntermediateDirectories: true)
         _ = try Self.sparseFile(folder, "archives/two.order", gibibytes: 2)
@@ -98,8 +96,7 @@ import WalletOrdersTestSupport
 
     @Test("An endless stream (a FIFO fed from /dev/zero) is cut at the limit, not read to the end")
     func endlessFIFO() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let fifo = folder.file("stream.order")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         // A writer that never ends on its own: the reader must stop and close.

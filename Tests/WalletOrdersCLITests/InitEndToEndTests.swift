@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// `wallet-orders init`: a new source folder that validates clean, signs with `dev-certs`
 /// certificates and validates clean again as an archive; and the README's "Your first order",
 /// run as written.
-@Suite(.dedicatedThreads) struct InitEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct InitEndToEndTests {
     /// Whether `result` printed a warning (a finding or a message), not counting "0 warnings".
     static func hasWarning(_ result: ProgramResult) -> Bool {
         (result.output + result.errorOutput).contains("warning[") || (result.output + result.errorOutput).contains("warning:")
@@ -22,8 +22,7 @@ import WalletOrdersTestSupport
         "init writes a source that validates clean, builds with dev-certs and validates clean as an archive",
         arguments: ["ecommerce", "pickup"])
     func initBuildsClean(type: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = folder.file("my-order").path
         let made = try CLI.run(["init", source, "--order-type-id", "order.com.example.shop", "--type", type])
         #expect(made.status == 0, "\(made)")
@@ -49,8 +48,7 @@ import WalletOrdersTestSupport
 
     @Test("init refuses a folder that isn't empty (and a file), writing nothing; an empty folder is fine")
     func refusesNonEmptyFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let existing = folder.file("existing")
         _ = try folder.write(Array("mine".utf8), to: "existing/notes.txt")
         let refused = try CLI.run(["init", existing.path, "--order-type-id", "order.com.example.shop"])
@@ -83,8 +81,7 @@ import WalletOrdersTestSupport
         "init writes an order that can be updated: a webServiceURL and a fresh random authenticationToken; without one, validate and store devices say why no device registers"
     )
     func initWritesAnUpdatableOrder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         func order(_ name: String) throws -> [String: Any] {
             try #require(try parseJSON(Data(contentsOf: folder.file("\(name)/order.json"))) as? [String: Any])
         }
@@ -154,8 +151,7 @@ import WalletOrdersTestSupport
     func readmeFirstOrderRuns() throws {
         let commands = try Self.firstOrderCommands()
         #expect(commands.hasPrefix("wallet-orders init "), "the section starts with init:\n\(commands)")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         // `wallet-orders` is the built binary: its folder goes first on PATH, as `make install` would put it.
         let binary = try WalletOrdersBinary.url()
         var environment = CLI.environment([:])

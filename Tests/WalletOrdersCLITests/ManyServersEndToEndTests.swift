@@ -32,7 +32,7 @@ import WalletOrdersTestSupport
 /// tests (`SerialOrderRuleTests`) serve this one test only, and read best beside it.
 @Suite(
     "Three `serve` instances on one PostgreSQL: concurrent merchants get serial answers, every device its push, through a kill -9",
-    .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads)
+    .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads, .temporaryFolder)
 struct ManyServersEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
     static let type = Repository.shippedOrderTypeIdentifier
@@ -92,8 +92,7 @@ struct ManyServersEndToEndTests {
         let cluster = try PostgresStoreEndToEndTests.cluster()
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         func sql(_ query: String) throws -> String { try cluster.psql(query, database: database) }
 
         // 1. The stand-in (TEST-ONLY TLS identity and token key, made now in `folder`) and three servers.
@@ -618,7 +617,7 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// The serial-order rule itself, on hand-made histories: it must accept serial ones and catch
 /// each kind of answer no serial order explains (so a pass of the test above means something).
-@Suite("The serial-order rule of the many-servers test", .dedicatedThreads)
+@Suite("The serial-order rule of the many-servers test", .dedicatedThreads, .temporaryFolder)
 struct SerialOrderRuleTests {
     typealias Observed = ManyServersEndToEndTests.Observed
     static func added(_ version: Int, _ start: Double, _ end: Double, wrote: Bool = true) -> Observed {

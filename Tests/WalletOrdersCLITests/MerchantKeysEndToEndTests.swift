@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized, .dedicatedThreads)
+@Suite(
+    "wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized, .dedicatedThreads,
+    .temporaryFolder)
 struct MerchantKeysEndToEndTests {
     static let keyA = "merchant-a-key-0123456789abcdef"
     static let keyB = "merchant-b-key-0123456789abcdef"
@@ -10,8 +12,7 @@ struct MerchantKeysEndToEndTests {
 
     @Test("A key file line without order types stops serve at start-up: error and hint name the file and line, never the key")
     func keyFileLineWithoutScope() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let keys = try folder.write(
             Array("# merchant A\n\(Self.keyA) \(Repository.shippedOrderTypeIdentifier)\n\(Self.keyB)\n".utf8), to: "keys.txt")
         let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--api-key-file", keys.path])
@@ -26,8 +27,7 @@ struct MerchantKeysEndToEndTests {
 
     @Test("WALLET_ORDERS_API_KEYS in the old KEY1,KEY2 form is refused with a hint showing the new form")
     func oldEnvironmentForm() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(
             ["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "\(Self.keyA),\(Self.keyB)"])
         #expect(result.status == 1, "\(result)")

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// The first hour of a new user, run as they would run it: the quick start of `wallet-orders
 /// --help`, the reproducible-build example, one path grammar for verify/inspect/validate,
 /// quiet validation, usage errors in the tool's own form, and help text that fits 80 columns.
-@Suite(.dedicatedThreads) struct NewcomerEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct NewcomerEndToEndTests {
     /// The commands under "Try it without an Apple account:" in `wallet-orders --help`, with
     /// `\` continuations joined, as a user would paste them.
     static func quickStartCommands() throws -> [[String]] {
@@ -32,8 +32,7 @@ import WalletOrdersTestSupport
     func quickStartRunsClean() throws {
         let commands = try Self.quickStartCommands().filter { $0 != ["wallet-orders", "demo"] }
         #expect(commands.count >= 4, "\(commands)")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try FileManager.default.createSymbolicLink(at: folder.file("Samples"), withDestinationURL: Repository.samples)
         let environment = ["XDG_DATA_HOME": folder.file("data").path, "WALLET_ORDERS_STORE": ""]
         for command in commands {
@@ -50,8 +49,7 @@ import WalletOrdersTestSupport
 
     @Test("dev-certs takes the order type identifier from a source folder or its order.json")
     func devCertsFromSource() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         for (index, value) in [Repository.shippedEcommerce.path, Repository.shippedEcommerce.path + "/order.json"].enumerated() {
             let result = try CLI.run([
                 "dev-certs", "--order-type-id", value, "--team-id", "ABCDE12345", "--out", folder.file("certs-\(index)").path,
@@ -66,8 +64,7 @@ import WalletOrdersTestSupport
 
     @Test("The README's reproducible build (--signing-time 2026-01-31T12:00:00Z) works with fresh dev-certs, twice byte-identical")
     func reproducibleBuildWithFreshCertificates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certs = folder.file("certs")
         let made = try CLI.run([
             "dev-certs", "--order-type-id", Repository.shippedEcommerce.path, "--team-id", "ABCDE12345", "--out", certs.path,
@@ -107,8 +104,7 @@ import WalletOrdersTestSupport
         "verify, inspect and validate take the same paths: a folder, a quoted glob; one error for a missing path",
         arguments: ["verify", "inspect", "validate"])
     func onePathGrammar(command: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archives = try Self.archiveFolder(folder)
         let root = try SharedFixtures.certs.get().rootCA.path
         let trust = command == "inspect" ? [] : ["--trust-root", root]
@@ -128,8 +124,7 @@ import WalletOrdersTestSupport
 
     @Test("verify --json and validate --format json print one document shape; inspect --json the same header")
     func oneJSONShape() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archives = try Self.archiveFolder(folder)
         let root = try SharedFixtures.certs.get().rootCA.path
         let verify = try CLI.run(["verify", archives.path, "--trust-root", root, "--json"])
@@ -155,8 +150,7 @@ import WalletOrdersTestSupport
 
     @Test("validate --quiet: clean archives print nothing but the summary; `1 archive`, singular")
     func quietValidation() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archives = try Self.archiveFolder(folder)
         let root = try SharedFixtures.certs.get().rootCA.path
         let quiet = try CLI.run(["validate", archives.path, "--trust-root", root, "--quiet"])
@@ -222,8 +216,7 @@ import WalletOrdersTestSupport
     @Test("Usage mistakes get the tool's error:/hint: form with the obvious hint", arguments: mistakes)
     func usageMistakes(_ mistake: Mistake) throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(mistake.arguments(certs, folder), in: folder.url)
         #expect(result.status == mistake.status, "\(result)")
         #expect(result.errorOutput.contains(mistake.error), "\(result)")

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// `--out` never destroys what is at the path: devices and FIFOs are written through (as
 /// `cat > PATH` would), symbolic links stay links, regular files are replaced atomically, and
 /// the source folder being built is never written into.
-@Suite(.dedicatedThreads) struct OutputSafetyEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct OutputSafetyEndToEndTests {
     // MARK: - Fixtures
 
     /// The file type bits of `path` itself (`lstat`), or `nil` when there is nothing there.
@@ -84,8 +84,7 @@ import WalletOrdersTestSupport
 
     @Test("build --out /dev/full fails with 'no space' and the device stays a device")
     func buildToFullDevice() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let full = try Self.device("full", minor: 7, in: folder)
         let result = try Self.build(out: full)
         #expect(result.status == 1, "\(result)")
@@ -107,8 +106,7 @@ import WalletOrdersTestSupport
 
     @Test("build and store get --out /dev/null succeed and the device stays a device")
     func nullDevice() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let null = try Self.device("null", minor: 3, in: folder)
         let result = try Self.build(out: null)
         #expect(result.status == 0, "\(result)")
@@ -124,8 +122,7 @@ import WalletOrdersTestSupport
 
     @Test("build --out FIFO: the reader gets the exact archive and the FIFO stays a FIFO")
     func buildToFIFO() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let fifo = try Self.fifo("pipe", in: folder)
         let (result, received) = try Self.reading(fifo) { try Self.build(out: fifo) }
         #expect(result.status == 0, "\(result)")
@@ -146,8 +143,7 @@ import WalletOrdersTestSupport
 
     @Test("A symlink to a device or a FIFO stays a symlink, and what it points to stays what it was")
     func symlinksToSpecialFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let null = try Self.device("null", minor: 3, in: folder)
         let toNull = folder.file("to-null.order").path
         try FileManager.default.createSymbolicLink(atPath: toNull, withDestinationPath: null)
@@ -189,8 +185,7 @@ import WalletOrdersTestSupport
 
     @Test("A symlink to a regular file: the file it points to gets the archive; the link stays a link")
     func symlinkToRegularFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let target = try folder.write(Array("old".utf8), to: "kept/target.order").path
         let link = folder.file("link.order").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
@@ -209,8 +204,7 @@ import WalletOrdersTestSupport
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput == (try Self.expectedArchive()))
         #expect(result.errorOutput.contains("built standard output: "), "the summary goes to stderr: \(result.errorOutput)")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write(result.standardOutput, to: "from-stdout.order")
         let listed = try ExternalProgram.python(
             "import sys, zipfile; print(sorted(zipfile.ZipFile(sys.argv[1]).namelist()))", [file.path])
@@ -246,8 +240,7 @@ import WalletOrdersTestSupport
             "order.json", "x.order", "../SRC/order.json", "LINK/x.order", "LINK/order.json", ".",
         ])
     func sourceFolderIsRefused(spelling: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = folder.file("SRC")
         try FileManager.default.copyItem(at: Repository.shippedEcommerce, to: source)
         try FileManager.default.createSymbolicLink(atPath: folder.file("LINK").path, withDestinationPath: source.path)
@@ -264,8 +257,7 @@ import WalletOrdersTestSupport
 
     @Test("--out an existing folder says it is a folder and how to name a file")
     func outIsAFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try Self.build(out: folder.url.path)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -280,8 +272,7 @@ import WalletOrdersTestSupport
 
     @Test("--out in a folder that doesn't exist names that folder")
     func outFolderMissing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let missing = folder.file("nodir").path
         let result = try Self.build(out: missing + "/x.order")
         #expect(result.status == 1, "\(result)")
@@ -291,8 +282,7 @@ import WalletOrdersTestSupport
 
     @Test("build --batch --out: an existing file or '-' is refused with a message, not a Foundation error")
     func batchOutFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let input = try folder.write(Array("\n".utf8), to: "orders.jsonl")
         let file = try folder.write(Array("keep".utf8), to: "a-file")
         let certs = try SharedFixtures.certs.get()
@@ -307,8 +297,7 @@ import WalletOrdersTestSupport
 
     @Test("build --batch --out inside --template is refused; the template is unchanged")
     func batchOutInsideTemplate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let template = folder.file("template")
         try FileManager.default.copyItem(at: Repository.shippedEcommerce, to: template)
         let listing = try FileManager.default.contentsOfDirectory(atPath: template.path).sorted()
@@ -324,8 +313,7 @@ import WalletOrdersTestSupport
 
     @Test("build --batch into an existing FIFO name writes through it; the FIFO stays")
     func batchWritesThroughFIFO() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certs = try SharedFixtures.certs.get()
         let line = try BatchEndToEndTests.orderLine(["orderIdentifier": "F-1"])
         let input = try folder.write(Array((line + "\n").utf8), to: "orders.jsonl")

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// The interactive passphrase prompt, driven on a real pseudo-terminal by Python's pexpect.
-@Suite(.dedicatedThreads) struct PassphrasePromptTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct PassphrasePromptTests {
     static let script = """
         import pexpect, sys
         binary, key, answer = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -21,8 +21,7 @@ import WalletOrdersTestSupport
     @Test("An encrypted key without a passphrase flag prompts on the terminal; right and wrong answers", arguments: [true, false])
     func prompt(rightAnswer: Bool) throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let encrypted = folder.file("encrypted.pem")
         let made = try ExternalProgram.run(
             tool: "openssl", ["pkey", "-in", certs.key.path, "-aes256", "-passout", "pass:s3cret-phrase", "-out", encrypted.path])
@@ -49,7 +48,7 @@ import WalletOrdersTestSupport
 }
 
 /// `store save --confirm`, answered on a real pseudo-terminal by Python's pexpect.
-@Suite(.dedicatedThreads) struct StoreConfirmPromptTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct StoreConfirmPromptTests {
     static let script = """
         import pexpect, sys
         binary, question, answer = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -5,7 +5,9 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders store …` and `wallet-orders serve` on a PostgreSQL store named by its URL, in
 /// the test process's throwaway cluster.
-@Suite("wallet-orders on a PostgreSQL store (postgres:// URLs)", .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads)
+@Suite(
+    "wallet-orders on a PostgreSQL store (postgres:// URLs)", .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads,
+    .temporaryFolder)
 struct PostgresStoreEndToEndTests {
     static let order = [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier]
     static let key = "merchant-key-0123456789abcdef"
@@ -22,8 +24,7 @@ struct PostgresStoreEndToEndTests {
         let cluster = try Self.cluster()
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let environment = ["WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString]
         func store(_ arguments: [String]) throws -> ProgramResult {
             try CLI.run(["store"] + arguments, environment: environment)
@@ -145,8 +146,7 @@ struct PostgresStoreEndToEndTests {
         let cluster = try Self.cluster()
         let database = try cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let environment = [
             "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": "\(Self.key) *",
         ]
@@ -207,8 +207,7 @@ struct PostgresStoreEndToEndTests {
         let cluster = try PostgresTestCluster.startPrivate()
         defer { cluster.stop() }
         let database = try cluster.makeDatabase()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let environment = [
             "WALLET_ORDERS_STORE": cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2").absoluteString,
             "WALLET_ORDERS_API_KEYS": "\(Self.key) *",

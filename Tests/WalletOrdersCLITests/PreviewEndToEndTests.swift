@@ -3,11 +3,10 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders preview`, run as a user would run it.
-@Suite(.dedicatedThreads) struct PreviewEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct PreviewEndToEndTests {
     @Test("preview --lang fr --out writes the French page and lists the order's languages")
     func frenchPage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let page = folder.file("page.html")
         let result = try CLI.run(["preview", Repository.sample("localized").path, "--lang", "fr", "--out", page.path])
         #expect(result.status == 0, "\(result)")
@@ -30,8 +29,7 @@ import WalletOrdersTestSupport
 
     @Test("preview --customer says its findings are left off the page, and the validate it names takes the same --trust-root")
     func customerClosingLine() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certs = try SharedFixtures.certs.get()
         // A sample with info findings, and a trust root whose path needs quoting.
         let root = folder.file("my roots/root-ca.pem")
@@ -66,8 +64,7 @@ import WalletOrdersTestSupport
 
     @Test("preview --png without Chromium says how to install it and fails")
     func pngWithoutChromium() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(
             ["preview", Repository.sample("store-pickup").path, "--png", folder.file("page.png").path],
             environment: ["PATH": folder.url.path, "CHROMIUM": ""])
@@ -80,8 +77,7 @@ import WalletOrdersTestSupport
     @Test("preview --png renders the page with Chromium: a PNG 780 px wide (390 at 2x)")
     func png() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let png = folder.file("page.png")
         let result = try CLI.run(
             ["preview", Repository.sample("shipped-ecommerce").path, "--appearance", "dark", "--png", png.path], timeout: 120)
@@ -105,11 +101,10 @@ import WalletOrdersTestSupport
 }
 
 /// `wallet-orders preview --serve`: the page on loopback, rendered again when the folder changes.
-@Suite(.dedicatedThreads) struct PreviewServeEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct PreviewServeEndToEndTests {
     @Test("preview --serve answers on 127.0.0.1 with the page; editing order.json changes /version and the page")
     func serve() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = folder.file("src")
         try FileManager.default.copyItem(at: Repository.sample("store-pickup"), to: source)
         let child = try ChildProcess(["preview", source.path, "--serve", "--port", "0"], outputIn: folder, name: "preview")
@@ -148,8 +143,7 @@ import WalletOrdersTestSupport
     @Test("In Chromium, the served page shows no console error, loads nothing from elsewhere, and reloads itself after an edit")
     func serveInBrowser() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = folder.file("src")
         try FileManager.default.copyItem(at: Repository.sample("shipped-ecommerce"), to: source)
         let child = try ChildProcess(["preview", source.path, "--serve", "--port", "0", "--appearance", "dark"], outputIn: folder, name: "preview")

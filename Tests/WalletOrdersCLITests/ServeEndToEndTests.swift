@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders serve: settings, TLS, graceful shutdown", .serialized, .dedicatedThreads)
+@Suite("wallet-orders serve: settings, TLS, graceful shutdown", .serialized, .dedicatedThreads, .temporaryFolder)
 struct ServeEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
 
@@ -50,8 +50,7 @@ struct ServeEndToEndTests {
 
     @Test("TLS with --tls-certificate and --tls-key: Python's ssl verifies the server against its CA")
     func tls() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let made = try ExternalProgram.run(
             tool: "openssl",
             [
@@ -82,8 +81,7 @@ struct ServeEndToEndTests {
         "A FIFO where a file is read at start-up (settings, API keys, TLS key, store) is refused at once, not waited on",
         arguments: ["--config", "--api-key-file", "--tls-key", "--store"])
     func fifoSettings(option: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let fifo = folder.file("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let made = try ExternalProgram.run(
@@ -121,8 +119,7 @@ struct ServeEndToEndTests {
             (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::/0"], "--trusted-proxy is ::/0"),
         ])
     func badSettings(arguments: [String], message: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path] + arguments)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
@@ -130,8 +127,7 @@ struct ServeEndToEndTests {
 
     @Test("With WALLET_ORDERS_METRICS_KEY, /metrics answers 401 without the key and the metrics with it; /health stays open")
     func metricsKey() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let metricsKey = "metrics-key-0123456789abcdef"
         let server = try RunningServer(
             ["--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_METRICS_KEY": metricsKey], folder: folder)
@@ -154,8 +150,7 @@ struct ServeEndToEndTests {
 
     @Test("A short API key is refused: short keys can be guessed")
     func shortKey() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "short *"])
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("shorter than 16 characters"))

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders serve` as an operator meets it: mistakes in settings reported where they are,
 /// a port already taken, and a log a collector can read.
-@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs", .dedicatedThreads)
+@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs", .dedicatedThreads, .temporaryFolder)
 struct ServeOperationsEndToEndTests {
     @Test(
         "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key, a value of the wrong type",
@@ -25,8 +25,7 @@ struct ServeOperationsEndToEndTests {
             (#"{"cache": {"archiveBytes": false}}"#, "service.json:1:28: the setting cache.archiveBytes is a boolean", "leave it out"),
         ])
     func settingsFileMistakes(text: String, message: String, hint: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let config = try folder.write(Array(text.utf8), to: "service.json")
         let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--config", config.path])
         #expect(result.status == 1, "\(result)")
@@ -47,8 +46,7 @@ struct ServeOperationsEndToEndTests {
 
     @Test("--executor pool keeps Swift's default executor and serves the same; an unknown executor is refused naming the setting")
     func executor() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite").path
         let wrong = try CLI.run(["serve", "--store", store, "--executor", "threads"])
         #expect(wrong.status == 1, "\(wrong)")
@@ -67,8 +65,7 @@ struct ServeOperationsEndToEndTests {
 
     @Test("A port another process listens on is an error naming the address, with a hint, not a stack of NIO errors")
     func portInUse() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let first = try RunningServer(["--store", folder.file("orders.sqlite").path], folder: folder)
         let address = String(first.baseURL.dropFirst("http://".count))
         let second = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--listen", address])
@@ -82,8 +79,7 @@ struct ServeOperationsEndToEndTests {
         "--log-format json: every line on standard error a JSON object; a start-up summary (address, store, APNs, identities with expiry, trust roots, keys), an access line, and a stop line"
     )
     func jsonLogs() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite").path
         let server = try RunningServer(
             ["--store", store, "--log-format", "json"], environment: ["WALLET_ORDERS_API_KEYS": "merchant-key-0123456789abcdef *"], folder: folder)

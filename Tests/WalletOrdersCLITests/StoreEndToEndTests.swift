@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders store: FinanceKit's answers from the command line", .dedicatedThreads)
+@Suite("wallet-orders store: FinanceKit's answers from the command line", .dedicatedThreads, .temporaryFolder)
 struct StoreEndToEndTests {
     static let order = [Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier]
 
@@ -240,8 +240,7 @@ struct StoreEndToEndTests {
 
     @Test("The store location: --store, then WALLET_ORDERS_STORE, then $XDG_DATA_HOME/wallet-orders/orders.sqlite")
     func location() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archive = try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")
         let trust = try StoreFixtures.trustArguments()
         let xdg = folder.file("xdg")

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// Issue 10, findings 7 and 10: the store is one file between runs, and processes saving into a
 /// new store wait their turn instead of failing.
-@Suite(.dedicatedThreads) struct StoreFileEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct StoreFileEndToEndTests {
     @Test("After saving 200 orders and exiting, the .sqlite file alone is the whole store (Python's sqlite3 reads a copy)")
     func oneFileAfterExit() throws {
         let store = try StoreUnderTest()
@@ -69,8 +69,7 @@ import WalletOrdersTestSupport
         "A full disk during a batch save: every archive gets a result line (text and --json), what was acknowledged is stored, the store passes integrity_check",
         arguments: [true, false])
     func fullDiskDuringBatchSave(json: Bool) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archives = try (0..<40).map { try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FULL-\($0)") }
         let mountPoint = folder.file("small")
         let kept = folder.file("kept")

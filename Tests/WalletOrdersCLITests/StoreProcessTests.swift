@@ -112,13 +112,12 @@ struct VersionMatrix {
     }
 }
 
-@Suite("wallet-orders store across processes: concurrency and crashes", .serialized, .dedicatedThreads)
+@Suite("wallet-orders store across processes: concurrency and crashes", .serialized, .dedicatedThreads, .temporaryFolder)
 struct StoreProcessTests {
     @Test("3 processes saving interleaved versions of the same orders: newest wins, every answer fits a serial order, nothing locked")
     func concurrentProcesses() throws {
         let matrix = try VersionMatrix(orders: 4, versions: 6, prefix: "MP")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite")
         let trust = try StoreFixtures.trustArguments()
         // Each process saves every version, in its own interleaving, one transaction per archive.
@@ -174,8 +173,7 @@ struct StoreProcessTests {
     @Test("SIGKILL at random points during saves: the store opens, passes integrity_check, holds whole versions, loses no acknowledged save")
     func killedMidSave() throws {
         let matrix = try VersionMatrix(orders: 6, versions: 8, prefix: "KS")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let trust = try StoreFixtures.trustArguments()
         var generator = SystemRandomNumberGenerator()
         var store = folder.file("orders.sqlite")

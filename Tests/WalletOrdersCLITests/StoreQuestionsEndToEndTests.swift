@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// The store commands' traps for a newcomer (issue 14): every command run as a user would.
-@Suite(.dedicatedThreads) struct StoreQuestionsEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct StoreQuestionsEndToEndTests {
     @Test("list --status opne is refused with the valid statuses and a suggestion")
     func badStatus() throws {
         let store = try StoreUnderTest()
@@ -52,8 +52,7 @@ import WalletOrdersTestSupport
 
     @Test("Questions on a missing default store answer as an empty store, say so, and create nothing")
     func missingDefaultStoreStaysMissing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let xdg = folder.file("xdg")
         let environment = ["XDG_DATA_HOME": xdg.path, "WALLET_ORDERS_STORE": ""]
         let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
@@ -89,8 +88,7 @@ import WalletOrdersTestSupport
         "A mistyped store (--store or WALLET_ORDERS_STORE) is refused with its path and a hint, and nothing is created",
         arguments: nonSavingCommands)
     func mistypedStoreIsRefused(command: [String]) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let typo = folder.file("ordres.sqlite").path
         let viaOption = try CLI.run(["store"] + command + ["--store", typo], environment: ["WALLET_ORDERS_STORE": ""])
         #expect(viaOption.status == 1, "\(viaOption)")

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders.service`, the systemd unit at the repository's top level, as systemd reads it
 /// (`systemd-analyze`, offline: no running systemd is needed) and as the service reads its settings.
-@Suite(.dedicatedThreads) struct SystemdUnitTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct SystemdUnitTests {
     static let unit = Repository.root.appendingPathComponent("wallet-orders.service")
     /// Where `make install` (PREFIX=/usr/local) puts the binary, and so where ExecStart looks.
     static let installedBinary = "/usr/local/bin/wallet-orders"
@@ -47,8 +47,7 @@ import WalletOrdersTestSupport
 
     @Test("systemd-analyze verify prints no warning about wallet-orders.service (ExecStart pointed at the built binary)")
     func verifies() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder)
         let verified = try Self.verify(copy, in: folder)
         #expect(verified.status == 0, "\(verified.result)")
@@ -57,8 +56,7 @@ import WalletOrdersTestSupport
 
     @Test("The same check catches a unit with a mistake: an unknown key and a bad value are both reported")
     func verifyCatchesMistakes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder, name: "wallet-orders-broken.service", extra: ["ProtectSytem=strict", "Restart=sometimes"])
         let verified = try Self.verify(copy, in: folder)
         #expect(verified.complaints.contains { $0.contains("ProtectSytem") }, "\(verified.result)")
@@ -67,8 +65,7 @@ import WalletOrdersTestSupport
 
     @Test("systemd-analyze security rates the unit's exposure at most 2.0 (of 10) and lists no capability")
     func hardening() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder)
         let result = try ExternalProgram.run(
             tool: "systemd-analyze", ["security", "--offline=yes", "--threshold=20", "--no-pager", copy.path],
@@ -102,8 +99,7 @@ import WalletOrdersTestSupport
 
     @Test("serve reads the unit's Environment= settings: the store it names is the store it opens")
     func environmentIsRead() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let settings = Self.settings(try String(contentsOf: Self.unit, encoding: .utf8))
         var environment: [String: String] = [:]
         for assignment in settings.filter({ $0.key == "Environment" }).map(\.value) {

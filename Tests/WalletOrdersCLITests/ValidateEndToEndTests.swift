@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders validate` and `rules`, and `build` refusing an invalid order, run as a user would.
-@Suite(.dedicatedThreads) struct ValidateEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct ValidateEndToEndTests {
     /// A copy of a sample with `order.json` edited by `edit`.
     static func brokenSource(_ sample: String, in folder: TemporaryFolder, _ edit: (String) -> String) throws -> URL {
         let target = folder.file(sample)
@@ -27,8 +27,7 @@ import WalletOrdersTestSupport
 
     @Test("Errors exit 1 with compiler-style lines, the source line, a caret and a hint")
     func errorsFail() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = try Self.brokenSource("store-pickup", in: folder) {
             $0.replacingOccurrences(of: "\"readyForPickup\"", with: "\"ReadyForPickup\"")
         }
@@ -48,8 +47,7 @@ import WalletOrdersTestSupport
 
     @Test("Warnings pass, but fail with --strict")
     func strictWarnings() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let source = try Self.brokenSource("store-pickup", in: folder) {
             $0.replacingOccurrences(of: "\"orderNumber\"", with: "\"ordreNumber\": \"x\",\n  \"orderNumber\"")
         }
@@ -102,8 +100,7 @@ import WalletOrdersTestSupport
 
     @Test("build refuses an order with errors (exit 1, nothing written) unless --no-validate")
     func buildValidatesFirst() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certs = try SharedFixtures.certs.get()
         let source = try Self.brokenSource("shipped-ecommerce", in: folder) { $0.replacingOccurrences(of: "\"USD\"", with: "\"USB\"") }
         let out = folder.file("broken.order")

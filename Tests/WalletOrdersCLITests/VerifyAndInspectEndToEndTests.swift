@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct VerifyAndInspectEndToEndTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct VerifyAndInspectEndToEndTests {
     /// Copies the shared archive with one byte of order.json changed (a space becomes a tab,
     /// so the JSON still parses), rebuilding the zip with Python's `zipfile`.
     /// The shared archive with one byte of order.json changed, made once per test run.
@@ -34,8 +34,7 @@ import WalletOrdersTestSupport
     @Test("verify names an entry whose name is not UTF-8, showing the bad byte as \\xFF")
     func badUTF8EntryName() throws {
         let certs = try SharedFixtures.certs.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archive = folder.file("bad-name.order")
         let script = """
             import shutil, sys, zipfile
@@ -114,8 +113,7 @@ import WalletOrdersTestSupport
 
     @Test("verify of a file that is not a zip reports zip.unreadable")
     func verifyNotZip() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write("these are my shopping notes, not an order archive\n".utf8, to: "notes.order")
         let result = try CLI.run(["verify", file.path])
         #expect(result.status == 1, "\(result)")

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct CMSTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct CMSTests {
     static let content = Array(
         #"{"order.json":"0000000000000000000000000000000000000000000000000000000000000000"}"#.utf8)
     /// 2026-01-31T12:00:00Z.
@@ -84,8 +84,7 @@ import WalletOrdersTestSupport
     @Test("The openssl CLI verifies the signature against the content and the root")
     func opensslVerifies() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let contentFile = try folder.write(Self.content, to: "manifest.json")
         let tamperedFile = try folder.write(Self.content.dropLast() + Array("]".utf8), to: "tampered.json")
         let signatureFile = try folder.write(try Self.sign(), to: "signature")

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct PrivateKeyTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct PrivateKeyTests {
     @Test("An unencrypted PKCS #8 PEM key loads back without a passphrase")
     func unencryptedRoundTrip() throws {
         let chain = try TestChain.get()
@@ -89,7 +89,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite(.dedicatedThreads) struct PKCS12Tests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct PKCS12Tests {
     static let passphrase = "p12 secret"
 
     @Test("make then parse returns the key, the certificate and the other certificates", arguments: PKCS12Case.all)
@@ -114,8 +114,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
             privateKey: chain.leafKey, certificate: chain.leaf, otherCertificates: [chain.intermediate],
             passphrase: Self.passphrase, friendlyName: "Order Type ID: \(TestChain.leafUID)",
             encryption: testCase.encryption)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write(p12, to: "identity.p12")
         let result = try ExternalProgram.run(
             tool: "openssl",
@@ -158,8 +157,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     @Test("A .p12 written by the openssl CLI opens, with the key matching the certificate")
     func opensslMadePKCS12() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
         let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
         let chainFile = try folder.write(chain.intermediate.pemString.utf8, to: "chain.pem")
@@ -181,8 +179,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     @Test("A .p12 without a MAC (openssl pkcs12 -nomac) is not mistaken for a wrong passphrase")
     func pkcs12WithoutMAC() throws {
         let chain = try TestChain.get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
         let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
         let p12 = folder.file("nomac.p12")

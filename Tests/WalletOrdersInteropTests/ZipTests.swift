@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct ZipTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct ZipTests {
     /// 2026-11-20 13:45:30 (DOS time keeps even seconds).
     static let timestamp = ZipWriter.DOSTimestamp(year: 2026, month: 11, day: 20, hour: 13, minute: 45, second: 30)
 
@@ -57,8 +57,7 @@ import WalletOrdersTestSupport
         for (entry, original) in zip(reader.entries, entries) {
             #expect(try reader.read(entry, limit: 1 << 20) == original.bytes, "\(entry.name)")
         }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write(archive, to: "test.zip")
         let script = """
             import sys, zipfile, zlib
@@ -93,8 +92,7 @@ import WalletOrdersTestSupport
     @Test("The DOS timestamp is what Python's zipfile reads", arguments: timestamps.indices)
     func timestampSeenByPython(index: Int) throws {
         let (timestamp, expected) = Self.timestamps[index]
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write(try ZipWriter.write(Self.entries, timestamp: timestamp), to: "test.zip")
         let script = """
             import json, sys, zipfile

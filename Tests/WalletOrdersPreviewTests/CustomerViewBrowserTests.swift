@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// show each thing a merchant would not ship: findings on the page, notes run together, a wide
 /// logo cropped, an image-only localization turning the dates Japanese, a tracking number broken
 /// in two, a delivery estimate with a time Wallet doesn't show.
-@Suite(.serialized, .dedicatedThreads) struct CustomerViewBrowserTests {
+@Suite(.serialized, .dedicatedThreads, .temporaryFolder) struct CustomerViewBrowserTests {
     static let appearances: [PreviewOptions.Appearance] = [.light, .dark]
 
     static func options(_ appearance: PreviewOptions.Appearance, language: String? = nil, findings: Bool = true) -> PreviewOptions {
@@ -41,8 +41,7 @@ import WalletOrdersTestSupport
 
     @Test("A wide logo is shown whole: its box has the image's proportions, nothing cropped", arguments: appearances)
     func wideLogo(_ appearance: PreviewOptions.Appearance) async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let logo = folder.file("luma.png")
         // A 400 × 100 logo, bars at both ends and LUMA between them (drawn by Pillow, not by us).
         let drawn = try ExternalProgram.run(

@@ -63,10 +63,22 @@ struct ServiceUnderTest {
         return OrderServer(store: store, configuration: configuration, pushSender: pushSender, logger: logger)
     }
 
-    /// Runs `body` against the live server (real HTTP on loopback), then removes the store.
+    /// Runs `body` against the service in process, through HummingbirdTesting's router client
+    /// (each request goes through the middleware and routes, no socket), then removes the store.
     func run<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        try await run(.router, body)
+    }
+
+    /// Runs `body` against the service listening on loopback (real HTTP, `client.port`), for what
+    /// needs a socket: another client (a browser, `check-service`, a raw connection), the
+    /// connection's own handling. Then removes the store.
+    func runLive<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        try await run(.live, body)
+    }
+
+    private func run<T: Sendable>(_ setup: TestingSetup, _ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         defer { folder.remove() }
-        return try await server.application().test(.live, body)
+        return try await server.application().test(setup, body)
     }
 
     static func appleOrder(_ token: String = token) -> HTTPFields { [.authorization: "AppleOrder \(token)"] }
@@ -84,7 +96,7 @@ extension TestResponse {
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
 }
 
-@Suite("Apple's order web service protocol, status by status (live HTTP, SQLite store)", .dedicatedThreads, .serialized)
+@Suite("Apple's order web service protocol, status by status (SQLite store)", .dedicatedThreads, .serialized)
 struct AppleProtocolTests {
     static let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
 
@@ -262,7 +274,8 @@ struct AppleProtocolTests {
         let ahead = Timestamp(Date().addingTimeInterval(3_600)).text
         let archive = try SampleVersions.archive(updatedAt: ahead)
         #expect(try await service.store.intake().save(signedArchive: archive) == .added)
-        try await service.run { client in
+        // Live: the Date header is the HTTP server's.
+        try await service.runLive { client in
             let uri = "/v1/orders/\(ServiceUnderTest.orderPath)"
             let fetched = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
             #expect(fetched.status == .ok)

@@ -107,7 +107,7 @@ struct LandingPageBrowserTests {
         defer { folder.remove() }
         let service = try ServiceUnderTest(walletBadges: try WalletBadges(directory: folder.url))
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-        try await service.run { client in
+        try await service.runLive { client in
             let path = try await Self.link(client)
             let url = "http://127.0.0.1:\(try #require(client.port))\(path)"
             // Every language case in light; dark shows the badge once (Chromium launches are the suite's cost).
@@ -128,7 +128,7 @@ struct LandingPageBrowserTests {
 
         let plain = try ServiceUnderTest()
         _ = try await plain.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-        try await plain.run { client in
+        try await plain.runLive { client in
             let url = "http://127.0.0.1:\(try #require(client.port))\(try await Self.link(client))"
             let report = try await onOwnThread {
                 try BrowserCheck.run(url, probes: Self.probes, userAgent: Self.iPhoneSafari, acceptLanguage: "fr", colorScheme: scheme)
@@ -142,7 +142,7 @@ struct LandingPageBrowserTests {
     func safariHint(_ scheme: String) async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-        try await service.run { client in
+        try await service.runLive { client in
             let url = "http://127.0.0.1:\(try #require(client.port))\(try await Self.link(client))"
             let agents = [(Self.iPhoneChrome, true), (Self.iPhoneSafari, false), (Self.desktopChrome, false)]
             for (agent, hinted) in scheme == "light" ? agents : Array(agents.prefix(1)) {

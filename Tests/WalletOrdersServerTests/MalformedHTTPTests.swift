@@ -40,7 +40,7 @@ struct MalformedHTTPTests {
         ])
     func badHTTP(request: String) async throws {
         let service = try ServiceUnderTest()
-        let answer = try await service.run { client in
+        let answer = try await service.runLive { client in
             try await Self.exchange(request, port: try #require(client.port))
         }
         let (head, body) = try #require(answer.range(of: "\r\n\r\n").map { (answer[..<$0.lowerBound], answer[$0.upperBound...]) }, "\(answer)")

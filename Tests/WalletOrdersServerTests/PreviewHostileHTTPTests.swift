@@ -72,7 +72,7 @@ enum HostileOrder {
     }
 }
 
-@Suite("The landing page of a hostile stored order is inert (live HTTP)", .dedicatedThreads)
+@Suite("The landing page of a hostile stored order is inert (live HTTP)", .dedicatedThreads, .temporaryFolder)
 struct LandingPageHostileTests {
     static let policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -85,7 +85,7 @@ struct LandingPageHostileTests {
         } catch {
             _ = try await service.store.intake().save(signedArchive: try HostileOrder.archive(urls: false))
         }
-        try await service.run { client in
+        try await service.runLive { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
             let path = try #require(answer.json["path"] as? String)
             let page = try await client.execute(uri: path, method: .get, headers: [.acceptLanguage: #"en"><script>alert(1)</script>"#])
@@ -119,7 +119,7 @@ struct LandingPageHostileTests {
     func pathShapes(_ prefix: String) async throws {
         let service = try ServiceUnderTest()
         _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
-        try await service.run { client in
+        try await service.runLive { client in
             let answer = try await client.execute(uri: MerchantAPITests.one + "/link", method: .get, headers: ServiceUnderTest.merchant)
             let path = try #require(answer.json["path"] as? String)
             let raw = try await MalformedHTTPTests.exchange(
@@ -133,12 +133,11 @@ struct LandingPageHostileTests {
 }
 
 /// `wallet-orders preview --serve`'s server, attacked over raw HTTP on loopback.
-@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized, .dedicatedThreads)
+@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized, .dedicatedThreads, .temporaryFolder)
 struct PreviewServerAttackTests {
     @Test("A 2 GiB .order is refused by its size before it is read: the page says why, at once, with bounded memory")
     func hugeArchiveIsNotRead() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let huge = folder.file("huge.order")
         #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("PK".utf8)))
         let handle = try FileHandle(forWritingTo: huge)

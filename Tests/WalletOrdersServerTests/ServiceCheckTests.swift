@@ -24,7 +24,7 @@ struct ServiceCheckTests {
     func thisServiceHasNoFindings() async throws {
         let service = try MerchantBuildTests.service()
         #expect(try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
-        let report = try await service.run { client in
+        let report = try await service.runLive { client in
             try await Self.checker("http://127.0.0.1:\(try #require(client.port))/", merchantKey: ServiceUnderTest.apiKey).check()
         }
         #expect(report.findings.isEmpty, "\(report.rendered(as: .text))")
@@ -40,7 +40,7 @@ struct ServiceCheckTests {
     func changeSkippedWithoutSigning() async throws {
         let service = try ServiceUnderTest()
         #expect(try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
-        let report = try await service.run { client in
+        let report = try await service.runLive { client in
             try await Self.checker("http://127.0.0.1:\(try #require(client.port))", merchantKey: ServiceUnderTest.apiKey).check()
         }
         #expect(report.findings.isEmpty, "\(report.rendered(as: .text))")

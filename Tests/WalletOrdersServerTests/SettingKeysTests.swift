@@ -7,7 +7,7 @@ import WalletOrdersServer
 import WalletOrdersTestSupport
 
 /// The settings file check refuses keys it doesn't know, so it must know every key read.
-@Suite("Every setting the service reads is a known key of its settings file", .dedicatedThreads)
+@Suite("Every setting the service reads is a known key of its settings file", .dedicatedThreads, .temporaryFolder)
 struct SettingKeysTests {
     @Test("Each key read by name in the server's sources and serve's command is in settingKeys")
     func everyReadKeyIsKnown() throws {
@@ -83,8 +83,7 @@ struct SettingKeysTests {
             (#"{"apiKeys": "key-0123456789abcdef *", "push": {"pollSeconds": 2, "batchSize": 64}, "trustRoots": ["/a.pem"]}"#, nil),
             (#"{"apiKeys": ["key-0123456789abcdef *"], "connections": {"idleTimeoutSeconds": 0.5}}"#, nil),
         ]
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         for (index, (text, message)) in cases.enumerated() {
             let file = try folder.write(Array(text.utf8), to: "settings-\(index).json")
             let config = ConfigReader(provider: try await FileProvider<JSONSnapshot>(filePath: FilePath(file.path)))

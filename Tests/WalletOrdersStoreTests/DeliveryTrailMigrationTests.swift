@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// A trail written before events carried their order type in a column (SQLite v12, PostgreSQL
 /// migration 8): opening the store fills the column from each event's own JSON, so the old
 /// events count against their type's share and are read as before.
-@Suite(.dedicatedThreads) struct DeliveryTrailMigrationTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct DeliveryTrailMigrationTests {
     static let events = [
         DeliveryTrailTests.fetched(0), DeliveryTrailTests.pushed(1),
         DeliveryEvent(
@@ -18,8 +18,7 @@ import WalletOrdersTestSupport
 
     @Test("SQLite: events from before v12 get their order type from their JSON when the store opens")
     func sqliteBackfill() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         do {
             let store = try SQLiteOrderStore(url: url)

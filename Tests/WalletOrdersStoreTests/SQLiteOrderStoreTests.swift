@@ -6,12 +6,11 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("SQLiteOrderStore: files, concurrency and bad stores", .dedicatedThreads)
+@Suite("SQLiteOrderStore: files, concurrency and bad stores", .dedicatedThreads, .temporaryFolder)
 struct SQLiteOrderStoreTests {
     @Test("Reopening the file keeps the stored orders")
     func reopen() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00.25+01:00")
         do {
@@ -32,8 +31,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A new store and its -wal and -shm are mode 0600 whatever the umask: they hold every authenticationToken and the link secret")
     func newStoreIsPrivate() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let previous = umask(0o022)
         defer { umask(previous) }
@@ -48,8 +46,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("An existing store others can read opens with a warning naming the file and the fix")
     func exposedStoreWarns() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         try SQLiteOrderStore(url: url).close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
@@ -61,8 +58,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("close() leaves the whole store in the .sqlite file; .readOnly reads it, refuses writes and never creates a store")
     func closeAndReadOnly() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         let store = try SQLiteOrderStore(url: url)
@@ -94,8 +90,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("The file is a WAL-mode SQLite database with synchronous = FULL and the orders table")
     func fileLayout() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         let store = try SQLiteOrderStore(url: url)
@@ -128,8 +123,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A file that is not SQLite gives storeCorrupt and is not changed")
     func notSQLite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let garbage = Array(String(repeating: "this is not a database\n", count: 200).utf8)
         let url = try folder.write(garbage, to: "orders.sqlite")
         let error = try #require(throws: WalletOrdersError.self) {
@@ -142,8 +136,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A store with a newer schema gives storeTooNew and is not migrated")
     func tooNew() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         do {
             let store = try SQLiteOrderStore(url: url)
@@ -171,8 +164,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A store made before content digests gets them on opening, so a rebuild of a stored order is accepted")
     func contentDigestMigration() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let stored = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         do {
@@ -208,8 +200,7 @@ struct SQLiteOrderStoreTests {
         "Another process holding the write lock: a save waits for it, and past the busy timeout fails with storeUnavailable, never 'database is locked'"
     )
     func busy() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         let second = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
@@ -268,8 +259,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A store written by the first release (schema v1-orders) is migrated: its orders keep working and appear in the history")
     func upgradeFromV1() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         // The v1 file as the first release wrote it, made by Python from the shipped DDL.
@@ -308,8 +298,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("backup(to:) writes a consistent copy while the store is in use; the copy opens, passes integrity_check and holds every order")
     func backup() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let store = try SQLiteOrderStore(url: folder.file("orders.sqlite"))
         let first = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-1")
         let second = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "B-2")
@@ -331,8 +320,7 @@ struct SQLiteOrderStoreTests {
         "Lookup connections open as concurrent lookups need them: one lookup at a time holds few descriptors, whatever the cores",
         arguments: [SQLiteOrderStore.Access.readWrite, .readOnly])
     func lookupDescriptors(_ access: SQLiteOrderStore.Access) async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let url = folder.file("orders.sqlite")
         let bytes = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")
         do {
@@ -373,8 +361,7 @@ struct SQLiteOrderStoreTests {
 
     @Test("A store in a folder that doesn't exist gives storeUnavailable")
     func missingFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let error = try #require(throws: WalletOrdersError.self) {
             _ = try SQLiteOrderStore(url: folder.file("missing/orders.sqlite"))
         }
@@ -382,7 +369,7 @@ struct SQLiteOrderStoreTests {
     }
 }
 
-@Suite("OrderStoreDecision is one pure table", .dedicatedThreads)
+@Suite("OrderStoreDecision is one pure table", .dedicatedThreads, .temporaryFolder)
 struct OrderStoreDecisionTests {
     @Test("The save decision covers insert, replace, keep and conflict")
     func saveDecision() {

@@ -1,7 +1,9 @@
 public import Foundation
+public import Testing
 
-/// A unique temporary folder for one test. Make it inside the test and remove it with
-/// `defer { folder.remove() }`.
+/// A unique temporary folder. A test gets its own from the ``Trait/temporaryFolder`` trait
+/// (``TemporaryFolder/ofTest``); a helper that needs scratch space of its own makes one and
+/// removes it with `defer { folder.remove() }`.
 public struct TemporaryFolder: Sendable {
     /// The folder itself.
     public let url: URL
@@ -34,4 +36,45 @@ public struct TemporaryFolder: Sendable {
     public func remove() {
         try? FileManager.default.removeItem(at: url)
     }
+}
+
+extension TemporaryFolder {
+    /// The running test's folder, while the ``Trait/temporaryFolder`` trait provides one.
+    @TaskLocal static var current: TemporaryFolder?
+
+    /// The folder of the running test case: made empty before it starts, removed with everything
+    /// in it after it ends, whether it passed or not. Each case of a parameterized test has its
+    /// own. Throws when the test (or its suite) doesn't have the ``Trait/temporaryFolder`` trait.
+    public static var ofTest: TemporaryFolder {
+        get throws {
+            guard let current else { throw TemporaryFolderMissing() }
+            return current
+        }
+    }
+}
+
+/// ``TemporaryFolder/ofTest`` was read by a test without the ``Trait/temporaryFolder`` trait.
+public struct TemporaryFolderMissing: Error, CustomStringConvertible {
+    public var description: String { "no folder for this test: give it (or its suite) the .temporaryFolder trait" }
+}
+
+/// Gives each test case a ``TemporaryFolder`` of its own (``TemporaryFolder/ofTest``).
+public struct TemporaryFolderTrait: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // Swift Testing provides a scope for the suite and the test function too; the folder is
+        // the test case's (every test, parameterized or not, runs as test cases).
+        guard testCase != nil else { return try await function() }
+        let folder = try TemporaryFolder(test.name)
+        defer { folder.remove() }
+        try await TemporaryFolder.$current.withValue(folder) { try await function() }
+    }
+}
+
+extension Trait where Self == TemporaryFolderTrait {
+    /// Each test case gets an empty folder of its own, ``TemporaryFolder/ofTest``, removed after it.
+    public static var temporaryFolder: Self { TemporaryFolderTrait() }
 }

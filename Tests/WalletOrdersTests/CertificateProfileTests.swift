@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 /// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1
 /// and 2), each made from a certificate of its own kind and signed by an independent signer
 /// where one exists (the `openssl` CLI).
-@Suite(.dedicatedThreads) struct CertificateProfileTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct CertificateProfileTests {
     static let victimType = "order.com.example.shop"
     static let attackerType = "order.com.other.victim"
 
@@ -300,8 +300,7 @@ import WalletOrdersTestSupport
     @Test("A self-signed signer: the finding says so, and no hint names the signer itself as the intermediate to include")
     func selfSignedSigner() throws {
         // Seen: signature.intermediate-missing told the merchant to include the leaf itself.
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let made = try ExternalProgram.run(
             tool: "openssl",
             [

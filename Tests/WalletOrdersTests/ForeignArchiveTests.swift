@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Archives written by other tools (Python's zipfile + cryptography's PKCS #7 builder) verify too.
-@Suite(.dedicatedThreads) struct ForeignArchiveTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct ForeignArchiveTests {
     struct Variant: Sendable, CustomTestStringConvertible {
         var name: String
         var flags: [String]
@@ -23,8 +23,7 @@ import WalletOrdersTestSupport
 
     @Test("A Python-made archive of the localized sample verifies with no findings", arguments: variants)
     func pythonArchiveVerifies(variant: Variant) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let cert = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
         let key = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")

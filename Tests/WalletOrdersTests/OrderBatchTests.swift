@@ -7,7 +7,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The batch API: ``OrderBatchBuilder``, its inputs, file names and ``OrderValidator/validateBatch(_:maximumConcurrency:now:)-(AsyncSequence,_,_)``.
-@Suite(.dedicatedThreads) struct OrderBatchTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct OrderBatchTests {
     static let sample = "shipped-ecommerce"
 
     /// The sample's order.json with `changes` applied (top-level keys), as one JSON line.
@@ -288,8 +288,7 @@ import WalletOrdersTestSupport
             built += 1
         }
         #expect(built == 20)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archive = try folder.write(try SampleBuilds.build(Self.sample).bytes, to: "good.order")
         let validator = try OrderValidator(verifier: TestPKI.verifier)
         var reports = 0
@@ -304,8 +303,7 @@ import WalletOrdersTestSupport
 
     @Test("JSON Lines: blank lines skipped, CRLF and a last line without newline read, line numbers kept")
     func jsonLines() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let text = "{\"a\":1}\n\n   \t\n{\"b\":2}\r\n\n{\"c\":3}"
         let url = try folder.write(Array(text.utf8), to: "orders.jsonl")
         var seen: [(String, String)] = []
@@ -318,8 +316,7 @@ import WalletOrdersTestSupport
 
     @Test("JSON Lines: a line over the size limit becomes an unreadable input; the next line still reads")
     func overlongLine() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: OrderBatchInputs.maximumLineBytes + 1)
         bytes += Array("\n{\"ok\":true}\n".utf8)
         let url = try folder.write(bytes, to: "big.jsonl")
@@ -342,8 +339,7 @@ import WalletOrdersTestSupport
 
     @Test("A folder gives its *.json files in name order, skipping other and hidden files")
     func jsonFiles() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         for name in ["b.json", "a.json", ".hidden.json", "notes.txt", "c.json"] {
             try folder.write(Array("{\"name\":\"\(name)\"}".utf8), to: name)
         }
@@ -360,8 +356,7 @@ import WalletOrdersTestSupport
 
     @Test("A template folder drops its order.json and junk, and keeps the images")
     func template() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         try FileManager.default.copyItem(at: Repository.sample(Self.sample), to: folder.file("template"))
         try folder.write([1], to: "template/.DS_Store")
         let template = try OrderBatchTemplate(directory: folder.file("template"))
@@ -373,8 +368,7 @@ import WalletOrdersTestSupport
 
     @Test("validateBatch reports every archive and folder once, by index, missing ones as unreadable")
     func validateBatch() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let good = try folder.write(try SampleBuilds.build(Self.sample).bytes, to: "good.order")
         var bytes = try SampleBuilds.build(Self.sample).bytes
         bytes[bytes.count / 2] ^= 0xFF

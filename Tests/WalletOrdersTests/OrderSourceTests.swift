@@ -6,7 +6,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// What goes into an archive from a source folder or from memory, and what never does.
-@Suite(.dedicatedThreads) struct OrderSourceTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct OrderSourceTests {
     static let typeIdentifier = "order.com.example.source-tests"
 
     @Test("An Order value plus in-memory files builds an archive that verifies clean")
@@ -52,8 +52,7 @@ import WalletOrdersTestSupport
 
     @Test("Junk in a source folder is skipped and each skipped file is reported")
     func junkIsSkipped() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         for junk in [".DS_Store", "__MACOSX/._order.json", "en.lproj/.gitkeep", ".git/config", "manifest.json", "signature", "en.lproj/.DS_Store"] {
             _ = try folder.write([0x00], to: junk)
@@ -72,8 +71,7 @@ import WalletOrdersTestSupport
 
     @Test("A symbolic link in a source folder is refused, naming it")
     func symlinkRefused() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         try FileManager.default.createSymbolicLink(atPath: folder.file("logo.png").path, withDestinationPath: "/etc/hostname")
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
@@ -84,8 +82,7 @@ import WalletOrdersTestSupport
 
     @Test("A named pipe in a source folder is refused as a special file")
     func specialFileRefused() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         _ = try folder.write(Array(minimalOrderJSON(typeIdentifier: Self.typeIdentifier).utf8), to: "order.json")
         #expect(mkfifo(folder.file("pipe").path, 0o600) == 0)
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
@@ -95,8 +92,7 @@ import WalletOrdersTestSupport
 
     @Test("A folder without order.json at its root is refused")
     func missingOrderJSON() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         _ = try folder.write(Array("{}".utf8), to: "MyOrder/order.json")
         let error = try #require(throws: WalletOrdersError.self) { try OrderSource(directory: folder.url) }
         #expect(error.code == .invalidSource)

@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
-@Suite(.dedicatedThreads) struct SampleArchiveTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct SampleArchiveTests {
     @Test("Samples/ holds the four required kinds of order")
     func samplesExist() {
         #expect(Repository.sampleNames == ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"])
@@ -39,8 +39,7 @@ import WalletOrdersTestSupport
     @Test("Every sample's signature passes `openssl cms -verify` with the test root as CA", arguments: Repository.sampleNames)
     func opensslVerifiesSignature(sample: String) throws {
         let built = try SampleBuilds.build(sample)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archive = try OrderArchive(bytes: built.bytes)
         let manifest = try folder.write(try #require(archive.contents(of: "manifest.json")), to: "manifest.json")
         let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
@@ -165,8 +164,7 @@ import WalletOrdersTestSupport
     @Test("Archive timestamps are the signing time in UTC, whatever the time zone")
     func timestampsAreUTC() throws {
         let built = try SampleBuilds.build("store-pickup")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let path = try folder.write(built.bytes, to: "a.order")
         let script = "import sys, zipfile; print(set(i.date_time for i in zipfile.ZipFile(sys.argv[1]).infolist()))"
         let result = try ExternalProgram.python(

@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Loading a signing identity: every way it can go wrong has its own code and message.
-@Suite(.dedicatedThreads) struct SigningIdentityTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct SigningIdentityTests {
     static let typeIdentifier = "order.com.example.identity-tests"
     static let certificate = TestPKI.certificate(for: typeIdentifier)
     static let certificatePEM = Array(certificate.certificatePEM.utf8)
@@ -48,8 +48,7 @@ import WalletOrdersTestSupport
         try #require(!path.isEmpty && path.utf8.count < 1_000)
         let key = Array(try Self.certificate.privateKeyPEM(passphrase: path).utf8)
         #expect(SigningIdentity.isEncryptedPrivateKey(key))
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let identity = try SigningIdentity.load(
             certificateFile: try folder.write(Self.certificatePEM, to: "cert.pem"),
             privateKeyFile: try folder.write(key, to: "key.pem"),
@@ -80,8 +79,7 @@ import WalletOrdersTestSupport
     @Test("A legacy RC2/3DES .p12, as older Keychain exports are, loads with its intermediate inside")
     func legacyPKCS12() throws {
         let p12 = try Self.certificate.pkcs12(passphrase: "export", legacyEncryption: true)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let path = try folder.write(p12, to: "legacy.p12")
         // Independent check that it really is legacy-encrypted: OpenSSL 3 refuses it without -legacy.
         let openssl = URL(fileURLWithPath: "/usr/bin/openssl")

@@ -7,11 +7,10 @@ import WalletOrdersTestSupport
 /// the regular file the walk saw, in the folder the walk opened. These are the swaps an attacker
 /// with write access to the folder makes between the calls (a link to a secret, a FIFO that blocks
 /// the reader forever, a subfolder replaced by a link to another tree).
-@Suite(.dedicatedThreads) struct SourceSwapTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct SourceSwapTests {
     @Test("A link swapped in for a listed file is refused, not followed")
     func linkIsNotFollowed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let secret = try folder.write(Array("secret".utf8), to: "secret.txt")
         let link = folder.file("logo.png")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
@@ -24,8 +23,7 @@ import WalletOrdersTestSupport
 
     @Test("A FIFO swapped in for a listed file is refused at once, without waiting for a writer")
     func fifoIsNotWaitedOn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let fifo = folder.file("order.json")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let clock = ContinuousClock()
@@ -38,8 +36,7 @@ import WalletOrdersTestSupport
 
     @Test("A regular file reads as before")
     func regularFileReads() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let file = try folder.write(Array("{}".utf8), to: "order.json")
         #expect(try BoundedFile.read(file.path, as: .orderFile, regularFileOnly: true) == Array("{}".utf8))
     }
@@ -62,8 +59,7 @@ import WalletOrdersTestSupport
 
     @Test("Files are read from the folder the walk opened, even when its path is moved and replaced by a link")
     func readsStayInTheOpenedFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let tree = folder.file("source")
         try FileManager.default.createDirectory(at: tree.appendingPathComponent("en.lproj"), withIntermediateDirectories: true)
         try Data("ours".utf8).write(to: tree.appendingPathComponent("en.lproj/order.strings"))

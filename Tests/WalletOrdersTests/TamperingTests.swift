@@ -6,7 +6,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
-@Suite(.dedicatedThreads) struct TamperingTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct TamperingTests {
     static let original: BuiltOrderArchive = try! SampleBuilds.build("localized")
     static let paths: [String] = try! ArchiveSurgery.files(of: original.bytes).map(\.path)
 
@@ -89,8 +89,7 @@ import WalletOrdersTestSupport
 
     @Test("A signature without signed attributes (openssl -noattr) is refused for its missing signing time")
     func noSignedAttributes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let certPath = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
         let keyPath = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
@@ -189,8 +188,7 @@ import WalletOrdersTestSupport
         let der = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
         let ber = try Self.bouncyCastleLayout(der)
         // OpenSSL, which shares no code with the verifier's reading of the structure, verifies it.
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let result = try ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             [

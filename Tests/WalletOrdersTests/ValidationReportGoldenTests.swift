@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// The four report formats of one archive with many findings, compared with committed golden
 /// files. Set WALLET_ORDERS_UPDATE_GOLDEN=1 to rewrite them after an intended change.
-@Suite(.dedicatedThreads) struct ValidationReportGoldenTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct ValidationReportGoldenTests {
     static let day: TimeInterval = 86_400
     static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let signingTime = start.addingTimeInterval(151 * day)  // 2026-06-01
@@ -79,8 +79,7 @@ import WalletOrdersTestSupport
     @Test("The SARIF output is a valid SARIF 2.1.0 log (sarif-pydantic) with a rule entry per result")
     func sarifIsValid() throws {
         let sarif = ReportRenderer().render(Self.reports, as: .sarif)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Array(sarif.utf8), to: "report.sarif")
         let script = """
             import json, sys
@@ -101,8 +100,7 @@ import WalletOrdersTestSupport
     @Test("The JSON output is valid against Schemas/validation-report.schema.json (Python jsonschema)")
     func jsonMatchesItsSchema() throws {
         let json = ReportRenderer().render(Self.reports, as: .json)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Array(json.utf8), to: "report.json")
         let schema = Repository.root.appendingPathComponent("Schemas/validation-report.schema.json").path
         let script = """

@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// Hostile or broken zip containers are reported, never followed, and never exhaust memory.
 /// The fixtures are written by Python's `zipfile` (not by our writer), each named after what is wrong.
-@Suite(.dedicatedThreads) struct ZipSafetyTests {
+@Suite(.dedicatedThreads, .temporaryFolder) struct ZipSafetyTests {
     struct Fixture: Sendable, CustomTestStringConvertible {
         /// What is wrong, as the fixture's name.
         var name: String
@@ -103,8 +103,7 @@ import WalletOrdersTestSupport
 
     @Test("Each hostile entry is reported with its rule and entry, and the rest still verifies", arguments: fixtures)
     func hostileEntry(fixture: Fixture) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Self.signed, to: fixture.name)
         let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'a')\n\(fixture.python)\nz.close()\n"
         let result = try ExternalProgram.python(script, [path.path])
@@ -350,8 +349,7 @@ import WalletOrdersTestSupport
 
     @Test("bsdtar's zip written to standard output, NUL-padded to its 10,240-byte block, passes with one zip.trailing-padding warning")
     func bsdtarBlockPadding() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.ofTest
         let archive = try OrderArchive(bytes: Self.signed)
         for path in archive.filePaths { _ = try folder.write(try #require(archive.contents(of: path)), to: path) }
         // libarchive (bsdtar here, /usr/bin/tar on macOS) pads what it writes to standard output to whole blocks.
