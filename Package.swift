@@ -344,7 +344,7 @@ let package = Package(
                 "WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersIntake", "WalletOrdersTestSupport",
                 "WalletOrdersTestFixtures",
             ],
-            exclude: ["Support/make_order_archive.py", "Support/apple_profile_chain.py", "Support/real_pass_schema.py", "Golden", "Fixtures"],
+            exclude: ["Support/make_order_archive.py", "Support/apple_profile_chain.py", "Support/json_schema_check.py", "Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

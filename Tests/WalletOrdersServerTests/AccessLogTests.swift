@@ -174,6 +174,7 @@ struct RefusalStatusTests {
         let answer = ServiceError.from(WalletOrdersError(.validationFailed, "1 validation error"), report: report)
         #expect(answer.status == .unprocessableContent)
         #expect(answer.message.hasPrefix("The order was not built: "))
-        #expect(answer.details != nil)
+        let details = try #require(answer.details)
+        #expect(try JSONDecoder().decode(ValidationReport.self, from: Data(details)) == report, "the report, whole")
     }
 }

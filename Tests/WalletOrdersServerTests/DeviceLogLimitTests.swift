@@ -151,11 +151,11 @@ struct DeviceLogLimitTests {
     @Test(
         "At the cap, a crowd of addresses churning connections closes its own: a client with one waiting connection keeps it however many new ones come"
     )
-    func capClosesTheCrowdFirst() {
+    func capClosesTheCrowdFirst() throws {
         let closed = Mutex<[String]>([])
         let counter = ConnectionCounter(maximum: 50, maximumPerAddress: 64, exempt: TrustedProxies(ranges: []))
-        let probe = counter.open("198.51.100.7", close: { closed.withLock { $0.append("probe") } })
-        #expect(probe != nil)
+        let opened = counter.open("198.51.100.7", close: { closed.withLock { $0.append("probe") } })
+        let probe = try #require(opened)
         // 20 addresses, each replacing every connection the service closes, 10,000 times: the
         // probe, the longest waiting of all from the second round on, is never the one to go.
         var tickets: [String: ConnectionCounter.Ticket] = [:]
@@ -163,8 +163,8 @@ struct DeviceLogLimitTests {
         for round in 0..<10_000 {
             let name = "\(round)"
             let ticket = counter.open("192.0.2.\(round % 20 + 1)", close: { closed.withLock { $0.append(name) } })
-            #expect(ticket != nil)
-            tickets[name] = ticket
+            let kept: ConnectionCounter.Ticket = try #require(ticket, "round \(round) was refused")
+            tickets[name] = kept
             // What the service does once a connection closed for a new one has closed.
             let gone = closed.withLock { closed in
                 defer { closed = [] }
@@ -177,6 +177,8 @@ struct DeviceLogLimitTests {
         }
         #expect(counter.total == 50)
         #expect(gave == 10_000 - 49)
+        counter.close(probe)
+        #expect(counter.total == 49, "the probe was still counted, and its close took back its own count")
         // Once each address holds one waiting connection at most, the longest waiting of all goes:
         // the probe.
         let spread = ConnectionCounter(maximum: 3, maximumPerAddress: 64, exempt: TrustedProxies(ranges: []))

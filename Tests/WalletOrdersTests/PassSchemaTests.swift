@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// `Schemas/pass.schema.json` against ground truth: the real passes of
 /// `../shared/reference/real-passes/` (airlines, rail, cinemas, loyalty cards, Apple's own samples),
 /// each with the verdict Wallet is expected to give, and against an implementation we did not write
-/// (Python's `jsonschema`, `Support/real_pass_schema.py`). The schema must not refuse what Wallet
+/// (Python's `jsonschema`, `Support/json_schema_check.py`). The schema must not refuse what Wallet
 /// shows: a pass Wallet accepts breaks it only by keys Apple doesn't document, which the device
 /// ignores (the schema forbids them so that editors flag typos).
 @Suite(.dedicatedThreads) struct PassSchemaTests {
@@ -52,7 +52,7 @@ import WalletOrdersTestSupport
         }
     }
 
-    /// Our engine's violations of `passJSON`, as `keyword|pointer|property` (see the Python helper),
+    /// Our engine's violations of `passJSON`, as `keyword|pointer|key` (as the Python helper's `real-passes`),
     /// or `nil` when it isn't JSON (trailing commas allowed, as Wallet's reader allows them).
     static func violations(_ passJSON: [UInt8], _ schema: JSONSchema) -> [String]? {
         let parsed = JSONParser.parse(passJSON, allowingTrailingCommas: true)
@@ -90,9 +90,7 @@ import WalletOrdersTestSupport
     @Test("Our schema engine and Python's jsonschema find the same violations in every real pass")
     func enginesAgree() throws {
         let schema = try Self.schema()
-        let result = try ExternalProgram.run(
-            tool: "python3",
-            [Repository.support.appendingPathComponent("real_pass_schema.py").path, Self.schemaFile.path, Self.realPasses.path])
+        let result = try SchemaFilesTests.runPython(["real-passes", Self.schemaFile.path, Self.realPasses.path])
         try #require(result.status == 0, "\(result)")
         let python = try JSONDecoder().decode([String: [String]].self, from: result.standardOutput)
         var compared = 0

@@ -58,62 +58,11 @@ import WalletOrdersTestSupport
         }
     }
 
-    /// One Python helper for every check; `sys.argv[1]` picks the mode.
-    ///
-    /// - `check-schema SCHEMA`: `Draft202012Validator.check_schema` against the 2020-12 metaschema.
-    /// - `formats`: prints the sorted names of the formats the format checker checks.
-    /// - `validate SCHEMA INSTANCE`: prints every error (pointer and message), exit 1 if any.
-    /// - `best-match SCHEMA INSTANCE`: prints `best_match` as a ``Failure`` JSON, or `null` if valid.
-    static let python = #"""
-        import json, sys
-        from jsonschema import Draft202012Validator as V
-        from jsonschema.exceptions import best_match
-
-        def load(path):
-            with open(path, encoding="utf-8") as f:
-                return json.load(f)
-
-        def pointer(path):
-            return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-        mode = sys.argv[1]
-        if mode == "formats":
-            print(json.dumps(sorted(V.FORMAT_CHECKER.checkers)))
-            sys.exit(0)
-        schema = load(sys.argv[2])
-        if mode == "check-schema":
-            V.check_schema(schema)
-            print("ok")
-            sys.exit(0)
-        validator = V(schema, format_checker=V.FORMAT_CHECKER)
-        instance = load(sys.argv[3])
-        if mode == "validate":
-            errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
-            for e in errors:
-                print(pointer(e.absolute_path) or "(root)", e.validator, e.message)
-            sys.exit(1 if errors else 0)
-        if mode == "best-match":
-            e = best_match(validator.iter_errors(instance))
-            if e is None:
-                print("null")
-                sys.exit(0)
-            result = {"keyword": e.validator, "instancePointer": pointer(e.absolute_path)}
-            missing = []
-            if e.validator == "required":
-                missing = [p for p in e.validator_value if p not in e.instance]
-            elif e.validator == "additionalProperties":
-                missing = sorted(k for k in e.instance if k not in e.schema.get("properties", {}))
-            elif e.validator == "dependentRequired":
-                missing = [p for k, ps in e.validator_value.items() if k in e.instance for p in ps if p not in e.instance]
-            if missing:
-                result["property"] = missing[0]
-            print(json.dumps(result))
-            sys.exit(0)
-        sys.exit("unknown mode " + mode)
-        """#
-
+    /// The Python helper for every check (`Support/json_schema_check.py`); its first argument
+    /// picks the mode: `check-schema SCHEMA`, `formats`, `validate SCHEMA INSTANCE` (every error),
+    /// `best-match SCHEMA INSTANCE` (a ``Failure`` as JSON, or `null` if valid), `real-passes`.
     static func runPython(_ arguments: [String]) throws -> ProgramResult {
-        try ExternalProgram.python(python, arguments)
+        try ExternalProgram.run(tool: "python3", [Repository.support.appendingPathComponent("json_schema_check.py").path] + arguments)
     }
 
     // MARK: - The schemas themselves
