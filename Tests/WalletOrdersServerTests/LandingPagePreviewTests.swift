@@ -12,7 +12,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The Add to Apple Wallet page shows the order's preview (live HTTP)", .dedicatedThreads)
+@Suite("The Add to Apple Wallet page shows the order's preview", .dedicatedThreads)
 struct LandingPagePreviewTests {
     @Test(
         "The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words"

@@ -11,7 +11,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The merchant API: API keys, FinanceKit's answers over HTTP, status by status (live HTTP, SQLite store)", .dedicatedThreads, .temporaryFolder)
+@Suite("The merchant API: API keys, FinanceKit's answers over HTTP, status by status (SQLite store)", .dedicatedThreads, .temporaryFolder)
 struct MerchantAPITests {
     static let orders = "/merchant/v1/orders"
     static let one = "/merchant/v1/orders/\(ServiceUnderTest.orderPath)"
@@ -161,7 +161,7 @@ struct MerchantAPITests {
     }
 }
 
-@Suite("Add to Apple Wallet: one unguessable link per order (live HTTP)", .dedicatedThreads, .temporaryFolder)
+@Suite("Add to Apple Wallet: one unguessable link per order", .dedicatedThreads, .temporaryFolder)
 struct CustomerLinkTests {
     @Test("The merchant gets the link; the page has the button; the archive comes with Apple's media type; wrong keys and unknown orders get one 404")
     func links() async throws {
@@ -203,7 +203,7 @@ struct CustomerLinkTests {
     }
 }
 
-@Suite("The merchant API builds and signs with the identity the service holds (live HTTP)", .dedicatedThreads, .temporaryFolder)
+@Suite("The merchant API builds and signs with the identity the service holds", .dedicatedThreads, .temporaryFolder)
 struct MerchantBuildTests {
     static func service(steps: IntakeSteps? = nil) throws -> ServiceUnderTest {
         let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
