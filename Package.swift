@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Child processes (the preview's Chromium, and every program the tests run), awaited without a thread.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         // The PostgreSQL order store (WalletOrdersPostgres).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -167,7 +169,11 @@ let package = Package(
         // barcodes drawn through the interop layer.
         .target(
             name: "WalletOrdersPreview",
-            dependencies: ["WalletOrders", "WalletOrdersBarcodeInterop"],
+            dependencies: [
+                "WalletOrders", "WalletOrdersBarcodeInterop",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The command-line tool: argument parsing and printing, nothing else.
@@ -224,6 +230,10 @@ let package = Package(
         // Foundation only, so any test target can use it; not a product.
         .target(
             name: "WalletOrdersTestSupport",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/WalletOrdersTestSupport",
             exclude: ["browser_check.py"],
             swiftSettings: swiftSettings

@@ -1,4 +1,6 @@
 public import Foundation
+import Subprocess
+import SystemPackage
 
 /// Renders a page to PNG with headless Chromium (Debian's `chromium`), for `preview --png`.
 public struct HeadlessChromium: Sendable {
@@ -52,7 +54,7 @@ public struct HeadlessChromium: Sendable {
 
     /// A PNG of the whole page at `width` CSS pixels (twice that in device pixels, as on an
     /// iPhone). Two runs: one measures the page's height, one takes the picture.
-    public func screenshot(html: String, width: Int = 390) throws -> [UInt8] {
+    public func screenshot(html: String, width: Int = 390) async throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-preview-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -60,7 +62,7 @@ public struct HeadlessChromium: Sendable {
         // The measuring copy may run one inline script that writes the height into the title.
         let measuring = folder.appendingPathComponent("measure.html")
         try Data(Self.measuringPage(html, nonce: UUID().uuidString.filter(\.isHexDigit)).utf8).write(to: measuring)
-        let dump = try run(arguments(width: width, height: 800, profile: profile) + ["--dump-dom", measuring.absoluteString])
+        let dump = try await run(arguments(width: width, height: 800, profile: profile) + ["--dump-dom", measuring.absoluteString])
         guard let range = dump.range(of: "<title>height:"), let end = dump[range.upperBound...].firstIndex(of: "<"),
             let height = Int(dump[range.upperBound..<end])
         else { throw Failed(description: "Chromium did not measure the page.") }
@@ -68,7 +70,7 @@ public struct HeadlessChromium: Sendable {
         try Data(html.utf8).write(to: page)
         let png = folder.appendingPathComponent("page.png")
         let shotHeight = min(max(height, 200), Self.maximumHeight)
-        _ = try run(arguments(width: width, height: shotHeight, profile: profile) + ["--screenshot=\(png.path)", page.absoluteString])
+        _ = try await run(arguments(width: width, height: shotHeight, profile: profile) + ["--screenshot=\(png.path)", page.absoluteString])
         guard let bytes = try? Data(contentsOf: png), !bytes.isEmpty else {
             throw Failed(description: "Chromium wrote no screenshot.")
         }
@@ -95,30 +97,36 @@ public struct HeadlessChromium: Sendable {
         return page
     }
 
-    private func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-orders-chromium-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                throw Failed(description: "Chromium did not finish within 60 seconds.")
+    private func run(_ arguments: [String]) async throws -> String {
+        // Chromium is awaited, not waited for on a thread; past 60 s the run is cancelled, and
+        // Subprocess's teardown ends it (SIGTERM, then SIGKILL after 5 s).
+        let options: PlatformOptions = {
+            var options = PlatformOptions()
+            options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(5))]
+            return options
+        }()
+        let executable = executable
+        let status = try await withThrowingTaskGroup(of: (TerminationStatus, String)?.self) { group in
+            group.addTask {
+                let result = try await Subprocess.run(
+                    .path(FilePath(executable.path)), arguments: Arguments(arguments), platformOptions: options,
+                    output: .string(limit: Self.outputLimit), error: .discarded)
+                return (result.terminationStatus, result.standardOutput)
             }
-            usleep(20_000)
+            group.addTask {
+                try await Task.sleep(for: .seconds(60))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "Chromium exited with status \(process.terminationStatus).")
-        }
-        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard let (termination, output) = status else { throw Failed(description: "Chromium did not finish within 60 seconds.") }
+        guard termination.isSuccess else { throw Failed(description: "Chromium exited with \(termination).") }
+        return output
     }
+
+    /// The most of Chromium's stdout read (the measuring run's DOM): the page's own size is bounded
+    /// by the preview long before this.
+    static let outputLimit = 64 * 1024 * 1024
 }

@@ -167,7 +167,7 @@ struct PreviewCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             do {
-                let bytes = try chromium.screenshot(html: preview.html)
+                let bytes = try await chromium.screenshot(html: preview.html)
                 try reportingFailures { try OutputTarget.path(png).write(bytes) }
                 Terminal.write("wrote \(png) (390 px wide at 2x, \(appearance.rawValue))", to: messages)
             } catch let error as ExitCode {

@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// certificate and Apple's WWDR G4 intermediate (`apple_profile_chain.py`), and the same chains
 /// with one part of Apple's profile changed. Archives are signed by `wallet-orders build` and,
 /// where `build` rightly refuses, by an independent signer (`make_order_archive.py`).
-@Suite("Apple's Order Type ID profile, end to end", .serialized, .dedicatedThreads)
+@Suite("Apple's Order Type ID profile, end to end", .serialized)
 struct AppleProfileEndToEndTests {
     /// The real certificate's order type: the replica carries its marker and UID unchanged.
     static let orderType = "order.com.anybill.receipt.default"
@@ -52,10 +52,10 @@ struct AppleProfileEndToEndTests {
         do { return try TemporaryFolder() } catch { throw FixtureError(description: "\(error)") }
     }
 
-    static func chain(_ name: String, _ flags: [String] = []) throws -> Chain {
+    static func chain(_ name: String, _ flags: [String] = []) async throws -> Chain {
         let out = try folder.get().file(name)
         if !FileManager.default.fileExists(atPath: out.appendingPathComponent("leaf.key.pem").path) {
-            let made = try ExternalProgram.run(
+            let made = try await ExternalProgram.run(
                 tool: "python3",
                 [
                     support.appendingPathComponent("apple_profile_chain.py").path, "issue", out.path, "--leaf", realLeaf.path,
@@ -67,10 +67,10 @@ struct AppleProfileEndToEndTests {
     }
 
     /// The shipped sample re-typed to the real certificate's order type, as a source folder.
-    static func source() throws -> URL {
+    static func source() async throws -> URL {
         let out = try folder.get().file("source")
         if FileManager.default.fileExists(atPath: out.appendingPathComponent("order.json").path) { return out }
-        let copied = try ExternalProgram.run(tool: "cp", ["-R", Repository.shippedEcommerce.path, out.path])
+        let copied = try await ExternalProgram.run(tool: "cp", ["-R", Repository.shippedEcommerce.path, out.path])
         try #require(copied.status == 0, "\(copied)")
         let orderJSON = out.appendingPathComponent("order.json")
         let text = try String(contentsOf: orderJSON, encoding: .utf8)
@@ -80,8 +80,8 @@ struct AppleProfileEndToEndTests {
     }
 
     /// What `apple_profile_chain.py extensions` (pyca/cryptography) reads of certificates.
-    static func extensions(_ certificates: [URL]) throws -> [[String: Any]] {
-        let read = try ExternalProgram.run(
+    static func extensions(_ certificates: [URL]) async throws -> [[String: Any]] {
+        let read = try await ExternalProgram.run(
             tool: "python3", [support.appendingPathComponent("apple_profile_chain.py").path, "extensions"] + certificates.map(\.path))
         try #require(read.status == 0, "\(read)")
         return try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [[String: Any]])
@@ -97,10 +97,10 @@ struct AppleProfileEndToEndTests {
     }
 
     @Test("A chain copying a real Order Type ID certificate and Apple's WWDR G4 builds, verifies, validates, stores and uploads")
-    func realProfileIsAccepted() throws {
-        let chain = try Self.chain("apple-profile")
+    func realProfileIsAccepted() async throws {
+        let chain = try await Self.chain("apple-profile")
         // pyca/cryptography confirms the copies carry exactly Apple's extensions.
-        let read = try Self.extensions([chain.leaf, Self.realLeaf, chain.wwdr, Self.appleWWDR])
+        let read = try await Self.extensions([chain.leaf, Self.realLeaf, chain.wwdr, Self.appleWWDR])
         #expect(Self.extensionList(read[0]) == Self.extensionList(read[1]), "the leaf copies every extension of the real certificate")
         #expect(Self.extensionList(read[2]) == Self.extensionList(read[3]), "the intermediate copies every extension of WWDR G4")
         #expect(read[0]["subject"] as? String == read[1]["subject"] as? String)
@@ -108,16 +108,16 @@ struct AppleProfileEndToEndTests {
 
         let folder = try Self.folder.get()
         let archive = folder.file("apple-profile.order")
-        let built = try CLI.run(
+        let built = try await CLI.run(
             ["build", try Self.source().path, "--out", archive.path, "--signing-time", SharedFixtures.signingTimeText] + chain.signingArguments)
         #expect(built.status == 0, "\(built)")
 
         // openssl, not our verifier, checks the signature and chain the archive carries.
         let unpacked = folder.file("apple-profile-unpacked")
-        let unzipped = try ExternalProgram.python(
+        let unzipped = try await ExternalProgram.python(
             "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", [archive.path, unpacked.path])
         #expect(unzipped.status == 0, "\(unzipped)")
-        let cms = try ExternalProgram.run(
+        let cms = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", unpacked.appendingPathComponent("signature").path,
@@ -127,20 +127,20 @@ struct AppleProfileEndToEndTests {
         #expect(cms.status == 0, "\(cms)")
 
         let trust = ["--trust-root", chain.root.path]
-        let verified = try CLI.run(["verify", archive.path] + trust)
+        let verified = try await CLI.run(["verify", archive.path] + trust)
         #expect(verified.status == 0, "\(verified)")
         #expect(!verified.output.contains("error["), "\(verified)")
-        let validated = try CLI.run(["validate", archive.path] + trust)
+        let validated = try await CLI.run(["validate", archive.path] + trust)
         #expect(validated.status == 0, "\(validated)")
         #expect(!validated.output.contains("error["), "\(validated)")
-        let saved = try CLI.run(["store", "save", archive.path, "--store", folder.file("saved.sqlite").path] + trust)
+        let saved = try await CLI.run(["store", "save", archive.path, "--store", folder.file("saved.sqlite").path] + trust)
         #expect(saved.status == 0, "\(saved)")
         #expect(saved.output.contains("added"), "\(saved)")
 
         // The service: a signed upload, and a build signed by the service with the same identity.
         let signing = folder.file("signing/\(Self.orderType)")
         try FileManager.default.createDirectory(at: signing, withIntermediateDirectories: true)
-        for (from, to) in [
+        for (from, to) in await [
             (chain.leaf, "order-type.pem"), (chain.leafKey, "order-type.key.pem"), (chain.wwdr, "wwdr-intermediate.pem"),
             (try Self.source(), "template"),
         ] {
@@ -148,35 +148,35 @@ struct AppleProfileEndToEndTests {
             try FileManager.default.copyItem(at: from, to: signing.appendingPathComponent(to))
         }
         try FileManager.default.removeItem(at: signing.appendingPathComponent("template/order.json"))
-        let server = try RunningServer(
+        let server = try await RunningServer(
             ["--store", folder.file("served.sqlite").path, "--signing-dir", folder.file("signing").path] + trust,
             environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"], folder: folder, name: "apple-profile-serve")
         let auth = ["Authorization": "Bearer \(Self.key)"]
-        let uploaded = try HTTPClient.request(
+        let uploaded = try await HTTPClient.request(
             "POST", "\(server.baseURL)/merchant/v1/orders", headers: auth.merging(["Content-Type": "application/vnd.apple.finance.order"]) { $1 },
             body: try Data(contentsOf: archive))
         #expect(uploaded.status == 200, "\(String(decoding: uploaded.body, as: UTF8.self))")
         #expect(uploaded.json["result"] as? String == "added")
-        let orderJSON = try String(contentsOf: try Self.source().appendingPathComponent("order.json"), encoding: .utf8)
+        let orderJSON = try await String(contentsOf: try Self.source().appendingPathComponent("order.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"updatedAt\": \"2025-11-20T08:31:44Z\"", with: "\"updatedAt\": \"2025-11-22T08:31:44Z\"")
-        let builtByService = try HTTPClient.request(
+        let builtByService = try await HTTPClient.request(
             "POST", "\(server.baseURL)/merchant/v1/orders/build", headers: auth.merging(["Content-Type": "application/json"]) { $1 },
             body: Data(orderJSON.utf8))
         #expect(builtByService.status == 200, "\(String(decoding: builtByService.body, as: UTF8.self))")
         #expect(builtByService.json["result"] as? String == "added")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     @Test("A chain one change away from Apple's profile is refused by build, verify, validate, store save and the upload", arguments: deviations)
-    func deviationIsRefused(_ deviation: Deviation) throws {
-        let chain = try Self.chain(deviation.name.replacingOccurrences(of: " ", with: "-"), deviation.flags)
+    func deviationIsRefused(_ deviation: Deviation) async throws {
+        let chain = try await Self.chain(deviation.name.replacingOccurrences(of: " ", with: "-"), deviation.flags)
         let folder = try Self.folder.get()
-        let source = try Self.source()
+        let source = try await Self.source()
 
         // build refuses before signing, with validation and without.
         for extra in [[], ["--no-validate"]] {
             let out = folder.file("refused.order")
-            let built = try CLI.run(
+            let built = try await CLI.run(
                 ["build", source.path, "--out", out.path, "--signing-time", SharedFixtures.signingTimeText] + chain.signingArguments + extra)
             #expect(built.status != 0, "\(built)")
             #expect(built.errorOutput.contains(deviation.ruleID), "\(built)")
@@ -186,7 +186,7 @@ struct AppleProfileEndToEndTests {
 
         // An independent signer makes the archive build refuses to make.
         let archive = folder.file("\(deviation.name.replacingOccurrences(of: " ", with: "-")).order")
-        let signed = try ExternalProgram.run(
+        let signed = try await ExternalProgram.run(
             tool: "python3",
             [
                 Self.support.appendingPathComponent("make_order_archive.py").path, source.path, archive.path,
@@ -197,35 +197,35 @@ struct AppleProfileEndToEndTests {
 
         let trust = ["--trust-root", chain.root.path]
         for command in [["verify"], ["validate"]] {
-            let result = try CLI.run(command + [archive.path] + trust)
+            let result = try await CLI.run(command + [archive.path] + trust)
             #expect(result.status == 1, "\(result)")
             #expect(result.output.contains("error[\(deviation.ruleID)]"), "\(result)")
         }
-        let saved = try CLI.run(["store", "save", archive.path, "--store", folder.file("refused.sqlite").path, "--json"] + trust)
+        let saved = try await CLI.run(["store", "save", archive.path, "--store", folder.file("refused.sqlite").path, "--json"] + trust)
         #expect(saved.status == 1, "\(saved)")
         #expect(saved.output.contains(deviation.ruleID), "\(saved)")
 
-        let server = try RunningServer(
+        let server = try await RunningServer(
             ["--store", folder.file("refused-served.sqlite").path] + trust, environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"],
             folder: folder, name: "refused-serve")
-        let uploaded = try HTTPClient.request(
+        let uploaded = try await HTTPClient.request(
             "POST", "\(server.baseURL)/merchant/v1/orders",
             headers: ["Authorization": "Bearer \(Self.key)", "Content-Type": "application/vnd.apple.finance.order"],
             body: try Data(contentsOf: archive))
         #expect(uploaded.status == 422, "\(String(decoding: uploaded.body, as: UTF8.self))")
         #expect(String(decoding: uploaded.body, as: UTF8.self).contains(deviation.ruleID))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     @Test("dev-certs issues Apple's profile: pyca/cryptography and openssl read it back")
-    func devCertsCarryApplesProfile() throws {
+    func devCertsCarryApplesProfile() async throws {
         let folder = try Self.folder.get()
         let out = folder.file("dev-certs")
-        let made = try CLI.run(["dev-certs", "--order-type-id", "order.com.example.profile", "--team-id", "TEAMID0001", "--out", out.path])
+        let made = try await CLI.run(["dev-certs", "--order-type-id", "order.com.example.profile", "--team-id", "TEAMID0001", "--out", out.path])
         #expect(made.status == 0, "\(made)")
         let leaf = out.appendingPathComponent("order-type.pem")
         let wwdr = out.appendingPathComponent("wwdr-intermediate.pem")
-        let read = try Self.extensions([leaf, wwdr, Self.realLeaf, Self.appleWWDR])
+        let read = try await Self.extensions([leaf, wwdr, Self.realLeaf, Self.appleWWDR])
         func byOID(_ certificate: [String: Any]) -> [String: String] {
             var found: [String: String] = [:]
             for item in (certificate["extensions"] as? [[String: Any]]) ?? [] {
@@ -243,7 +243,7 @@ struct AppleProfileEndToEndTests {
         #expect(devLeaf["1.2.840.113635.100.14.2"] == expectedMarker)
         #expect(devWWDR["1.2.840.113635.100.6.2.1"] == realWWDR["1.2.840.113635.100.6.2.1"])
         // openssl names the purposes as Apple's certificate has them.
-        let text = try ExternalProgram.run(tool: "openssl", ["x509", "-in", leaf.path, "-noout", "-ext", "extendedKeyUsage,keyUsage"])
+        let text = try await ExternalProgram.run(tool: "openssl", ["x509", "-in", leaf.path, "-noout", "-ext", "extendedKeyUsage,keyUsage"])
         #expect(text.output.contains("TLS Web Client Authentication, 1.2.840.113635.100.4.19"), "\(text)")
         #expect(text.output.contains("critical") && text.output.contains("Digital Signature"), "\(text)")
     }

@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersTestSupport
 
 /// `wallet-orders build --batch` and parallel `validate`, run as a user would.
-@Suite(.dedicatedThreads, .temporaryFolder) struct BatchEndToEndTests {
+@Suite(.temporaryFolder) struct BatchEndToEndTests {
     /// The shipped-ecommerce order.json with `changes` applied, as one JSON line.
     static func orderLine(_ changes: [String: Any]) throws -> String {
         let data = try Data(contentsOf: Repository.shippedEcommerce.appendingPathComponent("order.json"))
@@ -26,9 +26,9 @@ import WalletOrdersTestSupport
         ].joined(separator: "\n") + "\n"
     }
 
-    static func batch(_ input: URL, out: URL, _ extra: [String] = []) throws -> ProgramResult {
-        let certs = try SharedFixtures.certs.get()
-        return try CLI.run(
+    static func batch(_ input: URL, out: URL, _ extra: [String] = []) async throws -> ProgramResult {
+        let certs = try await SharedFixtures.certs.get()
+        return try await CLI.run(
             [
                 "build", "--batch", input.path, "--template", Repository.shippedEcommerce.path, "--out", out.path,
                 "--signing-time", SharedFixtures.signingTimeText,
@@ -40,11 +40,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("JSON Lines with bad lines: good orders built and verified, bad ones reported by line, exit 1")
-    func jsonLinesWithBadLines() throws {
+    func jsonLinesWithBadLines() async throws {
         let folder = try TemporaryFolder.ofTest
         let input = try folder.write(Array(try Self.mixedLines().utf8), to: "orders.jsonl")
         let out = folder.file("out")
-        let result = try Self.batch(input, out: out)
+        let result = try await Self.batch(input, out: out)
         #expect(result.status == 1, "\(result)")
         let errors = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("error:") }.map(String.init)
         #expect(errors.count == 2, "\(result.errorOutput)")
@@ -58,8 +58,8 @@ import WalletOrdersTestSupport
         #expect(result.output.hasPrefix("built 4, failed 2 in "), "\(result.output)")
 
         // Every archive verifies with our verifier against the test root...
-        let certs = try SharedFixtures.certs.get()
-        let verified = try CLI.run(
+        let certs = try await SharedFixtures.certs.get()
+        let verified = try await CLI.run(
             ["verify", "--trust-root", certs.rootCA.path] + (try Self.names(in: out)).map { out.appendingPathComponent($0).path })
         #expect(verified.status == 0, "\(verified)")
         // ...and with OpenSSL.
@@ -67,7 +67,7 @@ import WalletOrdersTestSupport
         #expect(try archive.order().orderIdentifier == "../../etc/passwd")
         let manifest = try folder.write(try #require(archive.contents(of: "manifest.json")), to: "manifest.json")
         let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
-        let openssl = try ExternalProgram.run(
+        let openssl = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
@@ -78,14 +78,14 @@ import WalletOrdersTestSupport
     }
 
     @Test("A folder of order files: failures named by file, non-JSON files ignored")
-    func folderInput() throws {
+    func folderInput() async throws {
         let folder = try TemporaryFolder.ofTest
         try folder.write(Array(try Self.orderLine(["orderIdentifier": "F-1"]).utf8), to: "orders/first.json")
         try folder.write(Array(try Self.orderLine(["orderIdentifier": "F-2", "orderIdentifier2": 1]).utf8), to: "orders/second.json")
         try folder.write(Array("not json".utf8), to: "orders/broken.json")
         try folder.write(Array("ignored".utf8), to: "orders/readme.txt")
         let out = folder.file("out")
-        let result = try Self.batch(folder.file("orders"), out: out, ["--jobs", "1"])
+        let result = try await Self.batch(folder.file("orders"), out: out, ["--jobs", "1"])
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains("error: broken.json: 1 validation error, not signed: [json.syntax]"))
         #expect(result.errorOutput.contains("warning: second.json: [schema.unknown-key] Unknown key 'orderIdentifier2'"))
@@ -94,12 +94,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("--jobs 1 and --jobs 2 write byte-identical archives for a fixed --signing-time")
-    func jobsAreDeterministic() throws {
+    func jobsAreDeterministic() async throws {
         let folder = try TemporaryFolder.ofTest
         let lines = try (1...8).map { try Self.orderLine(["orderIdentifier": "J-\($0)", "updatedAt": "2026-01-0\($0)T10:00:00Z"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
-        let one = try Self.batch(input, out: folder.file("one"), ["--jobs", "1", "--quiet"])
-        let two = try Self.batch(input, out: folder.file("two"), ["--jobs", "2", "--quiet"])
+        let one = try await Self.batch(input, out: folder.file("one"), ["--jobs", "1", "--quiet"])
+        let two = try await Self.batch(input, out: folder.file("two"), ["--jobs", "2", "--quiet"])
         #expect(one.status == 0, "\(one)")
         #expect(two.status == 0, "\(two)")
         let names = try Self.names(in: folder.file("one"))
@@ -111,7 +111,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("Two orders with the same file name (even differing in case): the earlier line wins, the later fails")
-    func duplicates() throws {
+    func duplicates() async throws {
         let folder = try TemporaryFolder.ofTest
         let lines = [
             try Self.orderLine(["orderIdentifier": "Dup-1", "updatedAt": "2026-01-01T10:00:00Z"]),
@@ -122,7 +122,7 @@ import WalletOrdersTestSupport
         let firstOnly = try folder.write(Array((lines[0] + "\n").utf8), to: "first.jsonl")
         for jobs in ["1", "3"] {
             let out = folder.file("out-\(jobs)")
-            let result = try Self.batch(input, out: out, ["--jobs", jobs])
+            let result = try await Self.batch(input, out: out, ["--jobs", jobs])
             #expect(result.status == 1, "\(result)")
             #expect(
                 result.errorOutput.contains(
@@ -138,17 +138,17 @@ import WalletOrdersTestSupport
             #expect(try Self.names(in: out) == ["Dup-1.order"])
             #expect(result.output.hasPrefix("built 1, failed 2 in "), "\(result.output)")
         }
-        let reference = try Self.batch(firstOnly, out: folder.file("reference"), ["--quiet"])
+        let reference = try await Self.batch(firstOnly, out: folder.file("reference"), ["--quiet"])
         #expect(reference.status == 0)
         #expect(try Data(contentsOf: folder.file("out-3/Dup-1.order")) == (try Data(contentsOf: folder.file("reference/Dup-1.order"))))
     }
 
     @Test("Not a terminal: plain progress lines; --quiet prints only the summary on success, and errors on failure")
-    func progressAndQuiet() throws {
+    func progressAndQuiet() async throws {
         let folder = try TemporaryFolder.ofTest
         let lines = try (1...4).map { try Self.orderLine(["orderIdentifier": "P-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
-        let everyOrder = try Self.batch(input, out: folder.file("a"), ["--progress-interval", "0"])
+        let everyOrder = try await Self.batch(input, out: folder.file("a"), ["--progress-interval", "0"])
         #expect(everyOrder.status == 0, "\(everyOrder)")
         let progress = everyOrder.errorOutput.split(separator: "\n").filter { $0.hasPrefix("progress: ") }
         #expect(progress.count == 4, "\(everyOrder.errorOutput)")
@@ -159,11 +159,11 @@ import WalletOrdersTestSupport
             everyOrder.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil,
             "\(everyOrder.output)")
 
-        let defaultInterval = try Self.batch(input, out: folder.file("b"))
+        let defaultInterval = try await Self.batch(input, out: folder.file("b"))
         #expect(!defaultInterval.errorOutput.contains("progress:"), "a short batch finishes before the first 5-second line")
         #expect(defaultInterval.output.hasPrefix("built 4, failed 0"))
 
-        let quiet = try Self.batch(input, out: folder.file("c"), ["--quiet"])
+        let quiet = try await Self.batch(input, out: folder.file("c"), ["--quiet"])
         #expect(quiet.status == 0)
         #expect(
             quiet.output.wholeMatch(of: /built 4, failed 0 in \d+\.\d\d s: \d+\.\d orders\/s, \d+ bytes written to .*\n/) != nil, "\(quiet.output)")
@@ -171,7 +171,7 @@ import WalletOrdersTestSupport
         #expect(try Self.names(in: folder.file("c")).count == 4)
 
         let broken = try folder.write(Array("\(lines[0])\n[]\n".utf8), to: "broken.jsonl")
-        let quietFailure = try Self.batch(broken, out: folder.file("d"), ["--quiet"])
+        let quietFailure = try await Self.batch(broken, out: folder.file("d"), ["--quiet"])
         #expect(quietFailure.status == 1)
         #expect(quietFailure.output.hasPrefix("built 1, failed 1 in "), "\(quietFailure.output)")
         let errorLines = quietFailure.errorOutput.split(separator: "\n").map(String.init)
@@ -181,21 +181,21 @@ import WalletOrdersTestSupport
     }
 
     @Test("--skip-existing leaves archives already in --out untouched and counts them; without it they are replaced")
-    func skipExisting() throws {
+    func skipExisting() async throws {
         let folder = try TemporaryFolder.ofTest
         let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "S-\($0)"]) }
         let firstTwo = try folder.write(Array((lines.prefix(2).joined(separator: "\n") + "\n").utf8), to: "two.jsonl")
         let all = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "three.jsonl")
         let out = folder.file("out")
-        #expect(try Self.batch(firstTwo, out: out).status == 0)
+        #expect(try await Self.batch(firstTwo, out: out).status == 0)
         let marker = Array("not replaced".utf8)
         _ = try folder.write(marker, to: "out/S-1.order")
-        let rerun = try Self.batch(all, out: out, ["--skip-existing", "--quiet"])
+        let rerun = try await Self.batch(all, out: out, ["--skip-existing", "--quiet"])
         #expect(rerun.status == 0, "\(rerun)")
         #expect(rerun.output.hasPrefix("built 1, skipped 2 (already in \(out.path)), failed 0 in "), "\(rerun.output)")
         #expect(Array(try Data(contentsOf: out.appendingPathComponent("S-1.order"))) == marker)
         #expect(try Self.names(in: out) == ["S-1.order", "S-2.order", "S-3.order"])
-        let replace = try Self.batch(all, out: out, ["--quiet"])
+        let replace = try await Self.batch(all, out: out, ["--quiet"])
         #expect(replace.output.hasPrefix("built 3, failed 0 in "), "\(replace.output)")
         #expect(Array(try Data(contentsOf: out.appendingPathComponent("S-1.order"))) != marker)
     }
@@ -214,12 +214,12 @@ import WalletOrdersTestSupport
         """
 
     @Test("On a terminal: a progress bar redrawn in place, green unless NO_COLOR, cleared before the summary", arguments: [true, false])
-    func progressBar(noColor: Bool) throws {
-        let certs = try SharedFixtures.certs.get()
+    func progressBar(noColor: Bool) async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let lines = try (1...3).map { try Self.orderLine(["orderIdentifier": "T-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             Self.terminalScript,
             [
                 noColor ? "no-color" : "color", try WalletOrdersBinary.url().path, "build", "--batch", input.path,
@@ -248,9 +248,9 @@ import WalletOrdersTestSupport
             ["build", "--batch", "x.jsonl", "--out", "o", "--json"],
             ["validate", "x.order", "--jobs", "0"],
         ])
-    func usageErrors(arguments: [String]) throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
+    func usageErrors(arguments: [String]) async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
         #expect(result.status == 64, "\(result)")
     }
 
@@ -263,9 +263,9 @@ import WalletOrdersTestSupport
             ["validate", "x.order", "--jobs", "0"],
             ["validate", "x.order", "--jobs", "-1"],
         ])
-    func jobsMessage(arguments: [String]) throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
+    func jobsMessage(arguments: [String]) async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await CLI.run(arguments + (arguments[0] == "build" ? certs.signingArguments : []))
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.contains("--jobs must be at least 1"), "\(result.errorOutput)")
     }
@@ -276,10 +276,10 @@ import WalletOrdersTestSupport
             ("empty", "< /dev/null", "No orders were read from standard input"),
             ("closed", "<&-", "Standard input is closed"),
         ])
-    func standardInputEmptyOrClosed(name: String, redirection: String, message: String) throws {
-        let certs = try SharedFixtures.certs.get()
+    func standardInputEmptyOrClosed(name: String, redirection: String, message: String) async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c", #"exec "$0" "$@" "# + redirection, try WalletOrdersBinary.url().path, "build", "--batch", "-",
@@ -292,12 +292,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("--batch - reads JSON Lines from standard input")
-    func standardInput() throws {
-        let certs = try SharedFixtures.certs.get()
+    func standardInput() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let lines = try [Self.orderLine(["orderIdentifier": "S-1"]), "[]", Self.orderLine(["orderIdentifier": "S-3"])]
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             """
             import subprocess, sys
             with open(sys.argv[1], "rb") as data:
@@ -317,14 +317,14 @@ import WalletOrdersTestSupport
     }
 
     @Test("--batch FIFO with progress on: every line written to the FIFO is built (counting lines for progress must not read it first)")
-    func namedPipe() throws {
-        let certs = try SharedFixtures.certs.get()
+    func namedPipe() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let lines = try [Self.orderLine(["orderIdentifier": "P-1"]), Self.orderLine(["orderIdentifier": "P-2"])]
         let fifo = folder.file("orders.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         // Python writes the lines into the FIFO, a pause between them, while wallet-orders reads it.
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             """
             import subprocess, sys, threading, time
             def feed():
@@ -351,28 +351,28 @@ import WalletOrdersTestSupport
     }
 
     @Test("A missing input file is an error with a hint, exit 1")
-    func missingInput() throws {
+    func missingInput() async throws {
         let folder = try TemporaryFolder.ofTest
-        let result = try Self.batch(folder.file("nope.jsonl"), out: folder.file("out"))
+        let result = try await Self.batch(folder.file("nope.jsonl"), out: folder.file("out"))
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("error: Cannot open '\(folder.file("nope.jsonl").path)': No such file or directory."))
     }
 
     @Test("Parallel validate: reports in input order, the same for --jobs 1 and 2, one summary line")
-    func parallelValidate() throws {
+    func parallelValidate() async throws {
         let folder = try TemporaryFolder.ofTest
         let lines = try (1...6).map { try Self.orderLine(["orderIdentifier": "V-\($0)"]) }
         let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "orders.jsonl")
         let out = folder.file("out")
-        #expect(try Self.batch(input, out: out, ["--quiet"]).status == 0)
+        #expect(try await Self.batch(input, out: out, ["--quiet"]).status == 0)
         // One damaged archive among them.
         var damaged = try Data(contentsOf: out.appendingPathComponent("V-3.order"))
         damaged[damaged.count / 2] ^= 0xFF
         try damaged.write(to: out.appendingPathComponent("V-3.order"))
-        let certs = try SharedFixtures.certs.get()
+        let certs = try await SharedFixtures.certs.get()
         var outputs: [String] = []
         for jobs in ["1", "2"] {
-            let result = try CLI.run(["validate", out.path, "--trust-root", certs.rootCA.path, "--jobs", jobs])
+            let result = try await CLI.run(["validate", out.path, "--trust-root", certs.rootCA.path, "--jobs", jobs])
             #expect(result.status == 1, "\(result)")
             var lines = result.output.split(separator: "\n").map(String.init)
             let summary = try #require(lines.last)
@@ -384,7 +384,7 @@ import WalletOrdersTestSupport
         }
         #expect(outputs[0] == outputs[1])
 
-        let json = try CLI.run(["validate", out.path, "--trust-root", certs.rootCA.path, "--format", "json", "--jobs", "2"])
+        let json = try await CLI.run(["validate", out.path, "--trust-root", certs.rootCA.path, "--format", "json", "--jobs", "2"])
         let document = try #require(try parseJSON(json.standardOutput) as? [String: Any])
         let subjects = (document["reports"] as? [[String: Any]])?.compactMap { $0["subject"] as? String } ?? []
         #expect(subjects == (1...6).map { out.appendingPathComponent("V-\($0).order").path })

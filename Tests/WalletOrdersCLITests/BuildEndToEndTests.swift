@@ -3,13 +3,13 @@ import Testing
 import WalletOrders
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct BuildEndToEndTests {
+@Suite(.temporaryFolder) struct BuildEndToEndTests {
     @Test("build then store save keeps the archive byte for byte as the builder made it; store get gives it back")
-    func buildThenSaveIsByteIdentical() throws {
-        let certs = try SharedFixtures.certs.get()
+    func buildThenSaveIsByteIdentical() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
-        let built = try CLI.run(
+        let built = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time", SharedFixtures.signingTimeText]
                 + certs.signingArguments)
         #expect(built.status == 0, "\(built)")
@@ -21,21 +21,21 @@ import WalletOrdersTestSupport
         #expect(Array(try Data(contentsOf: out)) == expected)
 
         let store = folder.file("orders.sqlite").path
-        let saved = try CLI.run(["store", "save", out.path, "--store", store, "--trust-root", certs.rootCA.path])
+        let saved = try await CLI.run(["store", "save", out.path, "--store", store, "--trust-root", certs.rootCA.path])
         #expect(saved.status == 0, "\(saved)")
         let fetched = folder.file("fetched.order")
-        let get = try CLI.run(
+        let get = try await CLI.run(
             ["store", "get", Repository.shippedOrderTypeIdentifier, Repository.shippedOrderIdentifier, "--out", fetched.path, "--store", store])
         #expect(get.status == 0, "\(get)")
         #expect(Array(try Data(contentsOf: fetched)) == expected)
     }
 
     @Test("build signs the shipped-ecommerce sample into a zip and says so")
-    func build() throws {
-        let certs = try SharedFixtures.certs.get()
+    func build() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments)
         #expect(result.status == 0, "\(result)")
         let bytes = try Data(contentsOf: out)
@@ -48,11 +48,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("build --json prints a summary with the order identifier and the manifest")
-    func buildJSON() throws {
-        let certs = try SharedFixtures.certs.get()
+    func buildJSON() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("shipped.order")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", out.path, "--json", "--signing-time",
                 SharedFixtures.signingTimeText,
@@ -68,7 +68,7 @@ import WalletOrdersTestSupport
         #expect(summary["signingTime"] as? String == SharedFixtures.signingTimeText)
         let manifest = try #require(summary["manifest"] as? [String: String])
         #expect(manifest.keys.sorted() == ["backpack.png", "bottle.png", "logo.png", "order.json", "socks.png"])
-        let hashed = try ExternalProgram.python(
+        let hashed = try await ExternalProgram.python(
             "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), end='')",
             [Repository.shippedEcommerce.appendingPathComponent("order.json").path])
         #expect(hashed.status == 0)
@@ -78,13 +78,13 @@ import WalletOrdersTestSupport
     }
 
     @Test("The same --signing-time twice gives byte-identical archives")
-    func reproducible() throws {
-        let certs = try SharedFixtures.certs.get()
+    func reproducible() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         var outputs: [Data] = []
         for name in ["first.order", "second.order"] {
             let out = folder.file(name)
-            let result = try CLI.run(
+            let result = try await CLI.run(
                 [
                     "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
                     SharedFixtures.signingTimeText,
@@ -98,11 +98,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("--compression store writes every entry stored, and the archive still verifies")
-    func storeCompression() throws {
-        let certs = try SharedFixtures.certs.get()
+    func storeCompression() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("stored.order")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path, "--compression", "store"] + certs.signingArguments)
         #expect(result.status == 0, "\(result)")
         let script = """
@@ -111,29 +111,29 @@ import WalletOrdersTestSupport
                 assert z.testzip() is None
                 print(sorted({i.compress_type for i in z.infolist()}))
             """
-        let python = try ExternalProgram.python(script, [out.path])
+        let python = try await ExternalProgram.python(script, [out.path])
         #expect(python.status == 0, "\(python.errorOutput)")
         #expect(String(decoding: python.standardOutput, as: UTF8.self) == "[0]\n")
     }
 
     @Test("SOURCE_DATE_EPOCH gives the same archive as the equivalent --signing-time")
-    func sourceDateEpoch() throws {
-        let certs = try SharedFixtures.certs.get()
+    func sourceDateEpoch() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let viaOption = folder.file("option.order")
         let viaEnvironment = folder.file("environment.order")
         let viaSeconds = folder.file("seconds.order")
         let epoch = String(Int(SharedFixtures.signingTime.timeIntervalSince1970))
-        let first = try CLI.run(
+        let first = try await CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", viaOption.path, "--signing-time",
                 SharedFixtures.signingTimeText,
             ]
                 + certs.signingArguments)
-        let second = try CLI.run(
+        let second = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", viaEnvironment.path] + certs.signingArguments,
             environment: ["SOURCE_DATE_EPOCH": epoch])
-        let third = try CLI.run(
+        let third = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", viaSeconds.path, "--signing-time", epoch]
                 + certs.signingArguments,
             environment: ["SOURCE_DATE_EPOCH": "12345"])  // the option wins over the variable
@@ -146,12 +146,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("build with the .p12 and its (empty) passphrase gives the same archive as --cert/--key")
-    func buildWithPKCS12() throws {
-        let certs = try SharedFixtures.certs.get()
-        let reference = try SharedFixtures.archive.get()
+    func buildWithPKCS12() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let reference = try await SharedFixtures.archive.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("p12.order")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", out.path, "--signing-time",
                 SharedFixtures.signingTimeText,
@@ -162,11 +162,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("A bad SOURCE_DATE_EPOCH is a usage error")
-    func badSourceDateEpoch() throws {
-        let certs = try SharedFixtures.certs.get()
+    func badSourceDateEpoch() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("x.order")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["build", Repository.shippedEcommerce.path, "--out", out.path] + certs.signingArguments,
             environment: ["SOURCE_DATE_EPOCH": "last tuesday"])
         #expect(result.status == 64, "\(result)")

@@ -2,22 +2,22 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders check-service: exit codes and reports, against wallet-orders serve", .dedicatedThreads)
+@Suite("wallet-orders check-service: exit codes and reports, against wallet-orders serve")
 struct CheckServiceEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
     static let order = "\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
 
     @Test("Against wallet-orders serve: exit 0, JSON says passed; without signing the change checks are skipped and say why")
-    func againstTheService() throws {
+    func againstTheService() async throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
-        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
-        let server = try RunningServer(
+        #expect(try await store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        let server = try await RunningServer(
             ["--store", store.url.path] + (try StoreFixtures.trustArguments()), environment: ["WALLET_ORDERS_API_KEYS": "\(Self.key) *"],
             folder: store.folder)
-        defer { _ = try? server.stop() }
-        let result = try CLI.run(
+        defer { server.child.kill() }
+        let result = try await CLI.run(
             ["check-service", server.baseURL, "--order", Self.order, "--token-env", "ORDER_TOKEN", "--merchant-key-env", "KEY", "--format", "json"],
             environment: ["ORDER_TOKEN": Self.token, "KEY": Self.key])
         #expect(result.status == 0, "\(result)")
@@ -30,7 +30,7 @@ struct CheckServiceEndToEndTests {
         #expect(skipped.allSatisfy { ($0["skipReason"] as? String)?.contains("no-signing-identity") == true }, "\(skipped)")
 
         let junit = store.folder.file("service.xml")
-        let written = try CLI.run(
+        let written = try await CLI.run(
             ["check-service", server.baseURL, "--order", Self.order, "--token", Self.token, "--format", "junit", "--out", junit.path])
         #expect(written.status == 0, "\(written)")
         #expect(written.output.contains("OK (0 errors, 0 warnings); report written to"))
@@ -39,42 +39,42 @@ struct CheckServiceEndToEndTests {
     }
 
     @Test("A wrong token: exit 1 and the findings in text")
-    func wrongToken() throws {
+    func wrongToken() async throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
-        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
-        let server = try RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
-        defer { _ = try? server.stop() }
-        let result = try CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", "not-the-token-at-all"])
+        #expect(try await store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        let server = try await RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
+        defer { server.child.kill() }
+        let result = try await CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", "not-the-token-at-all"])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.contains("error[service.order]: The order was not served with its token."), "\(result.output)")
         #expect(result.output.contains("FAILED"))
     }
 
     @Test("No service at the URL: exit 2 with what failed")
-    func unreachable() throws {
-        let result = try CLI.run(["check-service", "http://127.0.0.1:1", "--order", Self.order, "--token", Self.token, "--timeout", "3"])
+    func unreachable() async throws {
+        let result = try await CLI.run(["check-service", "http://127.0.0.1:1", "--order", Self.order, "--token", Self.token, "--timeout", "3"])
         #expect(result.status == 2, "\(result)")
         #expect(result.errorOutput.contains("can't be reached"), "\(result.errorOutput)")
     }
 
     /// A service of `Support/misbehaving_service.py` in `mode`, for `seconds`; its base URL.
-    static func misbehaving(_ mode: String, seconds: Int, _ extra: [String] = []) throws -> (BackgroundProgram, String) {
+    static func misbehaving(_ mode: String, seconds: Int, _ extra: [String] = []) async throws -> (BackgroundProgram, String) {
         let script = Repository.tests.appendingPathComponent("WalletOrdersCLITests/Support/misbehaving_service.py")
-        let service = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, mode, String(seconds)] + extra)
-        let line = try service.waitForStandardError(containing: "listening on", timeout: 60)
+        let service = try await BackgroundProgram(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, mode, String(seconds)] + extra)
+        let line = try await service.waitForStandardError(containing: "listening on", timeout: 60)
         return (service, "http://127.0.0.1:\(line.split(separator: " ").last ?? "")")
     }
 
     @Test("A service that sends its head, then a byte a second: --timeout bounds each whole exchange, the body included")
-    func dribblingBody() throws {
+    func dribblingBody() async throws {
         // Seen: 10 minutes with --timeout 5. The service stops by itself after 600 s; the run
         // must end long before, each exchange after 2 s. The bound below is what the mechanism
         // sets (a handful of requests × 2 s), with room for a busy machine.
-        let (service, url) = try Self.misbehaving("dribble", seconds: 600)
-        defer { _ = service.stop() }
+        let (service, url) = try await Self.misbehaving("dribble", seconds: 600)
+        defer { service.kill() }
         let started = Date()
-        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "2"], timeout: 300)
+        let result = try await CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "2"], timeout: 300)
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status != 0, "\(result)")
         #expect(result.output.contains("not all of it within 2 s") || result.errorOutput.contains("not all of it within 2 s"), "\(result)")
@@ -82,10 +82,10 @@ struct CheckServiceEndToEndTests {
     }
 
     @Test("A header value with a right-to-left override reaches the text report escaped, never raw")
-    func hostileHeaderEscaped() throws {
-        let (service, url) = try Self.misbehaving("bidi", seconds: 600)
-        defer { _ = service.stop() }
-        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "5"], timeout: 300)
+    func hostileHeaderEscaped() async throws {
+        let (service, url) = try await Self.misbehaving("bidi", seconds: 600)
+        defer { service.kill() }
+        let result = try await CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "5"], timeout: 300)
         #expect(result.status == 1, "\(result)")
         let everything = result.output + result.errorOutput
         #expect(!everything.unicodeScalars.contains { $0.value == 0x202E }, "\(everything)")
@@ -93,16 +93,16 @@ struct CheckServiceEndToEndTests {
     }
 
     @Test("An order whose updatedAt is ahead of the service's clock is a warning about the order, not a service.not-modified error")
-    func updatedAtAheadOfTheClock() throws {
+    func updatedAtAheadOfTheClock() async throws {
         // Seen: check-service failed wallet-orders serve itself for an order two hours ahead,
         // inside the day's margin the service accepts.
         let store = try StoreUnderTest()
         defer { store.remove() }
         let ahead = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7_200))
-        #expect(try store.save([try StoreFixtures.archive(updatedAt: ahead)]).result.status == 0)
-        let server = try RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
-        defer { _ = try? server.stop() }
-        let result = try CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", Self.token])
+        #expect(try await store.save([try StoreFixtures.archive(updatedAt: ahead)]).result.status == 0)
+        let server = try await RunningServer(["--store", store.url.path] + (try StoreFixtures.trustArguments()), folder: store.folder)
+        defer { server.child.kill() }
+        let result = try await CLI.run(["check-service", server.baseURL, "--order", Self.order, "--token", Self.token])
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("warning[service.updated-at-ahead]: The order's updatedAt (\(ahead)) is "), "\(result.output)")
         #expect(!result.output.contains("error["), "\(result.output)")
@@ -112,13 +112,13 @@ struct CheckServiceEndToEndTests {
     }
 
     @Test("A service that reads If-Modified-Since as a number and asks for Authorization on the changed-orders list: each named for what it is")
-    func numbersAndAListBehindAuthorization() throws {
+    func numbersAndAListBehindAuthorization() async throws {
         let updatedAt = "2025-11-21T00:00:00Z"
-        let archive = try StoreFixtures.archive(updatedAt: updatedAt)
+        let archive = try await StoreFixtures.archive(updatedAt: updatedAt)
         let epoch = "1763683200"  // updatedAt in epoch seconds
-        let (service, url) = try Self.misbehaving("numbers", seconds: 600, [archive.path, Self.token, epoch])
-        defer { _ = service.stop() }
-        let result = try CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "10"], timeout: 300)
+        let (service, url) = try await Self.misbehaving("numbers", seconds: 600, [archive.path, Self.token, epoch])
+        defer { service.kill() }
+        let result = try await CLI.run(["check-service", url, "--order", Self.order, "--token", Self.token, "--timeout", "10"], timeout: 300)
         #expect(result.status == 1, "\(result)")
         // Its own Last-Modified is a number, so the If-Modified-Since sent is the order's updatedAt as an HTTP-date, as Wallet's is.
         #expect(
@@ -141,8 +141,8 @@ struct CheckServiceEndToEndTests {
             ["check-service", "ftp://example.com", "--order", "a/b", "--token", "t"],
             ["check-service", "http://127.0.0.1:1", "--order", "a/b", "--token", "t", "--timeout", "0"],
         ])
-    func usageErrors(_ arguments: [String]) throws {
-        let result = try CLI.run(arguments)
+    func usageErrors(_ arguments: [String]) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64, "\(result)")
     }
 }

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct DevCertsEndToEndTests {
+@Suite(.temporaryFolder) struct DevCertsEndToEndTests {
     static let fileNames = [
         "root-ca.pem", "wwdr-intermediate.pem", "order-type.pem", "order-type.key.pem", "order-type.p12", "README.txt",
     ]
 
     @Test("dev-certs writes the six files, marked TEST ONLY, with the key readable by its owner only")
-    func writesFiles() throws {
+    func writesFiles() async throws {
         let folder = try TemporaryFolder.ofTest
         let out = folder.file("certs")
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", out.path,
         ])
         #expect(result.status == 0, "\(result)")
@@ -49,17 +49,17 @@ import WalletOrdersTestSupport
     }
 
     @Test("dev-certs refuses to overwrite without --force and replaces with it")
-    func refusesToOverwrite() throws {
+    func refusesToOverwrite() async throws {
         let folder = try TemporaryFolder.ofTest
         let arguments = [
             "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out", folder.url.path,
         ]
-        let first = try CLI.run(arguments)
+        let first = try await CLI.run(arguments)
         #expect(first.status == 0, "\(first)")
         let root = folder.file("root-ca.pem")
         let original = try Data(contentsOf: root)
 
-        let again = try CLI.run(arguments)
+        let again = try await CLI.run(arguments)
         #expect(again.status == 1, "\(again)")
         #expect(again.output == "")
         let lines = again.errorOutput.split(separator: "\n").map(String.init)
@@ -68,15 +68,15 @@ import WalletOrdersTestSupport
         #expect(lines.last == "hint: Choose another --out folder, or pass --force to replace them.")
         #expect(try Data(contentsOf: root) == original)
 
-        let forced = try CLI.run(arguments + ["--force"])
+        let forced = try await CLI.run(arguments + ["--force"])
         #expect(forced.status == 0, "\(forced)")
         #expect(try Data(contentsOf: root) != original)  // a new root key, so a new certificate
     }
 
     @Test("The .p12 is encrypted with the passphrase from --p12-passphrase-env")
-    func p12Passphrase() throws {
+    func p12Passphrase() async throws {
         let folder = try TemporaryFolder.ofTest
-        let made = try CLI.run(
+        let made = try await CLI.run(
             [
                 "dev-certs", "--order-type-id", "order.com.example.shop", "--team-id", "ABCDE12345", "--out",
                 folder.url.path,
@@ -84,9 +84,9 @@ import WalletOrdersTestSupport
             ], environment: ["DEV_P12_PASS": "s3cret phrase"])
         #expect(made.status == 0, "\(made)")
         let p12 = folder.file("order-type.p12").path
-        let wrong = try ExternalProgram.run(tool: "openssl", ["pkcs12", "-in", p12, "-noout", "-passin", "pass:"])
+        let wrong = try await ExternalProgram.run(tool: "openssl", ["pkcs12", "-in", p12, "-noout", "-passin", "pass:"])
         #expect(wrong.status != 0)
-        let right = try ExternalProgram.run(
+        let right = try await ExternalProgram.run(
             tool: "openssl", ["pkcs12", "-in", p12, "-noout", "-passin", "pass:s3cret phrase"])
         #expect(right.status == 0, "\(right.errorOutput)")
     }

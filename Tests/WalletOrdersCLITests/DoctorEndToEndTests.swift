@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders doctor` on a healthy set-up and a broken one.
-@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails", .dedicatedThreads, .temporaryFolder)
+@Suite("wallet-orders doctor: each part checked, errors with hints, exit 1 when one fails", .temporaryFolder)
 struct DoctorEndToEndTests {
     /// The checks of a `doctor --json` run, by name (a name may repeat: one signing line per identity).
     static func checks(_ output: String) throws -> [(name: String, status: String, detail: String)] {
@@ -14,15 +14,15 @@ struct DoctorEndToEndTests {
     @Test(
         "Healthy: the libraries, a store to be created, a valid signing identity with its expiry, APNs (a stand-in) reached over TLS and the clock agreeing; exit 0"
     )
-    func healthy() throws {
+    func healthy() async throws {
         let folder = try TemporaryFolder.ofTest
-        try PushCrashEndToEndTests.credentials(in: folder)
-        let (standIn, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
+        try await PushCrashEndToEndTests.credentials(in: folder)
+        let (standIn, port) = try await PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
         defer { standIn.kill() }
         let type = "order.com.example.doctor"
-        let made = try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path])
+        let made = try await CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path])
         #expect(made.status == 0, "\(made)")
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "doctor", "--json", "--listen", "127.0.0.1:0", "--store", folder.file("orders.sqlite").path, "--signing-dir",
             folder.file("signing").path,
             "--apns", "127.0.0.1:\(port)", "--apns-ca", folder.file("apns-cert.pem").path, "--apns-token-key", folder.file("token.p8").path,
@@ -46,18 +46,19 @@ struct DoctorEndToEndTests {
     }
 
     @Test("Broken: a store that can't be created, a signing folder with a missing key, APNs unreachable; each an error with a hint, exit 1")
-    func broken() throws {
+    func broken() async throws {
         let folder = try TemporaryFolder.ofTest
-        try PushCrashEndToEndTests.credentials(in: folder)
+        try await PushCrashEndToEndTests.credentials(in: folder)
         let notAFolder = try folder.write(Array("x".utf8), to: "file")
         let type = "order.com.example.doctor"
         #expect(
-            try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path]).status == 0)
+            try await CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", folder.file("signing/\(type)").path]).status
+                == 0)
         for name in ["order-type.key.pem", "order-type.p12"] { try? FileManager.default.removeItem(at: folder.file("signing/\(type)/\(name)")) }
         // A port nothing listens on: the stand-in's, once it has stopped.
-        let (probe, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "probe")
+        let (probe, port) = try await PushCrashEndToEndTests.standIn(folder, port: 0, name: "probe")
         probe.kill()
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "doctor", "--listen", "127.0.0.1:0", "--store", notAFolder.appendingPathComponent("orders.sqlite").path, "--signing-dir",
             folder.file("signing").path,
             "--apns", "127.0.0.1:\(port)", "--apns-ca", folder.file("apns-cert.pem").path, "--apns-token-key", folder.file("token.p8").path,
@@ -73,9 +74,9 @@ struct DoctorEndToEndTests {
     }
 
     /// A self-signed TLS certificate for 127.0.0.1 and its key, `NAME.pem` and `NAME.key.pem`.
-    static func tlsCertificate(_ folder: TemporaryFolder, _ name: String) throws -> (certificate: String, key: String) {
+    static func tlsCertificate(_ folder: TemporaryFolder, _ name: String) async throws -> (certificate: String, key: String) {
         let (certificate, key) = (folder.file("\(name).pem").path, folder.file("\(name).key.pem").path)
-        let made = try ExternalProgram.run(
+        let made = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "400", "-subj", "/CN=\(name)",
@@ -88,23 +89,23 @@ struct DoctorEndToEndTests {
     @Test(
         "What serve trips over: a store folder that doesn't exist, a port in use, a TLS key of another certificate, a flat signing folder, no merchant key"
     )
-    func whatServeTripsOver() throws {
+    func whatServeTripsOver() async throws {
         let folder = try TemporaryFolder.ofTest
-        try PushCrashEndToEndTests.credentials(in: folder)
+        try await PushCrashEndToEndTests.credentials(in: folder)
         // A port something listens on: the stand-in's.
-        let (standIn, port) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
+        let (standIn, port) = try await PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
         defer { standIn.kill() }
         let type = "order.com.example.doctor"
         // The likeliest mistake: --signing-dir given the folder dev-certs wrote for one type.
         let flat = folder.file("flat")
-        try #require(try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", flat.path]).status == 0)
-        let (certificate, _) = try Self.tlsCertificate(folder, "server")
-        let (_, otherKey) = try Self.tlsCertificate(folder, "other")
+        try #require(try await CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", flat.path]).status == 0)
+        let (certificate, _) = try await Self.tlsCertificate(folder, "server")
+        let (_, otherKey) = try await Self.tlsCertificate(folder, "other")
         let store = folder.file("missing/orders.sqlite").path
         let arguments = [
             "--store", store, "--listen", "127.0.0.1:\(port)", "--tls-certificate", certificate, "--tls-key", otherKey, "--signing-dir", flat.path,
         ]
-        let result = try CLI.run(["doctor"] + arguments)
+        let result = try await CLI.run(["doctor"] + arguments)
         #expect(result.status == 1, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         for (name, text) in [
@@ -128,24 +129,24 @@ struct DoctorEndToEndTests {
         ] {
             var serveArguments = ["serve", "--listen", "127.0.0.1:0"]
             if extra.first != "--store" { serveArguments += ["--store", folder.file("orders.sqlite").path] }
-            let served = try CLI.run(serveArguments + extra, timeout: 120)
+            let served = try await CLI.run(serveArguments + extra, timeout: 120)
             #expect(served.status == 1, "\(extra): \(served)")
             #expect(served.errorOutput.contains(message), "\(extra): \(served.errorOutput)")
         }
-        let served = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--listen", "127.0.0.1:\(port)"], timeout: 120)
+        let served = try await CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--listen", "127.0.0.1:\(port)"], timeout: 120)
         #expect(served.status == 1 && served.errorOutput.contains("another process is listening there"), "\(served)")
     }
 
     @Test(
         "A .p12 with a passphrase in the variable signing.passphraseEnvironment names is loaded as serve loads it; a misspelt key type and an identity no key covers are warnings"
     )
-    func passphraseFromTheEnvironmentAndKeys() throws {
+    func passphraseFromTheEnvironmentAndKeys() async throws {
         let folder = try TemporaryFolder.ofTest
         let type = "order.com.example.doctor"
         let identity = folder.file("signing/\(type)")
-        try #require(try CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", identity.path]).status == 0)
+        try #require(try await CLI.run(["dev-certs", "--order-type-id", type, "--team-id", "ABCDE12345", "--out", identity.path]).status == 0)
         // The .p12 of the systemd set-up the docs show: encrypted, its passphrase in an environment file.
-        let exported = try ExternalProgram.run(
+        let exported = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "pkcs12", "-export", "-in", identity.appendingPathComponent("order-type.pem").path, "-inkey",
@@ -162,7 +163,7 @@ struct DoctorEndToEndTests {
             "doctor", "--json", "--config", settings.path, "--store", folder.file("orders.sqlite").path, "--api-key-file", keys.path,
             "--listen", "127.0.0.1:0",
         ]
-        let result = try CLI.run(arguments, environment: ["ORDER_P12_PASS": "correct horse"])
+        let result = try await CLI.run(arguments, environment: ["ORDER_P12_PASS": "correct horse"])
         #expect(result.status == 0, "\(result)")
         let checks = try Self.checks(result.output)
         #expect(
@@ -180,14 +181,14 @@ struct DoctorEndToEndTests {
                     && $0.detail == "no key may act on \(type), whose identity \(folder.file("signing").path) holds"
             }, "\(checks)")
         // A wrong passphrase is what it says.
-        let wrong = try CLI.run(arguments, environment: ["ORDER_P12_PASS": "wrong"])
+        let wrong = try await CLI.run(arguments, environment: ["ORDER_P12_PASS": "wrong"])
         #expect(wrong.status == 1, "\(wrong)")
         #expect(try Self.checks(wrong.output).contains { $0.name == "signing" && $0.status == "error" }, "\(wrong)")
     }
 
     @Test("doctor --help names the command as it is typed")
-    func helpUsage() throws {
-        let help = try CLI.run(["doctor", "--help"])
+    func helpUsage() async throws {
+        let help = try await CLI.run(["doctor", "--help"])
         #expect(help.status == 0, "\(help)")
         #expect(help.output.contains("USAGE: wallet-orders doctor "), "\(help.output)")
         #expect(!help.output.contains("serve doctor"), "\(help.output)")

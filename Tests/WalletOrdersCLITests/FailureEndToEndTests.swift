@@ -3,24 +3,24 @@ import Testing
 import WalletOrdersTestSupport
 
 /// Each way a build can fail, end to end: exit status and what stderr says.
-@Suite(.dedicatedThreads, .temporaryFolder) struct FailureEndToEndTests {
+@Suite(.temporaryFolder) struct FailureEndToEndTests {
     /// Runs `build Samples/shipped-ecommerce --out TMP/x.order` plus `arguments`; checks that no archive was written.
     static func failingBuild(
         _ arguments: [String], source: String = Repository.shippedEcommerce.path, environment: [String: String] = [:]
-    ) throws -> ProgramResult {
+    ) async throws -> ProgramResult {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.file("x.order")
-        let result = try CLI.run(["build", source, "--out", out.path] + arguments, environment: environment)
+        let result = try await CLI.run(["build", source, "--out", out.path] + arguments, environment: environment)
         #expect(!FileManager.default.fileExists(atPath: out.path), "an archive was written despite: \(result)")
         return result
     }
 
     @Test("A source folder that doesn't exist: exit 1 and an error line")
-    func missingSource() throws {
-        let certs = try SharedFixtures.certs.get()
+    func missingSource() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let missing = "/nonexistent/wallet-orders-source-\(UUID().uuidString)"
-        let result = try Self.failingBuild(certs.signingArguments, source: missing)
+        let result = try await Self.failingBuild(certs.signingArguments, source: missing)
         #expect(result.status == 1, "\(result)")
         let lines = result.errorOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "error: '\(missing)' is not a folder.")
@@ -29,10 +29,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("A key that doesn't belong to the certificate: exit 1, 'does not belong'")
-    func keyMismatch() throws {
-        let certs = try SharedFixtures.certs.get()
-        let other = try SharedFixtures.otherCerts.get()
-        let result = try Self.failingBuild([
+    func keyMismatch() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let other = try await SharedFixtures.otherCerts.get()
+        let result = try await Self.failingBuild([
             "--cert", certs.certificate.path, "--key", other.key.path, "--wwdr", certs.wwdr.path,
         ])
         #expect(result.status == 1, "\(result)")
@@ -43,10 +43,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("An intermediate with the right name but another key: exit 1, named as such")
-    func wrongIntermediate() throws {
-        let certs = try SharedFixtures.certs.get()
-        let other = try SharedFixtures.otherCerts.get()
-        let result = try Self.failingBuild([
+    func wrongIntermediate() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let other = try await SharedFixtures.otherCerts.get()
+        let result = try await Self.failingBuild([
             "--cert", certs.certificate.path, "--key", certs.key.path, "--wwdr", other.wwdr.path,
         ])
         #expect(result.status == 1, "\(result)")
@@ -61,9 +61,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("A wrong .p12 passphrase: exit 1 and a message about the passphrase")
-    func wrongPassphrase() throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try Self.failingBuild(
+    func wrongPassphrase() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await Self.failingBuild(
             ["--p12", certs.p12.path, "--passphrase-env", "WRONG_P12_PASS"],
             environment: ["WRONG_P12_PASS": "not the passphrase"])
         #expect(result.status == 1, "\(result)")
@@ -74,9 +74,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("--passphrase-env naming an unset variable: exit 1, the variable named")
-    func unsetPassphraseVariable() throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try Self.failingBuild([
+    func unsetPassphraseVariable() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await Self.failingBuild([
             "--p12", certs.p12.path, "--passphrase-env", "WALLET_ORDERS_TEST_UNSET_VARIABLE",
         ])
         #expect(result.status == 1, "\(result)")
@@ -87,12 +87,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("A .p12 without a passphrase flag and no terminal to ask on: exit 1 with a hint")
-    func noTerminalForPassphrase() throws {
-        let certs = try SharedFixtures.certs.get()
+    func noTerminalForPassphrase() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let binary = try WalletOrdersBinary.url()
         let folder = try TemporaryFolder.ofTest
         // setsid(1) detaches from any controlling terminal, so /dev/tty can't be opened.
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/setsid"),
             [
                 "-w", binary.path, "build", Repository.shippedEcommerce.path, "--out",
@@ -110,10 +110,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("A signing time before the certificate is valid: exit 1, 'is not valid until'")
-    func signingTimeOutsideValidity() throws {
-        let certs = try SharedFixtures.certs.get()
+    func signingTimeOutsideValidity() async throws {
+        let certs = try await SharedFixtures.certs.get()
         // dev-certs certificates are valid from 2020-01-01T00:00:00Z.
-        let result = try Self.failingBuild(["--signing-time", "2019-12-31T23:59:59Z"] + certs.signingArguments)
+        let result = try await Self.failingBuild(["--signing-time", "2019-12-31T23:59:59Z"] + certs.signingArguments)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.hasPrefix("error: The signing certificate '"), "\(result)")
         #expect(result.errorOutput.contains("UID=\(Repository.shippedOrderTypeIdentifier)"))
@@ -122,9 +122,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("A bad --signing-time: exit 64 with the usage message")
-    func badSigningTime() throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try Self.failingBuild(["--signing-time", "next thursday"] + certs.signingArguments)
+    func badSigningTime() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await Self.failingBuild(["--signing-time", "next thursday"] + certs.signingArguments)
         #expect(result.status == 64, "\(result)")
         #expect(
             result.errorOutput.contains(
@@ -133,8 +133,8 @@ import WalletOrdersTestSupport
     }
 
     @Test("An unknown flag: exit 64 and the flag named")
-    func unknownFlag() throws {
-        let result = try CLI.run(["verify", "x.order", "--frobnicate"])
+    func unknownFlag() async throws {
+        let result = try await CLI.run(["verify", "x.order", "--frobnicate"])
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.hasPrefix("error: Unknown option '--frobnicate'"), "\(result)")
         #expect(result.errorOutput.contains("hint: `wallet-orders verify --help` lists the arguments and options"))
@@ -142,19 +142,19 @@ import WalletOrdersTestSupport
     }
 
     @Test("--cert without --key from the command line: exit 64")
-    func certWithoutKey() throws {
-        let certs = try SharedFixtures.certs.get()
-        let result = try Self.failingBuild(["--cert", certs.certificate.path])
+    func certWithoutKey() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await Self.failingBuild(["--cert", certs.certificate.path])
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.contains("error: --cert needs --key (the certificate's private key)."), "\(result)")
     }
 }
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct DemoEndToEndTests {
+@Suite(.temporaryFolder) struct DemoEndToEndTests {
     @Test("demo builds, signs and verifies every sample and prints a table")
-    func demo() throws {
+    func demo() async throws {
         let folder = try TemporaryFolder.ofTest
-        let result = try CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.url.path])
+        let result = try await CLI.run(["demo", "--samples", Repository.samples.path, "--out", folder.url.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.firstIndex { $0.hasPrefix("sample ") })
@@ -180,7 +180,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("demo takes each sample in through the intake: a sample with an error is refused before signing, and nothing of it is written")
-    func demoRefusesBeforeSigning() throws {
+    func demoRefusesBeforeSigning() async throws {
         let folder = try TemporaryFolder.ofTest
         let samples = folder.file("samples")
         try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
@@ -188,7 +188,7 @@ import WalletOrdersTestSupport
         let orderJSON = samples.appendingPathComponent("broken/order.json")
         let text = try String(contentsOf: orderJSON, encoding: .utf8)
         try text.replacingOccurrences(of: #""status": "open""#, with: #""status": "opne""#).write(to: orderJSON, atomically: true, encoding: .utf8)
-        let result = try CLI.run(["demo", "--samples", samples.path, "--out", folder.file("out").path])
+        let result = try await CLI.run(["demo", "--samples", samples.path, "--out", folder.file("out").path])
         #expect(result.status == 1, "\(result)")
         let row = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("broken ") })
         #expect(row.contains("REFUSED:"), "\(row)")
@@ -197,9 +197,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("demo without samples fails with a hint")
-    func demoWithoutSamples() throws {
+    func demoWithoutSamples() async throws {
         let folder = try TemporaryFolder.ofTest
-        let result = try CLI.run(["demo", "--samples", folder.url.path, "--out", folder.file("out").path])
+        let result = try await CLI.run(["demo", "--samples", folder.url.path, "--out", folder.file("out").path])
         #expect(result.status == 1, "\(result)")
         #expect(
             result.errorOutput
@@ -208,13 +208,13 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite("The tool adds its flags to the library's hints", .dedicatedThreads, .temporaryFolder)
+@Suite("The tool adds its flags to the library's hints", .temporaryFolder)
 struct CLIHintEndToEndTests {
     @Test("verify and validate of a dev-certs archive without --trust-root: the hint says to pass it; the library's part names no flag")
-    func trustRootHint() throws {
-        let archive = try SharedFixtures.archive.get()
+    func trustRootHint() async throws {
+        let archive = try await SharedFixtures.archive.get()
         for command in ["verify", "validate"] {
-            let result = try CLI.run([command, archive.path])
+            let result = try await CLI.run([command, archive.path])
             #expect(result.status == 1, "\(result)")
             let text = result.output + result.errorOutput
             #expect(text.contains("certificate.untrusted"), "\(command): \(text)")

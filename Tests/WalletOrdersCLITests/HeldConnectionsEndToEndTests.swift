@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 /// The slow-header attack against the real service: 2,000 connections that send half a request
 /// head and then nothing. `wallet-orders serve` and the attacker (Python, `Support/held_connections.py`)
 /// each run in a process of their own, so the test process holds no extra descriptors.
-@Suite("wallet-orders serve holds up under 2,000 half-open connections", .dedicatedThreads, .temporaryFolder)
+@Suite("wallet-orders serve holds up under 2,000 half-open connections", .temporaryFolder)
 struct HeldConnectionsEndToEndTests {
     struct Report: Decodable {
         var opened: Double
@@ -18,18 +18,18 @@ struct HeldConnectionsEndToEndTests {
     }
 
     @Test("/health from another address answers at once while 2,000 connections hold half a request head; the header deadline (3 s) closes them all")
-    func halfOpenFlood() throws {
+    func halfOpenFlood() async throws {
         let folder = try TemporaryFolder.ofTest
         // The per-address cap is raised above the flood, so every connection is really held until the deadline.
-        let server = try RunningServer(
+        let server = try await RunningServer(
             [
                 "--store", folder.file("orders.sqlite").path, "--log-level", "warning", "--header-timeout", "3",
                 "--max-connections", "5000", "--max-connections-per-address", "5000",
             ], folder: folder)
-        defer { _ = try? server.stop() }
+        defer { server.child.kill() }
         let port = try #require(server.baseURL.split(separator: ":").last.flatMap { Int($0) })
         let script = Repository.tests.appendingPathComponent("WalletOrdersCLITests/Support/held_connections.py")
-        let result = try ExternalProgram.run(tool: "python3", [script.path, String(port), "2000"], timeout: 120 * TestTiming.scale)
+        let result = try await ExternalProgram.run(tool: "python3", [script.path, String(port), "2000"], timeout: 120 * TestTiming.scale)
         try #require(result.status == 0, "\(result)")
         let report = try JSONDecoder().decode(Report.self, from: result.standardOutput)
         #expect(report.statusLine.hasPrefix("HTTP/1.1 200 "), "\(report)")
@@ -39,6 +39,6 @@ struct HeldConnectionsEndToEndTests {
         }
         #expect(report.closed == 2_000, "closed by the header deadline: \(report)")
         #expect(report.elapsed >= 2.9, "\(report)")
-        #expect(server.child.process.isRunning, "the service is still up")
+        #expect(server.child.isRunning, "the service is still up")
     }
 }

@@ -32,7 +32,7 @@ import WalletOrdersTestSupport
 /// tests (`SerialOrderRuleTests`) serve this one test only, and read best beside it.
 @Suite(
     "Three `serve` instances on one PostgreSQL: concurrent merchants get serial answers, every device its push, through a kill -9",
-    .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads, .temporaryFolder)
+    .enabled(if: PostgresTestCluster.serverBinaries != nil), .temporaryFolder)
 struct ManyServersEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
     static let type = Repository.shippedOrderTypeIdentifier
@@ -75,37 +75,37 @@ struct ManyServersEndToEndTests {
         var sha256: String { json["sha256"] as? String ?? "" }
     }
 
-    static func archive(_ post: Post) throws -> URL {
-        try StoreFixtures.archive(updatedAt: updatedAt(post.version), orderIdentifier: orders[post.order], variant: post.variant)
+    static func archive(_ post: Post) async throws -> URL {
+        try await StoreFixtures.archive(updatedAt: updatedAt(post.version), orderIdentifier: orders[post.order], variant: post.variant)
     }
 
     // MARK: - The test
 
     @Test("Interleaved uploads to three servers fit a serial order, the newest wins everywhere, every device is pushed, kill -9 mid-push loses none")
-    func interleavedUploadsPushesAndKill() throws {
+    func interleavedUploadsPushesAndKill() async throws {
         let began = Date()
         let seed =
             ProcessInfo.processInfo.environment["WALLET_ORDERS_MANY_SERVERS_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
         print("ManyServers: seed \(seed) (WALLET_ORDERS_MANY_SERVERS_SEED)")
-        let cluster = try PostgresStoreEndToEndTests.cluster()
-        let database = try cluster.makeDatabase()
+        let cluster = try await PostgresStoreEndToEndTests.cluster()
+        let database = try await cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         let folder = try TemporaryFolder.ofTest
-        func sql(_ query: String) throws -> String { try cluster.psql(query, database: database) }
+        func sql(_ query: String) async throws -> String { try await cluster.psql(query, database: database) }
 
         // 1. The stand-in (TEST-ONLY TLS identity and token key, made now in `folder`) and three servers.
-        try PushCrashEndToEndTests.credentials(in: folder)
-        let (standIn, apnsPort) = try PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
-        let standInPID = standIn.process.processIdentifier
-        var secondStandIn: ChildProcess?
+        try await PushCrashEndToEndTests.credentials(in: folder)
+        let (standIn, apnsPort) = try await PushCrashEndToEndTests.standIn(folder, port: 0, name: "apns")
+        let standInPID = standIn.processIdentifier
+        var secondStandIn: BackgroundProgram?
         defer {
-            if standIn.process.isRunning { standIn.kill() }  // SIGKILL ends a stopped process too
-            if let secondStandIn, secondStandIn.process.isRunning { secondStandIn.kill() }
+            if standIn.isRunning { standIn.kill() }  // SIGKILL ends a stopped process too
+            if let secondStandIn, secondStandIn.isRunning { secondStandIn.kill() }
         }
         let serve =
-            (try StoreFixtures.trustArguments()) + [
+            (try await StoreFixtures.trustArguments()) + [
                 "--apns", "127.0.0.1:\(apnsPort)", "--apns-ca", folder.file("apns-cert.pem").path,
                 "--apns-token-key", folder.file("token.p8").path, "--apns-key-id", "KEY0000001", "--apns-team-id", "TEAM000001",
                 "--push-poll", "0.2", "--push-lease", "15",
@@ -114,20 +114,21 @@ struct ManyServersEndToEndTests {
             "WALLET_ORDERS_STORE": cluster.url(database: database).absoluteString, "WALLET_ORDERS_API_KEYS": "\(Self.key) *",
             "WALLET_ORDERS_PUSH_INITIAL_BACKOFF_SECONDS": "0.2", "WALLET_ORDERS_PUSH_MAXIMUM_BACKOFF_SECONDS": "1",
         ]
-        var servers = try (1...3).map { try RunningServer(serve, environment: environment, folder: folder, name: "serve-\($0)") }
+        var servers: [RunningServer] = []
+        for index in 1...3 { servers.append(try await RunningServer(serve, environment: environment, folder: folder, name: "serve-\(index)")) }
         defer {
-            for server in servers where server.child.process.isRunning { server.child.kill() }
+            for server in servers where server.child.isRunning { server.child.kill() }
         }
         let urls = servers.map(\.baseURL)
 
         // 2. Version 0 of every order, one after another, then the devices (the store knows the
         //    order's token only once it holds the order).
-        var answers = try Self.upload(
+        var answers = try await Self.upload(
             [Self.orders.indices.map { Post(order: $0, version: 0, variant: 0, server: $0 % 3) }], to: urls, phase: "setup",
             folder: folder)
         for (index, device) in Self.devices.enumerated() {
             for order in device.orders {
-                let registered = try HTTPClient.request(
+                let registered = try await HTTPClient.request(
                     "POST", "\(urls[index % 3])/v1/devices/\(device.id)/registrations/\(Self.type)/\(Self.orders[order])",
                     headers: ["Authorization": "AppleOrder \(Self.authenticationToken)", "Content-Type": "application/json"],
                     body: Data(#"{"pushToken": "\#(device.token)"}"#.utf8))
@@ -135,7 +136,7 @@ struct ManyServersEndToEndTests {
             }
         }
         let gone = Self.devices[Self.unregisteredDevice]
-        let unregistered = try HTTPClient.request(
+        let unregistered = try await HTTPClient.request(
             "DELETE", "\(urls[1])/v1/devices/\(gone.id)/registrations/\(Self.type)/\(Self.orders[gone.orders[0]])",
             headers: ["Authorization": "AppleOrder \(Self.authenticationToken)"])
         #expect(unregistered.status == 200)
@@ -152,7 +153,7 @@ struct ManyServersEndToEndTests {
                 }
             }
         }
-        answers += try Self.upload(Self.deal(phase1, threads: 6, using: &random), to: urls, phase: "phase 1", folder: folder)
+        await answers += try Self.upload(Self.deal(phase1, threads: 6, using: &random), to: urls, phase: "phase 1", folder: folder)
 
         // Every device must get a push that APNs received no earlier than the upload that wrote
         // the last phase-1 version of each of its orders started (the write took effect inside
@@ -163,8 +164,8 @@ struct ManyServersEndToEndTests {
         var missing: [String] = []
         let drainDeadline = Date().addingTimeInterval(30 * TestTiming.scale)
         repeat {
-            usleep(100_000)
-            outbox = try sql("SELECT count(*) FROM push_outbox")
+            try await Task.sleep(for: .microseconds(100_000))
+            outbox = try await sql("SELECT count(*) FROM push_outbox")
             missing = Self.devicesWithoutPush(Self.pushes(standIn), after: lastWrites.mapValues(\.start), orders: Set(Self.orders.indices))
         } while (outbox != "0" || !missing.isEmpty) && Date() < drainDeadline
         #expect(outbox == "0", "phase 1: pushes left in the outbox")
@@ -172,7 +173,7 @@ struct ManyServersEndToEndTests {
         // Quiet: no push is still being printed.
         var quiet = Self.pushEvents(standIn).count
         while Date() < drainDeadline {
-            usleep(300_000)
+            try await Task.sleep(for: .microseconds(300_000))
             let now = Self.pushEvents(standIn).count
             if now == quiet { break }
             quiet = now
@@ -194,7 +195,7 @@ struct ManyServersEndToEndTests {
                 }
             }
         }
-        answers += try Self.upload(Self.deal(phase2, threads: 4, using: &random), to: urls, phase: "phase 2", folder: folder)
+        await answers += try Self.upload(Self.deal(phase2, threads: 4, using: &random), to: urls, phase: "phase 2", folder: folder)
         let phase2Acknowledged = Date().timeIntervalSince1970
 
         // A server is mid-push when it holds claimed pushes and has sent bytes to the stopped
@@ -203,19 +204,19 @@ struct ManyServersEndToEndTests {
         var claims: [String] = []
         let claimDeadline = Date().addingTimeInterval(15 * TestTiming.scale)
         repeat {
-            usleep(100_000)
-            claims = try Self.claimedPushes(sql)
-            let sending = try Self.serversSendingTo(port: apnsPort)
-            victim = servers.indices.filter { sending[servers[$0].child.process.processIdentifier] != nil }
-                .max { sending[servers[$0].child.process.processIdentifier]! < sending[servers[$1].child.process.processIdentifier]! }
+            try await Task.sleep(for: .microseconds(100_000))
+            claims = try await Self.claimedPushes(sql)
+            let sending = try await Self.serversSendingTo(port: apnsPort)
+            victim = servers.indices.filter { sending[servers[$0].child.processIdentifier] != nil }
+                .max { sending[servers[$0].child.processIdentifier]! < sending[servers[$1].child.processIdentifier]! }
         } while (victim == nil || claims.isEmpty) && Date() < claimDeadline
         let killed = try #require(victim, "no server was seen sending to the stopped stand-in (claimed pushes: \(claims))")
         // The lease (15 s) outlasts the look-up and the check below even on a busy machine: with a
         // 4 s lease, a loaded CI run saw the victim's claims run out (and be claimed again by
         // another server) before they were looked at, so the kill seemed not to land mid-push.
-        claims = try Self.claimedPushes(sql)
+        claims = try await Self.claimedPushes(sql)
         servers[killed].child.kill()
-        let atKill = try sql("SELECT count(*) || ' rows, ' || count(leased_until) || ' claimed' FROM push_outbox")
+        let atKill = try await sql("SELECT count(*) || ' rows, ' || count(leased_until) || ' claimed' FROM push_outbox")
         // APNs goes away for good, with whatever the dead server had written to it unread; the
         // other servers' sends fail and are put back. Claims that still hold the lease they had
         // at the kill, once the others' are back, are the dead server's: only their lease's
@@ -223,11 +224,11 @@ struct ManyServersEndToEndTests {
         standIn.kill()
         var orphaned: [String] = []
         for _ in 0..<10 {
-            usleep(100_000)
-            orphaned = try Self.claimedPushes(sql).filter(claims.contains)
+            try await Task.sleep(for: .microseconds(100_000))
+            orphaned = try await Self.claimedPushes(sql).filter(claims.contains)
         }
         #expect(!orphaned.isEmpty, "serve-\(killed + 1) was sending, yet no claim outlived it: the kill didn't land mid-push")
-        let (resumedStandIn, _) = try PushCrashEndToEndTests.standIn(folder, port: apnsPort, name: "apns-again")
+        let (resumedStandIn, _) = try await PushCrashEndToEndTests.standIn(folder, port: apnsPort, name: "apns-again")
         secondStandIn = resumedStandIn
 
         // Every device of orders 0, 1 and 2 must get a push from the new stand-in, which started
@@ -237,13 +238,13 @@ struct ManyServersEndToEndTests {
         let resumed = Date().timeIntervalSince1970
         let deadline = Date().addingTimeInterval(60 * TestTiming.scale)
         repeat {
-            usleep(100_000)
-            outbox = try sql("SELECT count(*) FROM push_outbox")
+            try await Task.sleep(for: .microseconds(100_000))
+            outbox = try await sql("SELECT count(*) FROM push_outbox")
             missing = Self.devicesWithoutPush(Self.pushes(resumedStandIn), after: [:], orders: phase2Orders)
         } while (outbox != "0" || !missing.isEmpty) && Date() < deadline
         let deliveredIn = Date().timeIntervalSince1970 - resumed
         #expect(missing.isEmpty, "phase 2: after the kill of serve-\(killed + 1), no push for \(missing) (seed \(seed))\n\(resumedStandIn.output)")
-        let left = try sql("SELECT * FROM push_outbox")
+        let left = try await sql("SELECT * FROM push_outbox")
         #expect(outbox == "0", "phase 2: pushes left in the outbox: \(left)")
         let phase2Pushes = Self.pushes(resumedStandIn)
         #expect(phase2Pushes.allSatisfy { $0.receivedAt > phase2Acknowledged })
@@ -265,8 +266,8 @@ struct ManyServersEndToEndTests {
         let perToken = Dictionary(grouping: phase2Pushes, by: \.token).mapValues(\.count)
 
         // 5. The killed server again; then what every server serves.
-        servers[killed] = try RunningServer(serve, environment: environment, folder: folder, name: "serve-\(killed + 1)-again")
-        let fetches = try Self.fetchAll(servers.map(\.baseURL), folder: folder)
+        servers[killed] = try await RunningServer(serve, environment: environment, folder: folder, name: "serve-\(killed + 1)-again")
+        let fetches = try await Self.fetchAll(servers.map(\.baseURL), folder: folder)
 
         // Serial order, per order (the rule is at `serialOrderProblems`).
         for order in Self.orders.indices {
@@ -282,7 +283,7 @@ struct ManyServersEndToEndTests {
             // The newest version ever posted was written, and it is what every server serves.
             let newest = mine.map(\.post.version).max()!
             let writer = try #require(check.writers[newest].map { mine[$0] }, "\(Self.orders[order]) v\(newest) never written")
-            let expected = try Data(contentsOf: try Self.archive(writer.post))
+            let expected = try await Data(contentsOf: try Self.archive(writer.post))
             for (server, fetched) in fetches[order].enumerated() {
                 #expect(fetched.status == 200 && fetched.body == expected, "\(Self.orders[order]) from serve-\(server + 1): \(fetched.status)")
             }
@@ -292,10 +293,10 @@ struct ManyServersEndToEndTests {
         // write, as many as answers said they wrote; its order agrees with real time across all
         // orders (a write acknowledged before another started has the smaller sequence); and
         // each row holds the newest version, the writer's bytes and its last change's sequence.
-        try Self.checkChangeLog(answers, sql: sql)
+        try await Self.checkChangeLog(answers, sql: sql)
 
         for (index, server) in servers.enumerated() {
-            #expect(try server.stop() == 0, "serve-\(index + 1): \(server.child.errorOutput)")
+            #expect(try await server.stop() == 0, "serve-\(index + 1): \(server.child.errorOutput)")
         }
         let counts = Dictionary(grouping: answers, by: { "\($0.result)\($0.result == "added" && !$0.storeChanged ? " (unchanged)" : "")" })
             .map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
@@ -416,8 +417,8 @@ struct ManyServersEndToEndTests {
         }
     }
 
-    static func checkChangeLog(_ answers: [Answer], sql: (String) throws -> String) throws {
-        let log = try sql("SELECT sequence, order_identifier, kind FROM changes ORDER BY sequence")
+    static func checkChangeLog(_ answers: [Answer], sql: (String) async throws -> String) async throws {
+        let log = try await sql("SELECT sequence, order_identifier, kind FROM changes ORDER BY sequence")
             .split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
         var sequenceOf: [(answer: Answer, sequence: Int)] = []
         for (order, identifier) in Self.orders.enumerated() {
@@ -430,7 +431,7 @@ struct ManyServersEndToEndTests {
             // Serial order puts an order's writes in version order, so its k-th change is the
             // k-th written version.
             for (write, entry) in zip(writes, entries) { sequenceOf.append((write, Int(entry[0]) ?? -1)) }
-            let row = try sql(
+            let row = try await sql(
                 "SELECT updated_at_text || '|' || sha256 || '|' || change_sequence FROM orders WHERE order_identifier = '\(identifier)'")
             if let newest = writes.last {
                 #expect(
@@ -471,16 +472,16 @@ struct ManyServersEndToEndTests {
     /// Runs each list of uploads on its own thread of one Python process (urllib, a client we
     /// didn't write), all threads released at once; each upload is timed around the whole
     /// request and answer.
-    static func upload(_ threads: [[Post]], to servers: [String], phase: String, folder: TemporaryFolder) throws -> [Answer] {
-        let jobs = try threads.map { posts in
-            try posts.map { post -> [String: Any] in
+    static func upload(_ threads: [[Post]], to servers: [String], phase: String, folder: TemporaryFolder) async throws -> [Answer] {
+        let jobs = try await threads.asyncMap { posts in
+            try await posts.asyncMap { post -> [String: Any] in
                 [
-                    "method": "POST", "url": "\(servers[post.server])/merchant/v1/orders", "file": try archive(post).path,
+                    "method": "POST", "url": "\(servers[post.server])/merchant/v1/orders", "file": try await archive(post).path,
                     "headers": ["Authorization": "Bearer \(key)", "Content-Type": "application/vnd.apple.finance.order"],
                 ]
             }
         }
-        let results = try run(jobs, folder: folder)
+        let results = try await run(jobs, folder: folder)
         return zip(threads, results).flatMap { posts, results in
             zip(posts, results).map { post, result in
                 Answer(post: post, phase: phase, start: result.start, end: result.end, status: result.status, body: result.body)
@@ -489,16 +490,16 @@ struct ManyServersEndToEndTests {
     }
 
     /// Every order from every server, as the merchant API serves it: [order][server].
-    static func fetchAll(_ servers: [String], folder: TemporaryFolder) throws -> [[(status: Int, body: Data)]] {
+    static func fetchAll(_ servers: [String], folder: TemporaryFolder) async throws -> [[(status: Int, body: Data)]] {
         let jobs = orders.map { order in
             servers.map { server -> [String: Any] in
                 ["method": "GET", "url": "\(server)/merchant/v1/orders/\(type)/\(order)", "headers": ["Authorization": "Bearer \(key)"]]
             }
         }
-        return try run(jobs, folder: folder).map { $0.map { ($0.status, $0.body) } }
+        return try await run(jobs, folder: folder).map { $0.map { ($0.status, $0.body) } }
     }
 
-    static func run(_ threads: [[[String: Any]]], folder: TemporaryFolder) throws -> [[(start: Double, end: Double, status: Int, body: Data)]] {
+    static func run(_ threads: [[[String: Any]]], folder: TemporaryFolder) async throws -> [[(start: Double, end: Double, status: Int, body: Data)]] {
         let script = """
             import base64, json, sys, threading, time, urllib.error, urllib.request
             spec = json.load(open(sys.argv[1]))
@@ -529,7 +530,7 @@ struct ManyServersEndToEndTests {
             print(json.dumps(results))
             """
         let spec = try folder.write(try JSONSerialization.data(withJSONObject: threads), to: "requests-\(UUID().uuidString).json")
-        let result = try ExternalProgram.python(script, [spec.path], timeout: 60 * TestTiming.scale)
+        let result = try await ExternalProgram.python(script, [spec.path], timeout: 60 * TestTiming.scale)
         guard result.status == 0, let lists = try JSONSerialization.jsonObject(with: result.standardOutput) as? [[[String: Any]]] else {
             throw FixtureError(description: "the HTTP client failed: \(result)")
         }
@@ -555,7 +556,7 @@ struct ManyServersEndToEndTests {
     }
 
     /// Every request the stand-in printed, in order.
-    static func pushEvents(_ standIn: ChildProcess) -> [Push] {
+    static func pushEvents(_ standIn: BackgroundProgram) -> [Push] {
         standIn.output.split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["event"] as? String == "push" }
@@ -567,18 +568,18 @@ struct ManyServersEndToEndTests {
     }
 
     /// The outbox's claimed rows (lease not run out) as "id|leased_until".
-    static func claimedPushes(_ sql: (String) throws -> String) throws -> [String] {
-        try sql("SELECT id || '|' || leased_until FROM push_outbox WHERE leased_until > extract(epoch FROM clock_timestamp())")
+    static func claimedPushes(_ sql: (String) async throws -> String) async throws -> [String] {
+        try await sql("SELECT id || '|' || leased_until FROM push_outbox WHERE leased_until > extract(epoch FROM clock_timestamp())")
             .split(separator: "\n").map(String.init)
     }
 
     /// The pushes the stand-in accepted.
-    static func pushes(_ standIn: ChildProcess) -> [Push] { pushEvents(standIn).filter { $0.status == 200 } }
+    static func pushes(_ standIn: BackgroundProgram) -> [Push] { pushEvents(standIn).filter { $0.status == 200 } }
 
     /// Per process, the bytes it sent to the stand-in on `port` that the stand-in hasn't read
     /// (`ss -tnp`: the receive queue of the stand-in's end, matched to the client's end by port).
-    static func serversSendingTo(port: Int) throws -> [Int32: Int] {
-        let result = try ExternalProgram.run(tool: "ss", ["-tnpH"])
+    static func serversSendingTo(port: Int) async throws -> [Int32: Int] {
+        let result = try await ExternalProgram.run(tool: "ss", ["-tnpH"])
         guard result.status == 0 else { throw FixtureError(description: "ss failed: \(result)") }
         func portOf(_ address: Substring) -> Int? { address.split(separator: ":").last.flatMap { Int($0) } }
         var unread: [Int: Int] = [:]  // client port → bytes waiting at the stand-in
@@ -617,7 +618,7 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// The serial-order rule itself, on hand-made histories: it must accept serial ones and catch
 /// each kind of answer no serial order explains (so a pass of the test above means something).
-@Suite("The serial-order rule of the many-servers test", .dedicatedThreads, .temporaryFolder)
+@Suite("The serial-order rule of the many-servers test", .temporaryFolder)
 struct SerialOrderRuleTests {
     typealias Observed = ManyServersEndToEndTests.Observed
     static func added(_ version: Int, _ start: Double, _ end: Double, wrote: Bool = true) -> Observed {

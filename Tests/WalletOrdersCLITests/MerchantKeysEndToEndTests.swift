@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersTestSupport
 
 @Suite(
-    "wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized, .dedicatedThreads,
+    "wallet-orders serve: merchant API keys scoped to order types (key file, WALLET_ORDERS_API_KEYS)", .serialized,
     .temporaryFolder)
 struct MerchantKeysEndToEndTests {
     static let keyA = "merchant-a-key-0123456789abcdef"
@@ -11,11 +11,11 @@ struct MerchantKeysEndToEndTests {
     static let keyAll = "operator-key-0123456789abcdef"
 
     @Test("A key file line without order types stops serve at start-up: error and hint name the file and line, never the key")
-    func keyFileLineWithoutScope() throws {
+    func keyFileLineWithoutScope() async throws {
         let folder = try TemporaryFolder.ofTest
         let keys = try folder.write(
             Array("# merchant A\n\(Self.keyA) \(Repository.shippedOrderTypeIdentifier)\n\(Self.keyB)\n".utf8), to: "keys.txt")
-        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--api-key-file", keys.path])
+        let result = try await CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--api-key-file", keys.path])
         #expect(result.status == 1, "\(result)")
         #expect(
             result.errorOutput.contains("error: The API key file \(keys.path), line 3: the key has no list of the order types"),
@@ -26,9 +26,9 @@ struct MerchantKeysEndToEndTests {
     }
 
     @Test("WALLET_ORDERS_API_KEYS in the old KEY1,KEY2 form is refused with a hint showing the new form")
-    func oldEnvironmentForm() throws {
+    func oldEnvironmentForm() async throws {
         let folder = try TemporaryFolder.ofTest
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["serve", "--store", folder.file("orders.sqlite").path], environment: ["WALLET_ORDERS_API_KEYS": "\(Self.keyA),\(Self.keyB)"])
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains("no longer separated by commas"), "\(result.errorOutput)")
@@ -37,26 +37,27 @@ struct MerchantKeysEndToEndTests {
     }
 
     @Test("WALLET_ORDERS_API_KEYS entries separated by ';' and newlines: each key acts on its own order types, * on all")
-    func environmentForm() throws {
+    func environmentForm() async throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
-        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        #expect(try await store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
         let keys = "\(Self.keyA) \(Repository.shippedOrderTypeIdentifier);\(Self.keyB) order.com.contoso.tickets\n\(Self.keyAll) *"
-        let server = try RunningServer(
+        let server = try await RunningServer(
             ["--store", store.url.path] + (try StoreFixtures.trustArguments()), environment: ["WALLET_ORDERS_API_KEYS": keys],
             folder: store.folder)
         let order = "\(server.baseURL)/merchant/v1/orders/\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
-        func get(_ url: String, _ key: String) throws -> HTTPClient.Answer {
-            try HTTPClient.request("GET", url, headers: ["Authorization": "Bearer \(key)"])
+        func get(_ url: String, _ key: String) async throws -> HTTPClient.Answer {
+            try await HTTPClient.request("GET", url, headers: ["Authorization": "Bearer \(key)"])
         }
-        #expect(try get(order, Self.keyA).status == 200)
-        #expect(try get(order, Self.keyAll).status == 200)
-        let refused = try get(order, Self.keyB)
+        #expect(try await get(order, Self.keyA).status == 200)
+        #expect(try await get(order, Self.keyAll).status == 200)
+        let refused = try await get(order, Self.keyB)
         #expect(refused.status == 403)
         #expect((refused.json["error"] as? [String: Any])?["code"] as? String == "order-type-not-permitted")
-        #expect(try get(order.replacingOccurrences(of: Repository.shippedOrderIdentifier, with: "never-stored"), Self.keyB).body == refused.body)
-        #expect((try get("\(server.baseURL)/merchant/v1/orders", Self.keyB).json["orders"] as? [Any])?.isEmpty == true)
-        #expect((try get("\(server.baseURL)/merchant/v1/orders", Self.keyAll).json["orders"] as? [Any])?.count == 1)
-        #expect(try server.stop() == 0)
+        #expect(
+            try await get(order.replacingOccurrences(of: Repository.shippedOrderIdentifier, with: "never-stored"), Self.keyB).body == refused.body)
+        await #expect((try get("\(server.baseURL)/merchant/v1/orders", Self.keyB).json["orders"] as? [Any])?.isEmpty == true)
+        await #expect((try get("\(server.baseURL)/merchant/v1/orders", Self.keyAll).json["orders"] as? [Any])?.count == 1)
+        #expect(try await server.stop() == 0)
     }
 }

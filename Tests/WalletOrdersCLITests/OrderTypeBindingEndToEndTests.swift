@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// Issue 10, finding 1, from the command line: a genuine certificate for one order type (issued
 /// by the same intermediate) must not be able to sign, verify or replace another type's orders.
-@Suite(.dedicatedThreads) struct OrderTypeBindingEndToEndTests {
+@Suite struct OrderTypeBindingEndToEndTests {
     static let victimType = Repository.shippedOrderTypeIdentifier
     static let attackerType = "order.com.other.victim"
 
@@ -18,7 +18,7 @@ import WalletOrdersTestSupport
         let attackerArguments: [String]
     }
 
-    static func setUp() throws -> Setup {
+    static func setUp() async throws -> Setup {
         let folder = try TemporaryFolder()
         let authority = try DevelopmentCertificateAuthority()
         let victim = try authority.issueOrderTypeCertificate(orderTypeIdentifier: victimType, teamIdentifier: "VICTIM0001")
@@ -31,7 +31,7 @@ import WalletOrdersTestSupport
         let attackerKey = try folder.write(Array(try attacker.privateKeyPEM().utf8), to: "attacker.key.pem")
 
         let genuine = folder.file("genuine.order")
-        let built = try CLI.run(
+        let built = try await CLI.run(
             [
                 "build", Repository.shippedEcommerce.path, "--out", genuine.path, "--signing-time", SharedFixtures.signingTimeText,
                 "--cert", victimCert.path, "--key", victimKey.path, "--wwdr", wwdr.path,
@@ -50,7 +50,7 @@ import WalletOrdersTestSupport
         let carrierURL = try folder.write(carrier.bytes, to: "carrier.order")
         let signatureURL = try folder.write(signature, to: "attacker.signature")
         let forged = folder.file("forged.order")
-        let swapped = try ExternalProgram.python(
+        let swapped = try await ExternalProgram.python(
             """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[3], "w", zipfile.ZIP_DEFLATED) as target:
@@ -65,41 +65,41 @@ import WalletOrdersTestSupport
     }
 
     @Test("verify and validate fail a forged archive, naming both order types; store save keeps the genuine order")
-    func forgedArchiveIsRefusedEverywhere() throws {
-        let setup = try Self.setUp()
+    func forgedArchiveIsRefusedEverywhere() async throws {
+        let setup = try await Self.setUp()
         defer { setup.folder.remove() }
         let trust = ["--trust-root", setup.root.path]
 
-        let genuine = try CLI.run(["verify", setup.genuine.path] + trust)
+        let genuine = try await CLI.run(["verify", setup.genuine.path] + trust)
         #expect(genuine.status == 0, "\(genuine)")
 
-        let verify = try CLI.run(["verify", setup.forged.path] + trust)
+        let verify = try await CLI.run(["verify", setup.forged.path] + trust)
         #expect(verify.status == 1, "\(verify)")
         #expect(verify.output.contains("error[signature.signer-order-type-mismatch]"), "\(verify)")
         #expect(verify.output.contains(Self.victimType) && verify.output.contains(Self.attackerType), "\(verify)")
 
-        let validate = try CLI.run(["validate", setup.forged.path] + trust)
+        let validate = try await CLI.run(["validate", setup.forged.path] + trust)
         #expect(validate.status == 1, "\(validate)")
         #expect(validate.output.contains("error[signature.signer-order-type-mismatch]"), "\(validate)")
 
         let store = setup.folder.file("orders.sqlite").path
-        let first = try CLI.run(["store", "save", setup.genuine.path, "--store", store] + trust)
+        let first = try await CLI.run(["store", "save", setup.genuine.path, "--store", store] + trust)
         #expect(first.status == 0, "\(first)")
-        let attack = try CLI.run(["store", "save", setup.forged.path, "--store", store, "--json"] + trust)
+        let attack = try await CLI.run(["store", "save", setup.forged.path, "--store", store, "--json"] + trust)
         #expect(attack.status == 1, "\(attack)")
         #expect(attack.output.contains("signature.signer-order-type-mismatch"), "\(attack)")
         let fetched = setup.folder.file("fetched.order")
-        let get = try CLI.run(["store", "get", Self.victimType, Repository.shippedOrderIdentifier, "--out", fetched.path, "--store", store])
+        let get = try await CLI.run(["store", "get", Self.victimType, Repository.shippedOrderIdentifier, "--out", fetched.path, "--store", store])
         #expect(get.status == 0, "\(get)")
         #expect(try Data(contentsOf: fetched) == (try Data(contentsOf: setup.genuine)), "the genuine order was replaced")
     }
 
     @Test("build refuses to sign an order with another order type's certificate")
-    func buildRefuses() throws {
-        let setup = try Self.setUp()
+    func buildRefuses() async throws {
+        let setup = try await Self.setUp()
         defer { setup.folder.remove() }
         let out = setup.folder.file("attempt.order")
-        let result = try CLI.run(["build", Repository.shippedEcommerce.path, "--out", out.path] + setup.attackerArguments)
+        let result = try await CLI.run(["build", Repository.shippedEcommerce.path, "--out", out.path] + setup.attackerArguments)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorOutput.contains(Self.victimType) && result.errorOutput.contains(Self.attackerType), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: out.path))

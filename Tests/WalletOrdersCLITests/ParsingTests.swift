@@ -4,7 +4,7 @@ import Testing
 import WalletOrdersTestSupport
 import wallet_orders
 
-@Suite(.dedicatedThreads) struct ParsingTests {
+@Suite struct ParsingTests {
     @Test("build parses the source, output, --cert/--key/--wwdr, signing time and flags")
     func buildWithCertificateAndKey() throws {
         let parsed = try WalletOrdersCommand.parseAsRoot([
@@ -244,7 +244,7 @@ import wallet_orders
 
 /// A long list of paths is handed to the command after parsing (argument-parser's cost is
 /// quadratic in it): the command must come out as the parser alone makes it.
-@Suite(.dedicatedThreads) struct PathListParsingTests {
+@Suite struct PathListParsingTests {
     static let paths = (0..<300).map { "out/archive-\($0).order" }
 
     @Test(

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders serve` as an operator meets it: mistakes in settings reported where they are,
 /// a port already taken, and a log a collector can read.
-@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs", .dedicatedThreads, .temporaryFolder)
+@Suite("wallet-orders serve: settings mistakes, a port in use, JSON logs", .temporaryFolder)
 struct ServeOperationsEndToEndTests {
     @Test(
         "A settings file's mistakes are errors at their line and column: broken JSON, a misspelt key with the nearest real one, a duplicate key, a value of the wrong type",
@@ -24,10 +24,10 @@ struct ServeOperationsEndToEndTests {
             ),
             (#"{"cache": {"archiveBytes": false}}"#, "service.json:1:28: the setting cache.archiveBytes is a boolean", "leave it out"),
         ])
-    func settingsFileMistakes(text: String, message: String, hint: String) throws {
+    func settingsFileMistakes(text: String, message: String, hint: String) async throws {
         let folder = try TemporaryFolder.ofTest
         let config = try folder.write(Array(text.utf8), to: "service.json")
-        let result = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--config", config.path])
+        let result = try await CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--config", config.path])
         #expect(result.status == 1, "\(result)")
         let lines = result.errorOutput.split(separator: "\n").map(String.init)
         let error = try #require(lines.first { $0.hasPrefix("error: ") }, "\(result.errorOutput)")
@@ -38,24 +38,25 @@ struct ServeOperationsEndToEndTests {
     }
 
     @Test("--port, --host and --bind are pointed to --listen", arguments: ["--port", "--host", "--hostname", "--bind"])
-    func listenHint(option: String) throws {
-        let result = try CLI.run(["serve", option, "8080"])
+    func listenHint(option: String) async throws {
+        let result = try await CLI.run(["serve", option, "8080"])
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.contains("hint: serve takes the address and the port together: --listen 127.0.0.1:8080"), "\(result.errorOutput)")
     }
 
     @Test("--executor pool keeps Swift's default executor and serves the same; an unknown executor is refused naming the setting")
-    func executor() throws {
+    func executor() async throws {
         let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite").path
-        let wrong = try CLI.run(["serve", "--store", store, "--executor", "threads"])
+        let wrong = try await CLI.run(["serve", "--store", store, "--executor", "threads"])
         #expect(wrong.status == 1, "\(wrong)")
         #expect(wrong.errorOutput.contains("executor") && wrong.errorOutput.contains("event-loops or pool"), "\(wrong.errorOutput)")
-        let server = try RunningServer(["--store", store, "--executor", "pool", "--log-format", "json"], folder: folder)
-        #expect(try HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
-        let order = try HTTPClient.request("GET", "\(server.baseURL)/v1/orders/order.com.example/none", headers: ["Authorization": "AppleOrder x"])
+        let server = try await RunningServer(["--store", store, "--executor", "pool", "--log-format", "json"], folder: folder)
+        #expect(try await HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
+        let order = try await HTTPClient.request(
+            "GET", "\(server.baseURL)/v1/orders/order.com.example/none", headers: ["Authorization": "AppleOrder x"])
         #expect(order.status == 401)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let started = server.child.errorOutput.split(separator: "\n").compactMap { line -> [String: Any]? in
             guard line.hasPrefix("{") else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -64,27 +65,27 @@ struct ServeOperationsEndToEndTests {
     }
 
     @Test("A port another process listens on is an error naming the address, with a hint, not a stack of NIO errors")
-    func portInUse() throws {
+    func portInUse() async throws {
         let folder = try TemporaryFolder.ofTest
-        let first = try RunningServer(["--store", folder.file("orders.sqlite").path], folder: folder)
+        let first = try await RunningServer(["--store", folder.file("orders.sqlite").path], folder: folder)
         let address = String(first.baseURL.dropFirst("http://".count))
-        let second = try CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--listen", address])
+        let second = try await CLI.run(["serve", "--store", folder.file("orders.sqlite").path, "--listen", address])
         #expect(second.status == 1, "\(second)")
         #expect(second.errorOutput.contains("error: Can't listen on \(address): another process is listening there."), "\(second.errorOutput)")
         #expect(second.errorOutput.contains("hint: Stop it"), "\(second.errorOutput)")
-        #expect(try first.stop() == 0)
+        #expect(try await first.stop() == 0)
     }
 
     @Test(
         "--log-format json: every line on standard error a JSON object; a start-up summary (address, store, APNs, identities with expiry, trust roots, keys), an access line, and a stop line"
     )
-    func jsonLogs() throws {
+    func jsonLogs() async throws {
         let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite").path
-        let server = try RunningServer(
+        let server = try await RunningServer(
             ["--store", store, "--log-format", "json"], environment: ["WALLET_ORDERS_API_KEYS": "merchant-key-0123456789abcdef *"], folder: folder)
-        #expect(try HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
-        #expect(try server.stop() == 0)
+        #expect(try await HTTPClient.request("GET", "\(server.baseURL)/health").status == 200)
+        #expect(try await server.stop() == 0)
         let records = server.child.errorOutput.split(separator: "\n").compactMap { line -> [String: Any]? in
             guard line.hasPrefix("{") else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

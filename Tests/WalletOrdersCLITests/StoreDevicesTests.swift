@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders store devices`: the delivery report of a store's order, from the trail a
 /// service wrote, as text and JSON.
-@Suite(.serialized, .dedicatedThreads) struct StoreDevicesTests {
+@Suite(.serialized) struct StoreDevicesTests {
     @Test("Text and JSON name each device by its hash with its verdict and trail; an unknown order exits 10")
     func report() async throws {
         let folder = try TemporaryFolder("devices")
@@ -14,7 +14,7 @@ import WalletOrdersTestSupport
         let path = folder.file("orders.sqlite").path
         let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: Repository.shippedOrderTypeIdentifier, orderIdentifier: "ORDER-1")
         // The order is stored (a registration is only for an order the store holds).
-        let saved = try CLI.run(
+        let saved = try await CLI.run(
             ["store", "save", try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "ORDER-1").path, "--store", path]
                 + (try StoreFixtures.trustArguments()))
         #expect(saved.status == 0, "\(saved)")
@@ -33,7 +33,7 @@ import WalletOrdersTestSupport
                     detail: .init(status: 200, apnsID: "5E2B1C7A-0000-4000-8000-000000000001")),
             ])
         }
-        let text = try CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-1"])
+        let text = try await CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-1"])
         #expect(text.status == 0, "\(text)")
         #expect(
             text.output.contains(
@@ -42,13 +42,13 @@ import WalletOrdersTestSupport
         #expect(text.output.contains("apns-id 5E2B1C7A-0000-4000-8000-000000000001"))
         #expect(!text.output.contains("kitchen-ipad"))
 
-        let json = try CLI.run(["store", "devices", "--store", path, Repository.shippedOrderTypeIdentifier, "ORDER-1", "--json"])
+        let json = try await CLI.run(["store", "devices", "--store", path, Repository.shippedOrderTypeIdentifier, "ORDER-1", "--json"])
         #expect(json.status == 0, "\(json)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let devices = try #require(report["devices"] as? [[String: Any]])
         #expect(devices.map { $0["verdict"] as? String } == ["pushed-never-asked"])
 
-        let unknown = try CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-2"])
+        let unknown = try await CLI.run(["store", "devices", "--store", path, "\(Repository.shippedOrderTypeIdentifier)/ORDER-2"])
         #expect(unknown.status == 10, "\(unknown)")
     }
 }

@@ -4,13 +4,15 @@ import WalletOrdersTestSupport
 
 /// Issue 10, findings 7 and 10: the store is one file between runs, and processes saving into a
 /// new store wait their turn instead of failing.
-@Suite(.dedicatedThreads, .temporaryFolder) struct StoreFileEndToEndTests {
+@Suite(.temporaryFolder) struct StoreFileEndToEndTests {
     @Test("After saving 200 orders and exiting, the .sqlite file alone is the whole store (Python's sqlite3 reads a copy)")
-    func oneFileAfterExit() throws {
+    func oneFileAfterExit() async throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
-        let archives = try (0..<200).map { try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FILE-\($0)") }
-        let (result, lines) = try store.save(archives)
+        let archives = try await (0..<200).asyncMap {
+            try await StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FILE-\($0)")
+        }
+        let (result, lines) = try await store.save(archives)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(lines.count == 200)
         // The WAL was merged into the file and removed at exit (GRDB closes a read-only reader last,
@@ -20,7 +22,7 @@ import WalletOrdersTestSupport
         let copy = store.folder.file("copy/orders.sqlite")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: store.url, to: copy)  // the file alone: no -wal, no -shm
-        let check = try ExternalProgram.python(
+        let check = try await ExternalProgram.python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -30,10 +32,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("Two processes saving versions of one order into a store that doesn't exist yet: every save succeeds, the newest wins (30 rounds)")
-    func concurrentSavesOnNewStore() throws {
-        let versions = try (1...10).map { try StoreFixtures.archive(updatedAt: String(format: "2025-11-%02dT00:00:00Z", $0 + 20)) }
+    func concurrentSavesOnNewStore() async throws {
+        let versions = try await (1...10).asyncMap { try await StoreFixtures.archive(updatedAt: String(format: "2025-11-%02dT00:00:00Z", $0 + 20)) }
         let binary = try WalletOrdersBinary.url().path
-        let trust = try StoreFixtures.trustArguments().joined(separator: " ")
+        let trust = try await StoreFixtures.trustArguments().joined(separator: " ")
         for round in 0..<30 {
             let store = try StoreUnderTest("round-\(round)")
             defer { store.remove() }
@@ -45,16 +47,16 @@ import WalletOrdersTestSupport
                 }
                 .joined(separator: "\n")
             }
-            let loops = try [versions, versions.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)].enumerated().map {
-                try ChildProcess(shell: loop($0.element), outputIn: store.folder, name: "loop\($0.offset)")
+            let loops = try await [versions, versions.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)].enumerated().asyncMap {
+                try await BackgroundProgram.tool(shell: loop($0.element), outputIn: store.folder, name: "loop\($0.offset)")
             }
             var output = ""
             for child in loops {
-                #expect(try child.wait() == 0)
+                await #expect(try child.wait() == 0)
                 output += child.output + child.errorOutput
             }
             #expect(!output.contains("FAILED"), "round \(round): \(output)")
-            let contains = try store.run("contains", StoreEndToEndTests.order + ["--updated-date", "2025-11-30T00:00:00Z"])
+            let contains = try await store.run("contains", StoreEndToEndTests.order + ["--updated-date", "2025-11-30T00:00:00Z"])
             #expect(
                 contains.output == "store: \(store.url.path)\nexists (stored updatedAt 2025-11-30T00:00:00Z)\n",
                 "round \(round): the newest version is not the one stored: \(contains)")
@@ -68,16 +70,18 @@ import WalletOrdersTestSupport
     @Test(
         "A full disk during a batch save: every archive gets a result line (text and --json), what was acknowledged is stored, the store passes integrity_check",
         arguments: [true, false])
-    func fullDiskDuringBatchSave(json: Bool) throws {
+    func fullDiskDuringBatchSave(json: Bool) async throws {
         let folder = try TemporaryFolder.ofTest
-        let archives = try (0..<40).map { try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FULL-\($0)") }
+        let archives = try await (0..<40).asyncMap {
+            try await StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z", orderIdentifier: "FULL-\($0)")
+        }
         let mountPoint = folder.file("small")
         let kept = folder.file("kept")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
         let quoted = { (text: String) in "'\(text)'" }
         let save =
-            [try WalletOrdersBinary.url().path, "store", "save"] + archives.map(\.path) + (try StoreFixtures.trustArguments())
+            [try WalletOrdersBinary.url().path, "store", "save"] + archives.map(\.path) + (try await StoreFixtures.trustArguments())
             + ["--store", mountPoint.path + "/orders.sqlite", "--batch-size", "8"] + (json ? ["--json"] : [])
         // A real full file system: a 512 KiB tmpfs in a mount namespace of its own (it vanishes
         // with the shell); the store's files are copied out before that.
@@ -88,7 +92,7 @@ import WalletOrdersTestSupport
             cp \(quoted(mountPoint.path))/orders.sqlite* \(quoted(kept.path))/
             """
         let namespace = getuid() == 0 ? ["--mount"] : ["--mount", "--map-root-user"]
-        let shell = try ExternalProgram.run(
+        let shell = try await ExternalProgram.run(
             tool: "unshare", namespace + ["--propagation", "private", "sh", "-c", script], environment: CLI.environment([:]))
         #expect(shell.status == 0, "\(shell)")
         let status = try String(contentsOf: folder.file("status"), encoding: .utf8)
@@ -124,7 +128,7 @@ import WalletOrdersTestSupport
         #expect(!failed.isEmpty, "the disk filled up")
 
         // What was acknowledged is what the store holds (Python's sqlite3 reads the copy).
-        let inspected = try VersionMatrix.inspect(kept.appendingPathComponent("orders.sqlite"))
+        let inspected = try await VersionMatrix.inspect(kept.appendingPathComponent("orders.sqlite"))
         #expect(inspected.integrity == "ok")
         #expect(inspected.rows.count == added.count)
         #expect(inspected.rows.values.allSatisfy { $0.hashOK })

@@ -2,52 +2,23 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-/// A `wallet-orders` child process whose stdout and stderr go to files, so it can be killed at
-/// any moment and what it had printed read afterwards.
-final class ChildProcess {
-    let process = Process()
-    let stdoutURL: URL
-    let stderrURL: URL
-
-    init(
+extension BackgroundProgram {
+    /// `wallet-orders arguments…` (or `executable`) in the background, with ``CLI/environment(_:)``
+    /// plus `environment`, stdout in `folder`'s `NAME.out`: it can be killed at any moment and what
+    /// it had printed read afterwards.
+    static func tool(
         _ arguments: [String], executable: URL? = nil, environment: [String: String] = [:], outputIn folder: TemporaryFolder,
         name: String
-    ) throws {
-        stdoutURL = try folder.write([], to: "\(name).out")
-        stderrURL = try folder.write([], to: "\(name).err")
-        process.executableURL = try executable ?? WalletOrdersBinary.url()
-        process.arguments = arguments
-        process.environment = CLI.environment(environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
+    ) async throws -> BackgroundProgram {
+        try await BackgroundProgram(
+            try executable ?? WalletOrdersBinary.url(), arguments, environment: CLI.environment(environment),
+            standardOutput: folder.file("\(name).out"))
     }
 
     /// `/bin/sh -c script`, for a loop of tool runs as a merchant's script would make them.
-    convenience init(shell script: String, outputIn folder: TemporaryFolder, name: String) throws {
-        try self.init(["-c", script], executable: URL(fileURLWithPath: "/bin/sh"), outputIn: folder, name: name)
+    static func tool(shell script: String, outputIn folder: TemporaryFolder, name: String) async throws -> BackgroundProgram {
+        try await tool(["-c", script], executable: URL(fileURLWithPath: "/bin/sh"), outputIn: folder, name: name)
     }
-
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Waits up to `timeout` seconds; kills the child and throws if it takes longer.
-    func wait(timeout: TimeInterval = 120) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill()
-            throw FixtureError(description: "\(process.arguments ?? []) did not finish in \(timeout) s")
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    var output: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
-    var errorOutput: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The complete JSON lines of `store save --json` (a line cut by a kill is ignored).
     var savedLines: [[String: Any]] {
@@ -66,13 +37,13 @@ struct VersionMatrix {
     /// archives[order][version]
     let archives: [[URL]]
 
-    init(orders: Int, versions: Int, prefix: String) throws {
+    init(orders: Int, versions: Int, prefix: String) async throws {
         let identifiers = (0..<orders).map { "\(prefix)-\($0)" }
         let dates = (0..<versions).map { String(format: "2025-11-21T00:00:%02dZ", $0) }
         orderIdentifiers = identifiers
         updatedAts = dates
-        archives = try identifiers.map { id in
-            try dates.map { try StoreFixtures.archive(updatedAt: $0, orderIdentifier: id) }
+        archives = try await identifiers.asyncMap { id in
+            try await dates.asyncMap { try await StoreFixtures.archive(updatedAt: $0, orderIdentifier: id) }
         }
     }
 
@@ -88,7 +59,7 @@ struct VersionMatrix {
 
     /// What the store holds, read by Python's sqlite3 (an independent reader): integrity_check,
     /// and per order the updatedAt text and whether the archive's SHA-256 matches its column.
-    static func inspect(_ store: URL) throws -> (integrity: String, rows: [String: (updatedAt: String, hashOK: Bool, bytes: Data)]) {
+    static func inspect(_ store: URL) async throws -> (integrity: String, rows: [String: (updatedAt: String, hashOK: Bool, bytes: Data)]) {
         let script = """
             import sqlite3, sys, hashlib, json, base64
             db = sqlite3.connect(sys.argv[1])
@@ -99,7 +70,7 @@ struct VersionMatrix {
                     out['rows'][oid] = [text, hashlib.sha256(blob).hexdigest() == sha, base64.b64encode(blob).decode()]
             print(json.dumps(out))
             """
-        let result = try ExternalProgram.python(script, [store.path])
+        let result = try await ExternalProgram.python(script, [store.path])
         guard result.status == 0,
             let object = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
             let integrity = object["integrity"] as? String, let rows = object["rows"] as? [String: [Any]]
@@ -112,28 +83,28 @@ struct VersionMatrix {
     }
 }
 
-@Suite("wallet-orders store across processes: concurrency and crashes", .serialized, .dedicatedThreads, .temporaryFolder)
+@Suite("wallet-orders store across processes: concurrency and crashes", .serialized, .temporaryFolder)
 struct StoreProcessTests {
     @Test("3 processes saving interleaved versions of the same orders: newest wins, every answer fits a serial order, nothing locked")
-    func concurrentProcesses() throws {
-        let matrix = try VersionMatrix(orders: 4, versions: 6, prefix: "MP")
+    func concurrentProcesses() async throws {
+        let matrix = try await VersionMatrix(orders: 4, versions: 6, prefix: "MP")
         let folder = try TemporaryFolder.ofTest
         let store = folder.file("orders.sqlite")
-        let trust = try StoreFixtures.trustArguments()
+        let trust = try await StoreFixtures.trustArguments()
         // Each process saves every version, in its own interleaving, one transaction per archive.
         let orders = [
             matrix.all,
             matrix.all.reversed(),
             matrix.all.enumerated().sorted { ($0.offset * 7) % 24 < ($1.offset * 7) % 24 }.map(\.element),
         ]
-        let children = try orders.enumerated().map { index, paths in
-            try ChildProcess(
+        let children = try await orders.enumerated().asyncMap { index, paths in
+            try await BackgroundProgram.tool(
                 ["store", "save"] + paths.map(\.path) + trust + ["--store", store.path, "--json", "--batch-size", "1"],
                 outputIn: folder, name: "p\(index)")
         }
         var answers: [(order: Int, version: Int, result: String)] = []
         for child in children {
-            let status = try child.wait()
+            let status = try await child.wait()
             #expect(status == 0, "\(child.errorOutput)")
             #expect(!child.errorOutput.contains("locked"))
             let lines = child.savedLines
@@ -156,7 +127,7 @@ struct StoreProcessTests {
                 #expect(added.contains { $0 > answer.version }, "order \(order) v\(answer.version) newerExisting without a newer save")
             }
         }
-        let inspected = try VersionMatrix.inspect(store)
+        let inspected = try await VersionMatrix.inspect(store)
         #expect(inspected.integrity == "ok")
         #expect(inspected.rows.count == matrix.orderIdentifiers.count)
         for (order, id) in matrix.orderIdentifiers.enumerated() {
@@ -171,10 +142,10 @@ struct StoreProcessTests {
     static let crashRounds = Int(ProcessInfo.processInfo.environment["WALLET_ORDERS_CRASH_ROUNDS"] ?? "") ?? 20
 
     @Test("SIGKILL at random points during saves: the store opens, passes integrity_check, holds whole versions, loses no acknowledged save")
-    func killedMidSave() throws {
-        let matrix = try VersionMatrix(orders: 6, versions: 8, prefix: "KS")
+    func killedMidSave() async throws {
+        let matrix = try await VersionMatrix(orders: 6, versions: 8, prefix: "KS")
         let folder = try TemporaryFolder.ofTest
-        let trust = try StoreFixtures.trustArguments()
+        let trust = try await StoreFixtures.trustArguments()
         var generator = SystemRandomNumberGenerator()
         var store = folder.file("orders.sqlite")
         // Per order, the newest version a process acknowledged (printed after its commit).
@@ -190,19 +161,20 @@ struct StoreProcessTests {
             // from start-up to the last commit.
             let paths = matrix.all.shuffled(using: &generator)
             let batch = [1, 1, 3, 8].randomElement(using: &generator)!
-            let child = try ChildProcess(
+            let child = try await BackgroundProgram.tool(
                 ["store", "save"] + paths.map(\.path) + trust
                     + ["--store", store.path, "--json", "--batch-size", String(batch)],
                 outputIn: folder, name: "round\(round)")
             if round % 2 == 0 {
-                usleep(UInt32(Double(UInt32.random(in: 20_000...400_000, using: &generator)) * TestTiming.scale))
+                try await Task.sleep(for: .microseconds(Double(UInt32.random(in: 20_000...400_000, using: &generator)) * TestTiming.scale))
             } else {
                 // Every other kill lands after the first acknowledged save, however slowly the
                 // child starts on a loaded machine (a start-up slower than 400 ms left a run of
                 // twenty with no kill after a commit).
-                let started = Date()
-                while child.process.isRunning && child.savedLines.isEmpty && Date().timeIntervalSince(started) < 60 { usleep(5_000) }
-                usleep(UInt32.random(in: 0...100_000, using: &generator))
+                _ = try? await child.waitUntil("an acknowledged save", timeout: 60 * TestTiming.scale) { printed in
+                    printed.output.contains("\n") ? "" : nil
+                }
+                try await Task.sleep(for: .microseconds(UInt32.random(in: 0...100_000, using: &generator)))
             }
             child.kill()
             let lines = child.savedLines
@@ -213,7 +185,7 @@ struct StoreProcessTests {
             }
 
             if !FileManager.default.fileExists(atPath: store.path) { continue }  // killed before SQLite started
-            let inspected = try VersionMatrix.inspect(store)
+            let inspected = try await VersionMatrix.inspect(store)
             #expect(inspected.integrity == "ok", "round \(round)")
             for (order, id) in matrix.orderIdentifiers.enumerated() {
                 guard let row = inspected.rows[id] else {
@@ -226,7 +198,7 @@ struct StoreProcessTests {
                 #expect(version >= acknowledged[order], "round \(round): \(id) lost acknowledged v\(acknowledged[order])")
             }
             // The store still works for the tool itself.
-            let list = try CLI.run(["store", "list", "--store", store.path, "--json"])
+            let list = try await CLI.run(["store", "list", "--store", store.path, "--json"])
             #expect(list.status == 0, "round \(round): \(list)")
         }
         #expect(killedWithOutput > 0, "no kill landed after a commit; the timing window is wrong")

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `wallet-orders.service`, the systemd unit at the repository's top level, as systemd reads it
 /// (`systemd-analyze`, offline: no running systemd is needed) and as the service reads its settings.
-@Suite(.dedicatedThreads, .temporaryFolder) struct SystemdUnitTests {
+@Suite(.temporaryFolder) struct SystemdUnitTests {
     static let unit = Repository.root.appendingPathComponent("wallet-orders.service")
     /// Where `make install` (PREFIX=/usr/local) puts the binary, and so where ExecStart looks.
     static let installedBinary = "/usr/local/bin/wallet-orders"
@@ -37,8 +37,8 @@ import WalletOrdersTestSupport
 
     /// `systemd-analyze verify` on `file`: its exit status and every line it printed about the unit.
     /// `--man=no`: Documentation= names the man page that `make install` installs, not installed here.
-    static func verify(_ file: URL, in folder: TemporaryFolder) throws -> (status: Int32, complaints: [String], result: ProgramResult) {
-        let result = try ExternalProgram.run(
+    static func verify(_ file: URL, in folder: TemporaryFolder) async throws -> (status: Int32, complaints: [String], result: ProgramResult) {
+        let result = try await ExternalProgram.run(
             tool: "systemd-analyze", ["verify", "--man=no", file.path], environment: CLI.environment([:]), in: folder.url)
         let complaints = (result.output + result.errorOutput).split(separator: "\n").map(String.init)
             .filter { $0.contains(file.lastPathComponent) }
@@ -46,28 +46,28 @@ import WalletOrdersTestSupport
     }
 
     @Test("systemd-analyze verify prints no warning about wallet-orders.service (ExecStart pointed at the built binary)")
-    func verifies() throws {
+    func verifies() async throws {
         let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder)
-        let verified = try Self.verify(copy, in: folder)
+        let verified = try await Self.verify(copy, in: folder)
         #expect(verified.status == 0, "\(verified.result)")
         #expect(verified.complaints.isEmpty, "systemd-analyze verify warns:\n\(verified.complaints.joined(separator: "\n"))")
     }
 
     @Test("The same check catches a unit with a mistake: an unknown key and a bad value are both reported")
-    func verifyCatchesMistakes() throws {
+    func verifyCatchesMistakes() async throws {
         let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder, name: "wallet-orders-broken.service", extra: ["ProtectSytem=strict", "Restart=sometimes"])
-        let verified = try Self.verify(copy, in: folder)
+        let verified = try await Self.verify(copy, in: folder)
         #expect(verified.complaints.contains { $0.contains("ProtectSytem") }, "\(verified.result)")
         #expect(verified.complaints.contains { $0.contains("sometimes") }, "\(verified.result)")
     }
 
     @Test("systemd-analyze security rates the unit's exposure at most 2.0 (of 10) and lists no capability")
-    func hardening() throws {
+    func hardening() async throws {
         let folder = try TemporaryFolder.ofTest
         let copy = try Self.copy(into: folder)
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "systemd-analyze", ["security", "--offline=yes", "--threshold=20", "--no-pager", copy.path],
             environment: CLI.environment([:]), in: folder.url)
         #expect(result.status == 0, "exposure above 2.0 or systemd-analyze failed: \(result)")
@@ -98,7 +98,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("serve reads the unit's Environment= settings: the store it names is the store it opens")
-    func environmentIsRead() throws {
+    func environmentIsRead() async throws {
         let folder = try TemporaryFolder.ofTest
         let settings = Self.settings(try String(contentsOf: Self.unit, encoding: .utf8))
         var environment: [String: String] = [:]
@@ -111,11 +111,11 @@ import WalletOrdersTestSupport
         let store = folder.file("orders.sqlite")
         #expect(environment["WALLET_ORDERS_STORE"] == store.path)
         // The test's own port instead of 8080: RunningServer passes --listen 127.0.0.1:0, which wins.
-        let server = try RunningServer([], environment: environment, folder: folder)
+        let server = try await RunningServer([], environment: environment, folder: folder)
         #expect(server.child.errorOutput.contains("(store \(store.path))"), "\(server.child.errorOutput)")
-        let health = try HTTPClient.request("GET", server.baseURL + "/health")
+        let health = try await HTTPClient.request("GET", server.baseURL + "/health")
         #expect(health.status == 200, "\(health.status)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         #expect(FileManager.default.fileExists(atPath: store.path))
     }
 }

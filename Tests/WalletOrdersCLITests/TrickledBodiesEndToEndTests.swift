@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// connection cap and kept `/health` out for the whole hold. `wallet-orders serve` and the attacker
 /// (Python, `Support/trickled_bodies.py`) each run in a process of their own, and the attacker
 /// stops by itself.
-@Suite("wallet-orders serve holds up under trickled request bodies from many addresses", .serialized, .dedicatedThreads)
+@Suite("wallet-orders serve holds up under trickled request bodies from many addresses", .serialized)
 struct TrickledBodiesEndToEndTests {
     struct Report: Decodable {
         var opened: Int
@@ -30,22 +30,22 @@ struct TrickledBodiesEndToEndTests {
     @Test(
         "Trickled registrations from 20 addresses, under and over a cap of 600: each is closed within seconds, and /health from a fresh address answers throughout",
         arguments: [20, 40])
-    func trickledRegistrations(perAddress: Int) throws {
+    func trickledRegistrations(perAddress: Int) async throws {
         let store = try StoreUnderTest()
         defer { store.remove() }
-        #expect(try store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
+        #expect(try await store.save([try StoreFixtures.archive(updatedAt: "2025-11-21T00:00:00Z")]).result.status == 0)
         // The flood is over the global cap (600) but not over the per-address one (64): only the
         // body's own deadline and the cap's making room can keep the service answering.
-        let server = try RunningServer(
+        let server = try await RunningServer(
             [
                 "--store", store.url.path, "--log-level", "error", "--header-timeout", "3", "--body-timeout", "30",
                 "--max-connections", "600", "--max-connections-per-address", "64",
             ] + (try StoreFixtures.trustArguments()), folder: store.folder)
-        defer { _ = try? server.stop() }
+        defer { server.child.kill() }
         let port = try #require(server.baseURL.split(separator: ":").last.flatMap { Int($0) })
         let path = "/v1/devices/trickler/registrations/\(Repository.shippedOrderTypeIdentifier)/\(Repository.shippedOrderIdentifier)"
         let script = Repository.tests.appendingPathComponent("WalletOrdersCLITests/Support/trickled_bodies.py")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "python3", [script.path, String(port), "20", String(perAddress), "20", path, "AppleOrder \(Self.token)"],
             timeout: 300 * TestTiming.scale)
         try #require(result.status == 0, "\(result)")
@@ -64,6 +64,6 @@ struct TrickledBodiesEndToEndTests {
             #expect(report.longestLived < 15, "a trickled body lived \(report.longestLived) s: \(report)")
             #expect(report.oldestOpenAtEnd < 15, "a trickled body was still open after \(report.oldestOpenAtEnd) s: \(report)")
         }
-        #expect(try server.stop() == 0, "the service stopped cleanly after the flood")
+        #expect(try await server.stop() == 0, "the service stopped cleanly after the flood")
     }
 }

@@ -2,21 +2,17 @@ import Foundation
 import Testing
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct VerifyAndInspectEndToEndTests {
+@Suite(.temporaryFolder) struct VerifyAndInspectEndToEndTests {
     /// Copies the shared archive with one byte of order.json changed (a space becomes a tab,
     /// so the JSON still parses), rebuilding the zip with Python's `zipfile`.
     /// The shared archive with one byte of order.json changed, made once per test run.
-    static let tampered: Result<URL, FixtureError> = {
-        do {
-            let url = try SharedFixtures.folder.get().file("tampered.order")
-            try tamperedCopy(of: try SharedFixtures.archive.get(), to: url)
-            return .success(url)
-        } catch {
-            return .failure(FixtureError(description: "\(error)"))
-        }
-    }()
+    static let tampered = SharedFixture<URL> {
+        let url = try SharedFixtures.folder.get().file("tampered.order")
+        try await tamperedCopy(of: try await SharedFixtures.archive.get(), to: url)
+        return url
+    }
 
-    static func tamperedCopy(of archive: URL, to destination: URL) throws {
+    static func tamperedCopy(of archive: URL, to destination: URL) async throws {
         let script = """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") as target:
@@ -27,13 +23,13 @@ import WalletOrdersTestSupport
                         data = data[:at] + b"\\t" + data[at + 1:]
                     target.writestr(info, data)
             """
-        let result = try ExternalProgram.python(script, [archive.path, destination.path])
+        let result = try await ExternalProgram.python(script, [archive.path, destination.path])
         #expect(result.status == 0, "\(result.errorOutput)")
     }
 
     @Test("verify names an entry whose name is not UTF-8, showing the bad byte as \\xFF")
-    func badUTF8EntryName() throws {
-        let certs = try SharedFixtures.certs.get()
+    func badUTF8EntryName() async throws {
+        let certs = try await SharedFixtures.certs.get()
         let folder = try TemporaryFolder.ofTest
         let archive = folder.file("bad-name.order")
         let script = """
@@ -44,28 +40,28 @@ import WalletOrdersTestSupport
             data = open(sys.argv[2], "rb").read().replace(b"bad#.png", b"bad\\xff.png")
             open(sys.argv[2], "wb").write(data)
             """
-        let made = try ExternalProgram.python(script, [try SharedFixtures.archive.get().path, archive.path])
+        let made = try await ExternalProgram.python(script, [try await SharedFixtures.archive.get().path, archive.path])
         try #require(made.status == 0, "\(made)")
-        let result = try CLI.run(["verify", archive.path, "--trust-root", certs.rootCA.path])
+        let result = try await CLI.run(["verify", archive.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.contains("zip.invalid-name-encoding"), "\(result)")
         #expect(result.output.contains("The entry name 'bad\\xFF.png' is not valid UTF-8"), "\(result)")
     }
 
     @Test("verify with the dev root trusts the archive and prints OK")
-    func verifyTrusted() throws {
-        let certs = try SharedFixtures.certs.get()
-        let archive = try SharedFixtures.archive.get()
-        let result = try CLI.run(["verify", archive.path, "--trust-root", certs.rootCA.path])
+    func verifyTrusted() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let archive = try await SharedFixtures.archive.get()
+        let result = try await CLI.run(["verify", archive.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.output.hasPrefix("\(archive.path): OK (0 errors, 0 warnings)\n"), "\(result)")
         #expect(result.errorOutput == "")
     }
 
     @Test("verify without --trust-root reports certificate.untrusted and exits 1")
-    func verifyUntrusted() throws {
-        let archive = try SharedFixtures.archive.get()
-        let result = try CLI.run(["verify", archive.path])
+    func verifyUntrusted() async throws {
+        let archive = try await SharedFixtures.archive.get()
+        let result = try await CLI.run(["verify", archive.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.hasPrefix("\(archive.path): FAILED ("))
         #expect(result.output.contains("error[certificate.untrusted]"))
@@ -73,10 +69,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("verify of an archive with one changed byte in order.json reports manifest.hash-mismatch")
-    func verifyTampered() throws {
-        let certs = try SharedFixtures.certs.get()
-        let tampered = try Self.tampered.get()
-        let result = try CLI.run(["verify", tampered.path, "--trust-root", certs.rootCA.path])
+    func verifyTampered() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let tampered = try await Self.tampered.get()
+        let result = try await CLI.run(["verify", tampered.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
         let finding = try #require(result.output.split(separator: "\n").first { $0.contains("manifest.hash-mismatch") })
         #expect(
@@ -89,11 +85,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("verify --json prints validate's report document: one report per archive, with diagnostics")
-    func verifyJSON() throws {
-        let certs = try SharedFixtures.certs.get()
-        let archive = try SharedFixtures.archive.get()
-        let tampered = try Self.tampered.get()
-        let result = try CLI.run(["verify", archive.path, tampered.path, "--trust-root", certs.rootCA.path, "--json"])
+    func verifyJSON() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let archive = try await SharedFixtures.archive.get()
+        let tampered = try await Self.tampered.get()
+        let result = try await CLI.run(["verify", archive.path, tampered.path, "--trust-root", certs.rootCA.path, "--json"])
         #expect(result.status == 1, "\(result)")
         let document = try #require(try parseJSON(result.standardOutput) as? [String: Any])
         #expect(document["version"] as? Int == 1)
@@ -112,30 +108,30 @@ import WalletOrdersTestSupport
     }
 
     @Test("verify of a file that is not a zip reports zip.unreadable")
-    func verifyNotZip() throws {
+    func verifyNotZip() async throws {
         let folder = try TemporaryFolder.ofTest
         let file = try folder.write("these are my shopping notes, not an order archive\n".utf8, to: "notes.order")
-        let result = try CLI.run(["verify", file.path])
+        let result = try await CLI.run(["verify", file.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.hasPrefix("\(file.path): FAILED (1 error, 0 warnings)\n"))
         #expect(result.output.contains("error[zip.unreadable]"))
     }
 
     @Test("verify of a missing file reports file.unreadable and still checks the others")
-    func verifyMissingFile() throws {
-        let certs = try SharedFixtures.certs.get()
-        let archive = try SharedFixtures.archive.get()
+    func verifyMissingFile() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let archive = try await SharedFixtures.archive.get()
         let missing = archive.deletingLastPathComponent().appendingPathComponent("no-such.order")
-        let result = try CLI.run(["verify", missing.path, archive.path, "--trust-root", certs.rootCA.path])
+        let result = try await CLI.run(["verify", missing.path, archive.path, "--trust-root", certs.rootCA.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.output.contains("error[file.unreadable]: '\(missing.path)' does not exist."), "\(result)")
         #expect(result.output.contains("\(archive.path): OK (0 errors, 0 warnings)"))
     }
 
     @Test("inspect prints the entries, the order, the signer and the signing time")
-    func inspect() throws {
-        let archive = try SharedFixtures.archive.get()
-        let result = try CLI.run(["inspect", archive.path])
+    func inspect() async throws {
+        let archive = try await SharedFixtures.archive.get()
+        let result = try await CLI.run(["inspect", archive.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
@@ -168,9 +164,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("inspect --json names the signer by its UID, the order type identifier")
-    func inspectJSON() throws {
-        let archive = try SharedFixtures.archive.get()
-        let result = try CLI.run(["inspect", archive.path, "--json"])
+    func inspectJSON() async throws {
+        let archive = try await SharedFixtures.archive.get()
+        let result = try await CLI.run(["inspect", archive.path, "--json"])
         #expect(result.status == 0, "\(result)")
         let document = try #require(try parseJSON(result.standardOutput) as? [String: Any])
         #expect(document["version"] as? Int == 1)
@@ -194,28 +190,28 @@ import WalletOrdersTestSupport
     }
 
     @Test("With NO_COLOR nothing is styled, even on a terminal; without it a terminal gets colors")
-    func noColor() throws {
-        let certs = try SharedFixtures.certs.get()
-        let archive = try SharedFixtures.archive.get()
+    func noColor() async throws {
+        let certs = try await SharedFixtures.certs.get()
+        let archive = try await SharedFixtures.archive.get()
         let binary = try WalletOrdersBinary.url()
         // Through pipes (files here): never styled.
-        let piped = try CLI.run(["verify", archive.path])
+        let piped = try await CLI.run(["verify", archive.path])
         #expect(piped.status == 1)
         #expect(!piped.standardOutput.contains(0x1B) && !piped.standardError.contains(0x1B))
         // On a pseudo-terminal made by script(1): styled unless NO_COLOR is set.
         let command = [binary.path, "verify", archive.path, "--trust-root", certs.rootCA.path]
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        func onTerminal(noColor: Bool) throws -> ProgramResult {
+        func onTerminal(noColor: Bool) async throws -> ProgramResult {
             var environment = CLI.environment(["TERM": "xterm"])
             if !noColor { environment["NO_COLOR"] = nil }
-            return try ExternalProgram.run(
+            return try await ExternalProgram.run(
                 URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], environment: environment)
         }
-        let plain = try onTerminal(noColor: true)
+        let plain = try await onTerminal(noColor: true)
         #expect(plain.status == 0)
         #expect(plain.output.contains("OK (0 errors, 0 warnings)"))
         #expect(!plain.standardOutput.contains(0x1B))
-        let colored = try onTerminal(noColor: false)
+        let colored = try await onTerminal(noColor: false)
         #expect(colored.status == 0)
         #expect(colored.output.contains("\u{1B}[32mOK\u{1B}[0m"))
     }

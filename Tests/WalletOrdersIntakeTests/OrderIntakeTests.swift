@@ -8,7 +8,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The intake's order of work: validate → sign → store → notify, and nothing after a refusal.
-@Suite(.dedicatedThreads) struct OrderIntakeTests {
+@Suite struct OrderIntakeTests {
     /// The sample's files with `order.json` edited by `edit`.
     static func source(_ edit: (String) -> String = { $0 }) throws -> OrderSource {
         var files = try OrderSource(directory: Repository.sample(SampleVersions.sampleName)).files
@@ -197,7 +197,7 @@ final class Recorder: OrderChangeNotifier, Sendable {
 }
 
 /// The ways in that once went around the intake: a store copy, the demo, the example server.
-@Suite(.dedicatedThreads) struct OneWayInTests {
+@Suite struct OneWayInTests {
     @Test("A store copy goes through the intake: each page validated and saved, the notifier told of what it wrote, not of what was there")
     func copyNotifies() async throws {
         let source = InMemoryOrderStore()

@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// libzint through the interop layer: each of Wallet's formats lays out, and zint's refusal
 /// comes back as a ``BarcodeError`` with its text.
-@Suite(.dedicatedThreads) struct BarcodeEncoderTests {
+@Suite struct BarcodeEncoderTests {
     @Test("Each symbology gives a non-empty layout whose width is a whole number of modules", arguments: BarcodeSymbology.allCases)
     func layout(_ symbology: BarcodeSymbology) throws {
         let drawing = try BarcodeEncoder.draw(Array("NW-118734".utf8), as: symbology)

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct CMSTests {
+@Suite(.temporaryFolder) struct CMSTests {
     static let content = Array(
         #"{"order.json":"0000000000000000000000000000000000000000000000000000000000000000"}"#.utf8)
     /// 2026-01-31T12:00:00Z.
@@ -82,29 +82,29 @@ import WalletOrdersTestSupport
     }
 
     @Test("The openssl CLI verifies the signature against the content and the root")
-    func opensslVerifies() throws {
+    func opensslVerifies() async throws {
         let chain = try TestChain.get()
         let folder = try TemporaryFolder.ofTest
         let contentFile = try folder.write(Self.content, to: "manifest.json")
         let tamperedFile = try folder.write(Self.content.dropLast() + Array("]".utf8), to: "tampered.json")
         let signatureFile = try folder.write(try Self.sign(), to: "signature")
         let rootFile = try folder.write(chain.root.pemString.utf8, to: "root.pem")
-        func verify(_ content: URL) throws -> ProgramResult {
-            try ExternalProgram.run(
+        func verify(_ content: URL) async throws -> ProgramResult {
+            try await ExternalProgram.run(
                 tool: "openssl",
                 [
                     "cms", "-verify", "-binary", "-inform", "DER", "-in", signatureFile.path, "-content", content.path,
                     "-CAfile", rootFile.path, "-purpose", "any", "-out", folder.file("out").path,
                 ])
         }
-        let good = try verify(contentFile)
+        let good = try await verify(contentFile)
         #expect(good.status == 0, "\(good.errorOutput)")
         #expect(good.errorOutput.contains("Verification successful"))
-        let bad = try verify(tamperedFile)
+        let bad = try await verify(tamperedFile)
         #expect(bad.status != 0)
         #expect(bad.errorOutput.contains("Verification failure"), "\(bad.errorOutput)")
 
-        let printed = try ExternalProgram.run(
+        let printed = try await ExternalProgram.run(
             tool: "openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signatureFile.path])
         #expect(printed.status == 0, "\(printed.errorOutput)")
         #expect(printed.output.contains("signingTime"))

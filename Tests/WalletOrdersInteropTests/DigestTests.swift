@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct DigestTests {
+@Suite struct DigestTests {
     /// FIPS 180-2 / NIST test vectors.
     static let vectors: [(input: String, hex: String)] = [
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct PreparedCMSSignerTests {
+@Suite struct PreparedCMSSignerTests {
     /// Times on both sides of the UTCTime/GeneralizedTime boundaries, and odd seconds.
     static let times: [Date] = [
         CMSTests.signingTime,

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct PrivateKeyTests {
+@Suite(.temporaryFolder) struct PrivateKeyTests {
     @Test("An unencrypted PKCS #8 PEM key loads back without a passphrase")
     func unencryptedRoundTrip() throws {
         let chain = try TestChain.get()
@@ -89,7 +89,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct PKCS12Tests {
+@Suite(.temporaryFolder) struct PKCS12Tests {
     static let passphrase = "p12 secret"
 
     @Test("make then parse returns the key, the certificate and the other certificates", arguments: PKCS12Case.all)
@@ -108,7 +108,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     }
 
     @Test("The openssl CLI sees the expected algorithms and friendly name", arguments: PKCS12Case.all)
-    func opensslAgrees(_ testCase: PKCS12Case) throws {
+    func opensslAgrees(_ testCase: PKCS12Case) async throws {
         let chain = try TestChain.get()
         let p12 = try PKCS12.make(
             privateKey: chain.leafKey, certificate: chain.leaf, otherCertificates: [chain.intermediate],
@@ -116,7 +116,7 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
             encryption: testCase.encryption)
         let folder = try TemporaryFolder.ofTest
         let file = try folder.write(p12, to: "identity.p12")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "openssl",
             ["pkcs12", "-in", file.path, "-info", "-nokeys", "-passin", "pass:\(Self.passphrase)"]
                 + testCase.opensslFlags)
@@ -155,14 +155,14 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     }
 
     @Test("A .p12 written by the openssl CLI opens, with the key matching the certificate")
-    func opensslMadePKCS12() throws {
+    func opensslMadePKCS12() async throws {
         let chain = try TestChain.get()
         let folder = try TemporaryFolder.ofTest
         let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
         let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
         let chainFile = try folder.write(chain.intermediate.pemString.utf8, to: "chain.pem")
         let p12 = folder.file("cli.p12")
-        let made = try ExternalProgram.run(
+        let made = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "pkcs12", "-export", "-legacy", "-in", certificate.path, "-inkey", key.path, "-certfile",
@@ -177,13 +177,13 @@ struct PKCS12Case: Sendable, CustomTestStringConvertible {
     }
 
     @Test("A .p12 without a MAC (openssl pkcs12 -nomac) is not mistaken for a wrong passphrase")
-    func pkcs12WithoutMAC() throws {
+    func pkcs12WithoutMAC() async throws {
         let chain = try TestChain.get()
         let folder = try TemporaryFolder.ofTest
         let certificate = try folder.write(chain.leaf.pemString.utf8, to: "cert.pem")
         let key = try folder.write(try chain.leafKey.pemBytes(), to: "key.pem")
         let p12 = folder.file("nomac.p12")
-        let made = try ExternalProgram.run(
+        let made = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "pkcs12", "-export", "-nomac", "-in", certificate.path, "-inkey", key.path, "-passout",

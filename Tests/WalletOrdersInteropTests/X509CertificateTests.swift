@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct X509CertificateTests {
+@Suite(.temporaryFolder) struct X509CertificateTests {
     /// 2025-01-01T00:00:00Z (UTCTime) to 2055-06-15T12:34:56Z (GeneralizedTime, past 2049).
     static let notBefore = Date(timeIntervalSince1970: 1_735_689_600)
     static let notAfter = Date(timeIntervalSince1970: 2_696_675_696)
@@ -101,11 +101,11 @@ import WalletOrdersTestSupport
     }
 
     @Test("The openssl CLI reads the same serial, subject UID and end date")
-    func opensslAgrees() throws {
+    func opensslAgrees() async throws {
         let (_, certificate) = try Self.makeSelfSigned()
         let folder = try TemporaryFolder.ofTest
         let file = try folder.write(certificate.derBytes, to: "cert.der")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "x509", "-inform", "DER", "-in", file.path, "-noout", "-serial", "-enddate", "-subject", "-nameopt",

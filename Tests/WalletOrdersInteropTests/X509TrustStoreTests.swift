@@ -52,7 +52,7 @@ enum TrustScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
-@Suite(.dedicatedThreads) struct X509TrustStoreTests {
+@Suite struct X509TrustStoreTests {
     @Test("verify classifies the chain", arguments: TrustScenario.allCases)
     func classify(_ scenario: TrustScenario) throws {
         let chain = try TestChain.get()

@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersInterop
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads, .temporaryFolder) struct ZipTests {
+@Suite(.temporaryFolder) struct ZipTests {
     /// 2026-11-20 13:45:30 (DOS time keeps even seconds).
     static let timestamp = ZipWriter.DOSTimestamp(year: 2026, month: 11, day: 20, hour: 13, minute: 45, second: 30)
 
@@ -41,7 +41,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("An entry deflate would not shrink, or under 1 KiB, is stored; Python reads every entry back intact")
-    func incompressibleIsStored() throws {
+    func incompressibleIsStored() async throws {
         var random = SystemRandomNumberGenerator()
         let noise = (0..<2_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         let entries: [ZipWriter.Entry] = [
@@ -65,7 +65,7 @@ import WalletOrdersTestSupport
                 assert z.testzip() is None
                 print(" ".join("%s:%08x" % (i.filename, zlib.crc32(z.read(i))) for i in z.infolist()))
             """
-        let result = try ExternalProgram.python(script, [file.path])
+        let result = try await ExternalProgram.python(script, [file.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let expected = entries.map { "\($0.path):" + String(format: "%08x", Deflater.crc32($0.bytes)) }.joined(separator: " ")
         #expect(String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == expected)
@@ -90,7 +90,7 @@ import WalletOrdersTestSupport
     ]
 
     @Test("The DOS timestamp is what Python's zipfile reads", arguments: timestamps.indices)
-    func timestampSeenByPython(index: Int) throws {
+    func timestampSeenByPython(index: Int) async throws {
         let (timestamp, expected) = Self.timestamps[index]
         let folder = try TemporaryFolder.ofTest
         let file = try folder.write(try ZipWriter.write(Self.entries, timestamp: timestamp), to: "test.zip")
@@ -100,7 +100,7 @@ import WalletOrdersTestSupport
                 print(json.dumps([[i.filename, list(i.date_time), i.compress_type, i.file_size, i.external_attr >> 16] for i in z.infolist()]))
                 assert z.testzip() is None
             """
-        let result = try ExternalProgram.python(script, [file.path])
+        let result = try await ExternalProgram.python(script, [file.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let rows = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[Any]])
         #expect(rows.compactMap { $0.first as? String } == Self.entries.map(\.path))

@@ -12,7 +12,7 @@ import WalletOrdersTestSupport
 ///
 /// Chromium, zbar-tools, python3-zxing-cpp and python3-pil are installed by `.ci/setup`; when one
 /// is missing these tests fail (they never pass without having run the browser).
-@Suite(.serialized, .dedicatedThreads) struct BrowserTests {
+@Suite(.serialized) struct BrowserTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var sample: String
         var appearance: PreviewOptions.Appearance
@@ -29,16 +29,14 @@ import WalletOrdersTestSupport
     /// The formats Debian's zbarimg decodes.
     static func zbarReads(_ format: String) -> Bool { format == "qr" || format == "code128" }
 
-    /// The page in Chromium (``BrowserCheck``), its barcodes read back. Chromium is waited for on
-    /// a thread of its own (``onOwnThread(_:)``): a test blocking one of Swift concurrency's two
-    /// threads for seconds starves every other suite of the run.
+    /// The page in Chromium (``BrowserCheck``), its barcodes read back; Chromium is awaited.
     static func check(_ html: String, width: Int = 390, probes: [String: String] = [:]) async throws -> BrowserCheck.Report {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "zbarimg is missing: run .ci/setup (zbar-tools)")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let page = try folder.write(Array(html.utf8), to: "page.html")
         let barcodes = folder.file("barcodes").path
-        return try await onOwnThread { try BrowserCheck.run(page.path, width: width, probes: probes, barcodeFolder: barcodes) }
+        return try await BrowserCheck.run(page.path, width: width, probes: probes, barcodeFolder: barcodes)
     }
 
     @Test("Chromium loads the page with no console error and no load, fits 390 px, shows the order, and every barcode reads back", arguments: cases)

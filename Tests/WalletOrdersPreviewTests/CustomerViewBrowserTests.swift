@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// show each thing a merchant would not ship: findings on the page, notes run together, a wide
 /// logo cropped, an image-only localization turning the dates Japanese, a tracking number broken
 /// in two, a delivery estimate with a time Wallet doesn't show.
-@Suite(.serialized, .dedicatedThreads, .temporaryFolder) struct CustomerViewBrowserTests {
+@Suite(.serialized, .temporaryFolder) struct CustomerViewBrowserTests {
     static let appearances: [PreviewOptions.Appearance] = [.light, .dark]
 
     static func options(_ appearance: PreviewOptions.Appearance, language: String? = nil, findings: Bool = true) -> PreviewOptions {
@@ -44,7 +44,7 @@ import WalletOrdersTestSupport
         let folder = try TemporaryFolder.ofTest
         let logo = folder.file("luma.png")
         // A 400 × 100 logo, bars at both ends and LUMA between them (drawn by Pillow, not by us).
-        let drawn = try ExternalProgram.run(
+        let drawn = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/python3"),
             [
                 "-c",

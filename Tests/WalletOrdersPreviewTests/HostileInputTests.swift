@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// every barcode may be hostile. The page must stay inert (no markup, script, style or link of
 /// the attacker's), its Content-Security-Policy must hold in a real browser, and rendering must
 /// finish in bounded time and size.
-@Suite(.dedicatedThreads) struct HostileInputTests {
+@Suite struct HostileInputTests {
     // MARK: - Payloads
 
     /// What goes into every text field.

@@ -5,7 +5,7 @@ import WalletOrdersPreview
 import WalletOrdersTestSupport
 
 /// The page for every sample, read as text: what the customer must be able to read on it.
-@Suite(.dedicatedThreads) struct OrderPreviewTests {
+@Suite struct OrderPreviewTests {
     /// A sample, the language shown, and amounts as the page must write them in that language
     /// (digits and separators; currency signs vary by platform data, so they are checked apart).
     struct Expectation: CustomTestStringConvertible, Sendable {

@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// A folder of badges is configuration a deployment hands the service: each mistake is refused
 /// at start, naming the file.
-@Suite(.dedicatedThreads)
+@Suite
 struct WalletBadgesTests {
     static let svg = Array(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8)
 

@@ -5,7 +5,7 @@ import WalletOrdersServer
 import WalletOrdersTestSupport
 
 /// The real APNs client against the real stand-in (HTTP/2 over TLS on 127.0.0.1), no mocks.
-@Suite("APNs client", .dedicatedThreads)
+@Suite("APNs client")
 struct APNsClientTests {
     let topic = APNsTestPKI.topic
 
@@ -18,8 +18,10 @@ struct APNsClientTests {
         let standIn = try await APNsTest.startStandIn(certificates: certificates, tokens: tokens)
         let client: APNsClient
         do {
-            client = try APNsTest.client(
-                port: standIn.port, credentials: credentials ?? .certificate(try APNsTest.clientCertificate()),
+            let chosen: APNsConfiguration.Credentials
+            if let credentials { chosen = credentials } else { chosen = .certificate(try await APNsTest.clientCertificate()) }
+            client = try await APNsTest.client(
+                port: standIn.port, credentials: chosen,
                 trustServer: trustServer, configure: configure)
         } catch {
             try await standIn.shutdown()
@@ -63,7 +65,7 @@ struct APNsClientTests {
         "the certificate loads from PEM, encrypted PEM and PKCS #12 and delivers",
         arguments: ["pem", "encrypted-pem", "pkcs12"])
     func certificateFormats(format: String) async throws {
-        let pki = APNsTest.pki
+        let pki = try await APNsTest.pki
         let certificate: APNsClientCertificate =
             switch format {
             case "pem":
@@ -84,8 +86,8 @@ struct APNsClientTests {
     }
 
     @Test("a wrong passphrase is a configuration error, not a prompt")
-    func wrongPassphrase() throws {
-        let pki = APNsTest.pki
+    func wrongPassphrase() async throws {
+        let pki = try await APNsTest.pki
         #expect(throws: APNsConfigurationError.self) {
             try APNsClientCertificate(pkcs12: pki.clientPKCS12, passphrase: "wrong")
         }
@@ -104,7 +106,7 @@ struct APNsClientTests {
     @Test("a client without a certificate (and a token the service doesn't accept) is refused: 403 InvalidProviderToken")
     func noCertificateRefused() async throws {
         // Token credentials present no certificate; this stand-in accepts certificates only.
-        try await withPush(credentials: APNsTest.tokenCredentials) { standIn, client in
+        try await withPush(credentials: (try await APNsTest.tokenCredentials)) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
             #expect(outcome == .credentialsRefused(reason: "InvalidProviderToken"))
             #expect(standIn.requests.map(\.status) == [403])
@@ -115,7 +117,7 @@ struct APNsClientTests {
 
     @Test("a certificate from an untrusted CA is refused in the TLS handshake: credentialsRefused, BadCertificate")
     func untrustedCertificateRefused() async throws {
-        let pki = APNsTest.pki
+        let pki = try await APNsTest.pki
         let untrusted = try APNsClientCertificate(
             certificateChainPEM: Array(pki.untrustedCertificatePEM.utf8), privateKeyPEM: Array(pki.untrustedKeyPEM.utf8))
         #expect(untrusted.subjectUID == topic)
@@ -132,7 +134,7 @@ struct APNsClientTests {
 
     @Test("a certificate whose UID isn't the topic: 400 TopicDisallowed, credentialsRefused")
     func certificateForAnotherTopic() async throws {
-        let pki = APNsTest.pki
+        let pki = try await APNsTest.pki
         let other = try APNsClientCertificate(
             certificateChainPEM: Array(pki.otherTopicCertificatePEM.utf8), privateKeyPEM: Array(pki.otherTopicKeyPEM.utf8))
         try await withPush(credentials: .certificate(other)) { standIn, client in
@@ -161,7 +163,7 @@ struct APNsClientTests {
 
     @Test("token auth delivers; one JWT (ES256, kid, iss, iat) is reused across pushes")
     func tokenDelivers() async throws {
-        try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials) { standIn, client in
+        try await withPush(certificates: false, tokens: true, credentials: (try await APNsTest.tokenCredentials)) { standIn, client in
             let started = Date().timeIntervalSince1970
             for _ in 0..<3 {
                 #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)
@@ -187,7 +189,7 @@ struct APNsClientTests {
 
     @Test("after 403 ExpiredProviderToken a new JWT is signed and the push sent again, once")
     func tokenRegeneratedAfterExpired() async throws {
-        try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials) { standIn, client in
+        try await withPush(certificates: false, tokens: true, credentials: (try await APNsTest.tokenCredentials)) { standIn, client in
             let token = APNsTest.deviceToken()
             #expect(await client.send(PushNotification(deviceToken: token, topic: topic)) == .delivered)
             let first = try #require(standIn.pushes.first?.providerToken)
@@ -211,7 +213,7 @@ struct APNsClientTests {
 
     @Test("ExpiredProviderToken twice in a row: retried once only, then credentialsRefused")
     func tokenExpiredTwice() async throws {
-        try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials) { standIn, client in
+        try await withPush(certificates: false, tokens: true, credentials: (try await APNsTest.tokenCredentials)) { standIn, client in
             standIn.respondToNext(2, with: .error(status: 403, reason: "ExpiredProviderToken"))
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
             #expect(outcome == .credentialsRefused(reason: "ExpiredProviderToken"))
@@ -223,7 +225,8 @@ struct APNsClientTests {
     @Test("a token older than its lifetime is replaced before the next push")
     func tokenLifetime() async throws {
         let shortLifetime: (inout APNsConfiguration) -> Void = { $0.providerTokenLifetime = .milliseconds(300) }
-        try await withPush(certificates: false, tokens: true, credentials: APNsTest.tokenCredentials, configure: shortLifetime) { standIn, client in
+        try await withPush(certificates: false, tokens: true, credentials: (try await APNsTest.tokenCredentials), configure: shortLifetime) {
+            standIn, client in
             #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)
             try await Task.sleep(for: .milliseconds(400))
             #expect(await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic)) == .delivered)
@@ -233,8 +236,9 @@ struct APNsClientTests {
 
     @Test("a token signed with another key: 403 InvalidProviderToken, credentialsRefused")
     func tokenWrongKey() async throws {
+        let pki = try await APNsTest.pki
         let credentials = APNsConfiguration.Credentials.token(
-            keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: APNsTest.pki.otherTokenPrivateKeyPEM)
+            keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: pki.otherTokenPrivateKeyPEM)
         try await withPush(certificates: false, tokens: true, credentials: credentials) { standIn, client in
             let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
             #expect(outcome == .credentialsRefused(reason: "InvalidProviderToken"))
@@ -243,10 +247,11 @@ struct APNsClientTests {
     }
 
     @Test("a provider token key that isn't a P-256 PEM is a configuration error")
-    func tokenBadKey() throws {
-        #expect(throws: APNsConfigurationError.self) {
-            try APNsTest.client(
-                port: 1, credentials: .token(keyID: "K", teamID: "T", privateKeyPEM: APNsTest.pki.clientKeyPEM))
+    func tokenBadKey() async throws {
+        let pki = try await APNsTest.pki
+        await #expect(throws: APNsConfigurationError.self) {
+            try await APNsTest.client(
+                port: 1, credentials: .token(keyID: "K", teamID: "T", privateKeyPEM: pki.clientKeyPEM))
         }
     }
 
@@ -355,7 +360,7 @@ struct APNsClientTests {
         let standIn = try await APNsTest.startStandIn()
         let port = standIn.port
         try await standIn.shutdown()
-        let client = try APNsTest.client(port: port, credentials: .certificate(try APNsTest.clientCertificate()))
+        let client = try await APNsTest.client(port: port, credentials: .certificate(try APNsTest.clientCertificate()))
         let started = ContinuousClock.now
         let outcome = await client.send(PushNotification(deviceToken: APNsTest.deviceToken(), topic: topic))
         let elapsed = started.duration(to: .now)

@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// `apns-stand-in`, the command `make demo` starts: it says where it listens, prints each push as
 /// a JSON line, and follows its scripted failures.
-@Suite("apns-stand-in tool", .dedicatedThreads)
+@Suite("apns-stand-in tool")
 struct APNsStandInToolTests {
     /// The built executable, next to the test bundle or in `.build-release/release`.
     static func executable() throws -> URL {
@@ -23,49 +23,35 @@ struct APNsStandInToolTests {
     }
 
     /// The JSON lines of `file` so far, once `count` are there (waits up to 30 s).
-    static func lines(_ file: URL, count: Int) async throws -> [[String: Any]] {
-        for _ in 0..<300 {
-            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-            if lines.count >= count { return lines }
-            try await Task.sleep(for: .milliseconds(100))
+    /// The first `count` JSON lines the stand-in prints, as soon as it has printed them.
+    static func lines(_ standIn: BackgroundProgram, count: Int) async throws -> [[String: Any]] {
+        let text = try await standIn.waitUntil("\(count) JSON lines", timeout: 30 * TestTiming.scale) { printed in
+            let lines = BackgroundProgram.Printed.lines(printed.output).filter { $0.hasPrefix("{") && $0.hasSuffix("}") }
+            return lines.count >= count ? printed.output : nil
         }
-        throw APNsTestPKI.PKIError(description: "fewer than \(count) lines in \(file.path)")
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     @Test("prints where it listens, one JSON line per push, and follows --fail-token")
     func printsPushes() async throws {
-        let pki = APNsTest.pki
+        let pki = try await APNsTest.pki
         let folder = try TemporaryFolder("apns-stand-in")
         defer { folder.remove() }
         let certificate = try folder.write(Array(pki.serverCertificatePEM.utf8), to: "server.pem")
         let key = try folder.write(Array(pki.serverKeyPEM.utf8), to: "server.key")
         let clientCA = try folder.write(Array(pki.clientCAPEM.utf8), to: "client-ca.pem")
-        let output = try folder.write([], to: "stdout")
         let gone = APNsTest.deviceToken()
+        let standIn = try await BackgroundProgram(
+            try Self.executable(),
+            ["--cert", certificate.path, "--key", key.path, "--client-ca", clientCA.path, "--fail-token", "\(gone):410:Unregistered"])
+        defer { standIn.kill() }
 
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = [
-            "--cert", certificate.path, "--key", key.path, "--client-ca", clientCA.path,
-            "--fail-token", "\(gone):410:Unregistered",
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-
-        let listening = try await Self.lines(output, count: 1)[0]
+        let listening = try await Self.lines(standIn, count: 1)[0]
         #expect(listening["event"] as? String == "listening")
         let port = try #require(listening["port"] as? Int)
         #expect(port > 0)
 
-        let client = try APNsTest.client(port: port, credentials: .certificate(try APNsTest.clientCertificate()))
+        let client = try await APNsTest.client(port: port, credentials: .certificate(try APNsTest.clientCertificate()))
         let token = APNsTest.deviceToken()
         let delivered = await client.send(PushNotification(deviceToken: token, topic: APNsTestPKI.topic))
         let unregistered = await client.send(PushNotification(deviceToken: gone, topic: APNsTestPKI.topic))
@@ -73,7 +59,7 @@ struct APNsStandInToolTests {
         #expect(delivered == .delivered)
         #expect(unregistered == .deviceGone(reason: "Unregistered"))
 
-        let lines = try await Self.lines(output, count: 3)
+        let lines = try await Self.lines(standIn, count: 3)
         #expect(lines[1]["event"] as? String == "push")
         #expect(lines[1]["deviceToken"] as? String == token)
         #expect(lines[1]["topic"] as? String == APNsTestPKI.topic)

@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// A body that stops before its end is the client's doing: the request log and the request
 /// metrics count it as 408 `body-incomplete`, never as a 500 (which pages an operator). Seen: a
 /// stalled body, and one whose client hung up, each logged and counted as a 500.
-@Suite("A stalled or abandoned request body is a 408, not a 500 (live HTTP, raw sockets)", .dedicatedThreads)
+@Suite("A stalled or abandoned request body is a 408, not a 500 (live HTTP, raw sockets)")
 struct AbandonedBodyTests {
     /// The head of a `POST /v1/log` that announces 1,000 bytes, and the first 10 of them.
     static let partialLog = "POST /v1/log HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"logs\":[\""

@@ -14,7 +14,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The access log: route templates, never the secrets in paths; client text stays one field", .dedicatedThreads)
+@Suite("The access log: route templates, never the secrets in paths; client text stays one field")
 struct AccessLogTests {
     static let device = "secret-device-library-identifier-7f3a"
 
@@ -105,7 +105,7 @@ struct AccessLogTests {
     func deliveredPush() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let log = CapturedLog()
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials, logger: log.logger())
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials), logger: log.logger())
         let token = APNsTest.deviceToken()
         try await APNsTest.shuttingDown(apns) {
             #expect(await apns.send(PushNotification(deviceToken: token, topic: ServiceUnderTest.order.orderTypeIdentifier)) == .delivered)
@@ -129,7 +129,7 @@ struct AccessLogTests {
     }
 }
 
-@Suite("Store failures answer without the server's paths", .dedicatedThreads)
+@Suite("Store failures answer without the server's paths")
 struct StoreFailureAnswerTests {
     @Test(
         "A full, read-only or unreachable store answers 503 with its code and a summary; the path goes to the log only",
@@ -149,7 +149,7 @@ struct StoreFailureAnswerTests {
     }
 }
 
-@Suite("A refused build or upload gets one status, wherever it is mapped", .dedicatedThreads)
+@Suite("A refused build or upload gets one status, wherever it is mapped")
 struct RefusalStatusTests {
     @Test(
         "What the merchant can fix is a 422; the service's own signing or zip failure a 500 that keeps the library's words for the log",

@@ -96,7 +96,7 @@ extension TestResponse {
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
 }
 
-@Suite("Apple's order web service protocol, status by status (SQLite store)", .dedicatedThreads, .serialized)
+@Suite("Apple's order web service protocol, status by status (SQLite store)", .serialized)
 struct AppleProtocolTests {
     static let registration = "/v1/devices/device-1/registrations/\(ServiceUnderTest.orderPath)"
 
@@ -190,7 +190,8 @@ struct AppleProtocolTests {
             #expect(first.headers[.contentType] == "application/vnd.apple.finance.order")
             #expect(first.headers[.lastModified] == "Fri, 21 Nov 2025 10:20:30 GMT")
             let etag = try #require(first.headers[.eTag])
-            #expect(etag == "\"\(SHA256Hex.of(archive))\"")
+            let digestArchive = await SHA256Hex.of(archive)
+            #expect(etag == "\"\(digestArchive)\"")
             #expect(first.headers[.cacheControl] == "private, no-cache")
 
             for headers: HTTPFields in [
@@ -257,11 +258,13 @@ struct AppleProtocolTests {
             conditional[.ifModifiedSince] = lastModified
             let updated = try await client.execute(uri: uri, method: .get, headers: conditional)
             #expect(updated.status == .ok)
-            #expect(updated.headers[.eTag] == "\"\(SHA256Hex.of(second))\"")
+            let digestSecond = await SHA256Hex.of(second)
+            #expect(updated.headers[.eTag] == "\"\(digestSecond)\"")
 
             #expect(try await service.store.intake().save(signedArchive: third) == .added)
             let latest = try await client.execute(uri: uri, method: .get, headers: conditional)
-            #expect(latest.headers[.eTag] == "\"\(SHA256Hex.of(third))\"")
+            let digestThird = await SHA256Hex.of(third)
+            #expect(latest.headers[.eTag] == "\"\(digestThird)\"")
             let latestDate: String = try #require(latest.headers[.lastModified])
             conditional[.ifModifiedSince] = latestDate
             #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .notModified)
@@ -309,7 +312,8 @@ struct AppleProtocolTests {
             _ = try await service.store.intake().save(signedArchive: second)
             let updated = try await client.execute(uri: uri, method: .get, headers: ServiceUnderTest.appleOrder())
             #expect(Array(updated.body.readableBytesView) == second)
-            #expect(updated.headers[.eTag] == "\"\(SHA256Hex.of(second))\"")
+            let digestSecond = await SHA256Hex.of(second)
+            #expect(updated.headers[.eTag] == "\"\(digestSecond)\"")
             // HEAD answers from the same bytes: their length, no body.
             let head = try await client.execute(uri: uri, method: .head, headers: ServiceUnderTest.appleOrder())
             #expect(head.headers[.contentLength] == String(second.count))
@@ -459,8 +463,8 @@ struct AppleProtocolTests {
 
 /// SHA-256 as lowercase hex, through the store's own record (what the ETag must carry).
 enum SHA256Hex {
-    static func of(_ bytes: [UInt8]) -> String {
-        let result = try? ExternalProgram.python(
+    static func of(_ bytes: [UInt8]) async -> String {
+        let result = try? await ExternalProgram.python(
             "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
             [(try? TemporaryFolder().write(bytes, to: "archive"))?.path ?? ""])
         return result?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

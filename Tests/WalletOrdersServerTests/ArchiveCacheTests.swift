@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersServer
 import WalletOrdersTestSupport
 
-@Suite("The archive cache: bounded in bytes, keyed by digest, and what Wallet fetches again stays", .dedicatedThreads)
+@Suite("The archive cache: bounded in bytes, keyed by digest, and what Wallet fetches again stays")
 struct ArchiveCacheTests {
     static func bytes(_ count: Int, _ fill: UInt8) -> [UInt8] { [UInt8](repeating: fill, count: count) }
 

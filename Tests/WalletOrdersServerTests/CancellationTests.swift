@@ -11,7 +11,7 @@ import WalletOrdersTestSupport
 /// task group, by a service group that gave up waiting. Connections the server accepted but
 /// hadn't started serving must then be closed, not trap the process (NIO refuses to drop a
 /// connection whose writer was never finished).
-@Suite("Cancelling the service while connections wait to be served closes them; the process lives on (live HTTP, raw sockets)", .dedicatedThreads)
+@Suite("Cancelling the service while connections wait to be served closes them; the process lives on (live HTTP, raw sockets)")
 struct CancellationTests {
     enum Server: String, CaseIterable, CustomStringConvertible {
         case orderService = "the order service"
@@ -35,12 +35,12 @@ struct CancellationTests {
         case .orderService:
             let service = OrderServer(
                 store: store, configuration: try OrderServer.Configuration(port: 0, validator: TestPKI.validator), pushSender: nil, logger: logger)
-            task = Task(executorPreference: DedicatedExecutor.shared) { try await service.run { _, port in continuation.yield(port) } }
+            task = Task { try await service.run { _, port in continuation.yield(port) } }
         case .preview:
             let preview = PreviewServer(
                 path: Repository.sample("store-pickup").path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(),
                 port: 0)
-            task = Task(executorPreference: DedicatedExecutor.shared) { try await preview.run(logger: logger) { continuation.yield($0) } }
+            task = Task { try await preview.run(logger: logger) { continuation.yield($0) } }
         }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())

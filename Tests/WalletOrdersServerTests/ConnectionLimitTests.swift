@@ -39,7 +39,7 @@ enum LimitedService {
 /// The deadlines are checked from below exactly (never closed before its time) and from above
 /// loosely (closed within seconds of it): a full test run on two cores can delay the service's
 /// timers by seconds.
-@Suite("Connections are timed and capped: half-open, idle and slow clients can't hold the service (live HTTP, raw sockets)", .dedicatedThreads)
+@Suite("Connections are timed and capped: half-open, idle and slow clients can't hold the service (live HTTP, raw sockets)")
 struct ConnectionLimitTests {
     @Test("A request head sent a byte every half second is closed at the header deadline, not kept alive by the trickle")
     func slowHeadTrickle() async throws {

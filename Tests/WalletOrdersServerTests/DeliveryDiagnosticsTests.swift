@@ -15,7 +15,7 @@ import WalletOrdersTestSupport
 /// "The push succeeded; why didn't the order update?", answered from the trail the service keeps:
 /// a live service, the outbox, the APNs client and the local APNs stand-in, on SQLite and
 /// PostgreSQL.
-@Suite("Delivery diagnostics: what each device saw, and a verdict (live HTTP, APNs stand-in)", .serialized, .dedicatedThreads)
+@Suite("Delivery diagnostics: what each device saw, and a verdict (live HTTP, APNs stand-in)", .serialized)
 struct DeliveryDiagnosticsTests {
     static let type = ServiceUnderTest.order.orderTypeIdentifier
     static let devicesPath = "/merchant/v1/orders/\(ServiceUnderTest.orderPath)/devices"
@@ -47,7 +47,7 @@ struct DeliveryDiagnosticsTests {
         arguments: ServiceStore.available)
     func pushedThenUpToDate(_ kind: ServiceStore) async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         let token = APNsTest.deviceToken()
         try await APNsTest.shuttingDown(apns) {
             try await kind.withStore { store in
@@ -93,7 +93,7 @@ struct DeliveryDiagnosticsTests {
     @Test("APNs answering BadDeviceToken: 'push-refused' with the reason, and the registration removed", arguments: ServiceStore.available)
     func badDeviceToken(_ kind: ServiceStore) async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         let token = APNsTest.deviceToken()
         standIn.respond(toDeviceToken: token, with: .error(status: 400, reason: "BadDeviceToken"))
         try await APNsTest.shuttingDown(apns) {
@@ -119,7 +119,7 @@ struct DeliveryDiagnosticsTests {
         arguments: ServiceStore.available)
     func credentialsRefused(_ kind: ServiceStore) async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         let token = APNsTest.deviceToken()
         standIn.respond(toDeviceToken: token, with: .error(status: 403, reason: "InvalidProviderToken"))
         try await APNsTest.shuttingDown(apns) {

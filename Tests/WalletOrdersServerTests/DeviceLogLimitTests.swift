@@ -6,7 +6,7 @@ import WalletOrders
 import WalletOrdersServer
 import WalletOrdersTestSupport
 
-@Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)", .dedicatedThreads)
+@Suite("POST /v1/log writes a bounded amount: per request, per client and for everyone together (live HTTP, raw sockets)")
 struct DeviceLogLimitTests {
     /// A 39 KB body of 100 entries, each of 195 U+0085 (2 bytes in UTF-8, 6 escaped): 3x on escaping.
     static let escapeHeavy =

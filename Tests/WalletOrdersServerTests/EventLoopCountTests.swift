@@ -3,7 +3,7 @@ import Testing
 import WalletOrdersServer
 import WalletOrdersTestSupport
 
-@Suite("As many event loops as CPUs the process may run on", .dedicatedThreads)
+@Suite("As many event loops as CPUs the process may run on")
 struct EventLoopCountTests {
     @Test(
         "The CPUs a process may run on, from /proc/self/status's Cpus_allowed_list",
@@ -17,18 +17,11 @@ struct EventLoopCountTests {
     }
 
     @Test("Against the kernel's own file: this process may run on at least one CPU, one pinned with taskset to CPU 0 on exactly one")
-    func kernelStatus() throws {
+    func kernelStatus() async throws {
         let own = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         #expect((OrderServer.TaskThreads.allowedCPUs(status: own) ?? 0) >= 1)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-        process.arguments = ["-c", "0", "cat", "/proc/self/status"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(OrderServer.TaskThreads.allowedCPUs(status: status) == 1, "\(status)")
+        let pinned = try await ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/taskset"), ["-c", "0", "cat", "/proc/self/status"])
+        #expect(pinned.status == 0)
+        #expect(OrderServer.TaskThreads.allowedCPUs(status: pinned.output) == 1, "\(pinned.output)")
     }
 }

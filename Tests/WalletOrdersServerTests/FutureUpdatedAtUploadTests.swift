@@ -9,7 +9,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The merchant API refuses an order dated far ahead of the service's clock (SQLite store)", .dedicatedThreads)
+@Suite("The merchant API refuses an order dated far ahead of the service's clock (SQLite store)")
 struct FutureUpdatedAtUploadTests {
     @Test(
         "Uploading an archive dated 9999-12-31 is a 422 naming order.updated-at-in-future; nothing is stored, and the next genuine version is added")

@@ -4,15 +4,15 @@ import WalletOrders
 import WalletOrdersServer
 import WalletOrdersTestSupport
 
-@Suite("HTTP dates (RFC 9110 §5.6.7): formatted as Python's email.utils does, read in all three forms", .dedicatedThreads)
+@Suite("HTTP dates (RFC 9110 §5.6.7): formatted as Python's email.utils does, read in all three forms")
 struct HTTPDateTests {
     @Test("IMF-fixdate of 400 instants from 1970 to 9999 equals Python's email.utils.formatdate(usegmt=True)")
-    func formatMatchesPython() throws {
+    func formatMatchesPython() async throws {
         var generator = SystemRandomNumberGenerator()
         let instants: [Int64] =
             [0, 784_111_777, 951_782_400, 4_107_542_400, 253_402_300_799]
             + (0..<395).map { _ in Int64.random(in: 0...253_402_300_799, using: &generator) }
-        let python = try ExternalProgram.python(
+        let python = try await ExternalProgram.python(
             "import sys, email.utils\nfor arg in sys.argv[1:]:\n    print(email.utils.formatdate(int(arg), usegmt=True))",
             instants.map(String.init))
         let expected = python.output.split(separator: "\n").map(String.init)

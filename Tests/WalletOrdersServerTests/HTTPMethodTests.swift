@@ -22,7 +22,7 @@ struct MethodProbe: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(method.rawValue) \(path)" }
 }
 
-@Suite("HTTP methods on every route: HEAD wherever GET, 405 with Allow for a wrong method, 404 for no route (live HTTP)", .dedicatedThreads)
+@Suite("HTTP methods on every route: HEAD wherever GET, 405 with Allow for a wrong method, 404 for no route (live HTTP)")
 struct HTTPMethodTests {
     static let type = ServiceUnderTest.order.orderTypeIdentifier
 

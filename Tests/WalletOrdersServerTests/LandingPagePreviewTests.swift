@@ -12,7 +12,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The Add to Apple Wallet page shows the order's preview", .dedicatedThreads)
+@Suite("The Add to Apple Wallet page shows the order's preview")
 struct LandingPagePreviewTests {
     @Test(
         "The link's page is the preview: the order's line items and barcode under the button, the viewer's appearance, no findings; Accept-Language picks the words"
@@ -61,7 +61,7 @@ struct LandingPagePreviewTests {
 }
 
 /// The landing page's button and hints in Chromium at 390 px, light and dark, on the live service.
-@Suite("The Add to Apple Wallet page in a browser: Apple's badge by language, the Safari hint, HEAD (live HTTP)", .dedicatedThreads, .serialized)
+@Suite("The Add to Apple Wallet page in a browser: Apple's badge by language, the Safari hint, HEAD (live HTTP)", .serialized)
 struct LandingPageBrowserTests {
     static let schemes = ["light", "dark"]
     static let iPhoneSafari =
@@ -113,9 +113,8 @@ struct LandingPageBrowserTests {
             // Every language case in light; dark shows the badge once (Chromium launches are the suite's cost).
             let cases = [("fr-CA, fr;q=0.9, en;q=0.5", "fr"), ("de-DE, de;q=0.9", "en"), ("fr;q=0, ja", "en"), ("en-GB", "en")]
             for (accept, expected) in scheme == "light" ? cases : Array(cases.prefix(1)) {
-                let report = try await onOwnThread {
-                    try BrowserCheck.run(url, probes: Self.probes, userAgent: Self.iPhoneSafari, acceptLanguage: accept, colorScheme: scheme)
-                }
+                let report = try await BrowserCheck.run(
+                    url, probes: Self.probes, userAgent: Self.iPhoneSafari, acceptLanguage: accept, colorScheme: scheme)
                 let badge = try #require(report.probe("badge") as? [String: Any], "no badge for \(accept)")
                 #expect(badge["lang"] as? String == expected, "Accept-Language \(accept)")
                 #expect(badge["loaded"] as? Bool == true)
@@ -130,9 +129,7 @@ struct LandingPageBrowserTests {
         _ = try await plain.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z"))
         try await plain.runLive { client in
             let url = "http://127.0.0.1:\(try #require(client.port))\(try await Self.link(client))"
-            let report = try await onOwnThread {
-                try BrowserCheck.run(url, probes: Self.probes, userAgent: Self.iPhoneSafari, acceptLanguage: "fr", colorScheme: scheme)
-            }
+            let report = try await BrowserCheck.run(url, probes: Self.probes, userAgent: Self.iPhoneSafari, acceptLanguage: "fr", colorScheme: scheme)
             #expect(report.probe("badge") == nil)
             #expect(report.probe("textLink") as? String == "Ajouter à Apple Wallet")
         }
@@ -146,9 +143,7 @@ struct LandingPageBrowserTests {
             let url = "http://127.0.0.1:\(try #require(client.port))\(try await Self.link(client))"
             let agents = [(Self.iPhoneChrome, true), (Self.iPhoneSafari, false), (Self.desktopChrome, false)]
             for (agent, hinted) in scheme == "light" ? agents : Array(agents.prefix(1)) {
-                let report = try await onOwnThread {
-                    try BrowserCheck.run(url, probes: Self.probes, userAgent: agent, acceptLanguage: "en-US", colorScheme: scheme)
-                }
+                let report = try await BrowserCheck.run(url, probes: Self.probes, userAgent: agent, acceptLanguage: "en-US", colorScheme: scheme)
                 let hint = report.probe("hint") as? String
                 if hinted {
                     #expect(hint == "To add this order to Apple Wallet, open this page in Safari.", "\(agent)")

@@ -6,15 +6,9 @@ import WalletOrdersTestSupport
 /// Requests that aren't valid HTTP/1.1 (found by schemathesis: a header value with a control
 /// character) get a 400 with the service's JSON error body, like every other malformed request,
 /// not Hummingbird's bare 400. Sent as raw bytes by Python's `socket`, which doesn't check them.
-@Suite("Requests that aren't valid HTTP get a 400 with the JSON error body (live HTTP, raw bytes)", .dedicatedThreads)
+@Suite("Requests that aren't valid HTTP get a 400 with the JSON error body (live HTTP, raw bytes)")
 struct MalformedHTTPTests {
-    /// Sends `request` to 127.0.0.1:`port` and returns everything the server sent before closing
-    /// (on a thread of its own: the server runs in this process).
     static func exchange(_ request: String, port: Int) async throws -> String {
-        try await onOwnThread { try blockingExchange(request, port: port) }
-    }
-
-    static func blockingExchange(_ request: String, port: Int) throws -> String {
         let script = #"""
             import socket, sys
             with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60) as connection:
@@ -27,7 +21,7 @@ struct MalformedHTTPTests {
                     answer += part
             sys.stdout.write(answer.decode("latin-1"))
             """#
-        let result = try ExternalProgram.python(script, [String(port), request])
+        let result = try await ExternalProgram.python(script, [String(port), request])
         guard result.status == 0 else { throw BackgroundProgramError(description: "\(result)") }
         return result.output
     }

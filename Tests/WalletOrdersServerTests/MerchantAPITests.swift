@@ -11,7 +11,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("The merchant API: API keys, FinanceKit's answers over HTTP, status by status (SQLite store)", .dedicatedThreads, .temporaryFolder)
+@Suite("The merchant API: API keys, FinanceKit's answers over HTTP, status by status (SQLite store)", .temporaryFolder)
 struct MerchantAPITests {
     static let orders = "/merchant/v1/orders"
     static let one = "/merchant/v1/orders/\(ServiceUnderTest.orderPath)"
@@ -62,7 +62,8 @@ struct MerchantAPITests {
             #expect(answer.status == .conflict)
             #expect(answer.errorCode == "updated-at-conflict")
             let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
-            #expect(message.contains(String(SHA256Hex.of(first).prefix(12))), "names the stored version's hash: \(message)")
+            let digestFirst = await SHA256Hex.of(first)
+            #expect(message.contains(String(digestFirst.prefix(12))), "names the stored version's hash: \(message)")
 
             var broken = first
             broken[broken.count / 2] ^= 0xFF
@@ -161,7 +162,7 @@ struct MerchantAPITests {
     }
 }
 
-@Suite("Add to Apple Wallet: one unguessable link per order", .dedicatedThreads, .temporaryFolder)
+@Suite("Add to Apple Wallet: one unguessable link per order", .temporaryFolder)
 struct CustomerLinkTests {
     @Test("The merchant gets the link; the page has the button; the archive comes with Apple's media type; wrong keys and unknown orders get one 404")
     func links() async throws {
@@ -203,7 +204,7 @@ struct CustomerLinkTests {
     }
 }
 
-@Suite("The merchant API builds and signs with the identity the service holds", .dedicatedThreads, .temporaryFolder)
+@Suite("The merchant API builds and signs with the identity the service holds", .temporaryFolder)
 struct MerchantBuildTests {
     static func service(steps: IntakeSteps? = nil) throws -> ServiceUnderTest {
         let source = try OrderSource(directory: Repository.sample(SampleVersions.sampleName))
@@ -274,14 +275,14 @@ struct MerchantBuildTests {
         let newer = json.replacingOccurrences(of: SampleVersions.updatedAtLine, with: #""updatedAt": "2025-11-25T00:00:00Z""#)
         let folder = try TemporaryFolder.ofTest
         let zipPath = folder.file("source.zip").path
-        let zipped = try ExternalProgram.python(
+        let zipped = try await ExternalProgram.python(
             "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('order.json', sys.argv[2])\n    z.writestr('en.lproj/order.strings', '\"x\" = \"y\";')",
             [zipPath, newer.replacingOccurrences(of: #""updatedAt": "2025-11-25T00:00:00Z""#, with: #""updatedAt": "2025-11-26T00:00:00Z""#)])
         #expect(zipped.status == 0, "\(zipped)")
         let zip = try Data(contentsOf: URL(fileURLWithPath: zipPath))
         // Seen: `zip -r update.zip my-order`, every file under my-order/.
         let foldedPath = folder.file("folded.zip").path
-        let folded = try ExternalProgram.python(
+        let folded = try await ExternalProgram.python(
             "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('my-order/order.json', sys.argv[2])",
             [foldedPath, newer])
         #expect(folded.status == 0, "\(folded)")

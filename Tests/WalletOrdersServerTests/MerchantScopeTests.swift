@@ -86,7 +86,7 @@ struct TwoMerchants {
     }
 }
 
-@Suite("Merchant API keys act only on their own order types: two merchants on one service (live HTTP)", .dedicatedThreads)
+@Suite("Merchant API keys act only on their own order types: two merchants on one service (live HTTP)")
 struct MerchantScopeTests {
     typealias M = TwoMerchants
 
@@ -201,7 +201,7 @@ struct MerchantScopeTests {
     }
 }
 
-@Suite("Merchant API keys: the key file's format", .dedicatedThreads)
+@Suite("Merchant API keys: the key file's format")
 struct MerchantAPIKeyFormatTests {
     @Test("Keys with their order types or *, comments, blank lines, spaces after commas and CRLF")
     func parses() throws {

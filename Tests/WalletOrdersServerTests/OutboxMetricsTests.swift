@@ -12,7 +12,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("GET /metrics: the push outbox's depth and oldest wait, each family once (live HTTP)", .dedicatedThreads)
+@Suite("GET /metrics: the push outbox's depth and oldest wait, each family once (live HTTP)")
 struct OutboxMetricsTests {
     /// The value of the sample (no labels) `name` in Prometheus text.
     static func value(_ text: String, _ name: String) -> Double? {

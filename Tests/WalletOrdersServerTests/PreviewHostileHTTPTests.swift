@@ -72,7 +72,7 @@ enum HostileOrder {
     }
 }
 
-@Suite("The landing page of a hostile stored order is inert (live HTTP)", .dedicatedThreads, .temporaryFolder)
+@Suite("The landing page of a hostile stored order is inert (live HTTP)", .temporaryFolder)
 struct LandingPageHostileTests {
     static let policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -102,9 +102,7 @@ struct LandingPageHostileTests {
             try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "Chromium is not installed: run .ci/setup")
             let url = "http://127.0.0.1:\(try #require(client.port))\(path)"
             let script = BrowserCheck.script
-            let result = try await onOwnThread {
-                try ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, url], timeout: 120 * TestTiming.scale)
-            }
+            let result = try await ExternalProgram.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, url], timeout: 120 * TestTiming.scale)
             try #require(result.status == 0, "browser_check.py failed: \(result)")
             let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
             #expect((report["console"] as? [String]) == [], "\(report["console"] ?? "")")
@@ -133,7 +131,7 @@ struct LandingPageHostileTests {
 }
 
 /// `wallet-orders preview --serve`'s server, attacked over raw HTTP on loopback.
-@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized, .dedicatedThreads, .temporaryFolder)
+@Suite("preview --serve under attack (live HTTP, raw bytes)", .serialized, .temporaryFolder)
 struct PreviewServerAttackTests {
     @Test("A 2 GiB .order is refused by its size before it is read: the page says why, at once, with bounded memory")
     func hugeArchiveIsNotRead() throws {
@@ -160,7 +158,7 @@ struct PreviewServerAttackTests {
             path: Repository.sample(sample).path, previewer: OrderPreviewer(validator: TestPKI.validator), options: PreviewOptions(), port: 0,
             idleTimeout: idleTimeout)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task(executorPreference: DedicatedExecutor.shared) { try await server.run { port in continuation.yield(port) } }
+        let task = Task { try await server.run { port in continuation.yield(port) } }
         defer { task.cancel() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
@@ -198,35 +196,33 @@ struct PreviewServerAttackTests {
     /// Sends a request with a header of `size` bytes, or `count` small headers, built by Python
     /// (too long for an argument); returns what came back (empty if the server closed at once).
     static func hugeRequest(port: Int, size: Int, count: Int) async throws -> String {
-        try await onOwnThread {
-            let result = try ExternalProgram.python(
-                #"""
-                import socket, sys
-                port, size, count = (int(a) for a in sys.argv[1:4])
-                head = "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port
-                if size:
-                    head += "X-Big: " + "a" * size + "\r\n"
-                head += "".join("X-H%d: v\r\n" % i for i in range(count))
-                head += "Connection: close\r\n\r\n"
-                answer = b""
-                with socket.create_connection(("127.0.0.1", port), timeout=20) as connection:
-                    try:
-                        connection.sendall(head.encode())
-                    except OSError:
-                        pass  # the server closed while we were still sending: refused
-                    try:
-                        while True:
-                            part = connection.recv(65536)
-                            if not part:
-                                break
-                            answer += part
-                    except OSError:
-                        pass
-                sys.stdout.write(answer.decode("latin-1"))
-                """#, [String(port), String(size), String(count)])
-            guard result.status == 0 else { throw BackgroundProgramError(description: "\(result)") }
-            return result.output
-        }
+        let result = try await ExternalProgram.python(
+            #"""
+            import socket, sys
+            port, size, count = (int(a) for a in sys.argv[1:4])
+            head = "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port
+            if size:
+                head += "X-Big: " + "a" * size + "\r\n"
+            head += "".join("X-H%d: v\r\n" % i for i in range(count))
+            head += "Connection: close\r\n\r\n"
+            answer = b""
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as connection:
+                try:
+                    connection.sendall(head.encode())
+                except OSError:
+                    pass  # the server closed while we were still sending: refused
+                try:
+                    while True:
+                        part = connection.recv(65536)
+                        if not part:
+                            break
+                        answer += part
+                except OSError:
+                    pass
+            sys.stdout.write(answer.decode("latin-1"))
+            """#, [String(port), String(size), String(count)])
+        guard result.status == 0 else { throw BackgroundProgramError(description: "\(result)") }
+        return result.output
     }
 
     @Test("A 1 MB header or 10,000 headers (230 kB) are refused (431/400 or closed) in under 10 s, and the server answers the next request")
@@ -289,21 +285,19 @@ struct PreviewServerAttackTests {
     @Test("A connection that stops halfway through its request (slowloris) is closed after the idle timeout (1 s here, 30 s by default)")
     func idleConnection() async throws {
         let result = try await Self.withServer(idleTimeout: .seconds(1)) { port in
-            try await onOwnThread {
-                try ExternalProgram.python(
-                    #"""
-                    import socket, sys, time
-                    started = time.time()
-                    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15) as connection:
-                        connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
-                        try:
-                            while connection.recv(65536):
-                                pass
-                            print("closed after %.1f s" % (time.time() - started))
-                        except socket.timeout:
-                            print("still open after 15 s")
-                    """#, [String(port)])
-            }
+            try await ExternalProgram.python(
+                #"""
+                import socket, sys, time
+                started = time.time()
+                with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15) as connection:
+                    connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
+                    try:
+                        while connection.recv(65536):
+                            pass
+                        print("closed after %.1f s" % (time.time() - started))
+                    except socket.timeout:
+                        print("still open after 15 s")
+                """#, [String(port)])
         }
         #expect(result.status == 0, "\(result)")
         let seconds = result.output.split(separator: " ").dropFirst(2).first.flatMap { Double($0) }

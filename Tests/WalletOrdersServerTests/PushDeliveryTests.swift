@@ -13,7 +13,7 @@ import WalletOrdersTestSupport
 
 /// The whole push path: a merchant's save, the outbox, the worker, the APNs client and the local
 /// APNs stand-in (real HTTP/2 over TLS with token authentication).
-@Suite("Pushes on every change, through the outbox to a local APNs stand-in", .serialized, .dedicatedThreads)
+@Suite("Pushes on every change, through the outbox to a local APNs stand-in", .serialized)
 struct PushDeliveryTests {
     static let fast = PushWorkerConfiguration(
         lease: .seconds(5), pollInterval: .milliseconds(100), initialBackoff: .milliseconds(200), maximumBackoff: .seconds(2))
@@ -48,7 +48,7 @@ struct PushDeliveryTests {
     @Test("A new version is pushed once to every registered device: topic = order type, background, priority 5, payload {}")
     func delivered() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
             _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -81,7 +81,7 @@ struct PushDeliveryTests {
     )
     func serviceGroupClosesTheClient() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
             _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -105,7 +105,7 @@ struct PushDeliveryTests {
     @Test("APNs says a token is gone (410 Unregistered): that device's registrations are removed, the other device still gets its push")
     func goneDevice() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let service = try ServiceUnderTest(pushSender: apns, push: Self.fast)
             _ = try await service.store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -129,7 +129,7 @@ struct PushDeliveryTests {
     func retries() async throws {
         let standIn = try await APNsTest.startStandIn(certificates: false, tokens: true)
         let port = standIn.port
-        let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             // The production schedule, on a clock the test moves. Two things sleep on it: the push
             // worker and the delivery trail's writer.
@@ -161,10 +161,11 @@ struct PushDeliveryTests {
                 try await settled { try await Self.upload("2025-11-23T00:00:00Z", client) }
                 #expect(try await service.store.outboxStatus(now: clock.now).pending == 1, "kept in the outbox during the outage")
                 var configuration = APNsStandIn.Configuration(
-                    serverCertificateChainPEM: APNsTest.pki.serverCertificatePEM, serverPrivateKeyPEM: APNsTest.pki.serverKeyPEM)
+                    serverCertificateChainPEM: (try await APNsTest.pki).serverCertificatePEM,
+                    serverPrivateKeyPEM: (try await APNsTest.pki).serverKeyPEM)
                 configuration.port = port
                 configuration.providerToken = .init(
-                    keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: APNsTest.pki.tokenPublicKeyPEM)
+                    keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: (try await APNsTest.pki).tokenPublicKeyPEM)
                 let back = try APNsStandIn(configuration: configuration)
                 try await back.start()
                 for _ in 0..<10 where back.pushes.isEmpty {

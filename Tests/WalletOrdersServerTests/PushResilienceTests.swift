@@ -20,7 +20,7 @@ typealias PushStoreKind = ServiceStore
 /// Pushes are never lost: through long APNs outages and refused credentials, and one order's
 /// fan-out doesn't hold up another merchant's push. The worker, the APNs client and the local
 /// APNs stand-in, on SQLite and PostgreSQL.
-@Suite("Push delivery survives outages and refused credentials, and drains fairly", .serialized, .dedicatedThreads)
+@Suite("Push delivery survives outages and refused credentials, and drains fairly", .serialized)
 struct PushResilienceTests {
     /// Short test settings: the retry schedule of hours, run in milliseconds.
     static let fast = PushWorkerConfiguration(
@@ -37,7 +37,7 @@ struct PushResilienceTests {
         logger: Logger = Logger(label: "test.push"), clock: any ServiceClock = SystemServiceClock(), _ body: (PushWorker) async throws -> T
     ) async throws -> T {
         let worker = PushWorker(outbox: store, sender: sender, configuration: configuration, logger: logger, clock: clock)
-        // A child task, not `Task {}`: it runs on the test's executor (`.dedicatedThreads`).
+        // A child task, not `Task {}`: it ends with the test, however the test ends.
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await worker.run() }
             defer { group.cancelAll() }
@@ -48,9 +48,9 @@ struct PushResilienceTests {
     /// A stand-in on `port` (0: any) that accepts provider tokens signed with the test key under `keyID`.
     static func standIn(port: Int = 0, keyID: String = APNsTestPKI.keyID) async throws -> APNsStandIn {
         var configuration = APNsStandIn.Configuration(
-            serverCertificateChainPEM: APNsTest.pki.serverCertificatePEM, serverPrivateKeyPEM: APNsTest.pki.serverKeyPEM)
+            serverCertificateChainPEM: (try await APNsTest.pki).serverCertificatePEM, serverPrivateKeyPEM: (try await APNsTest.pki).serverKeyPEM)
         configuration.port = port
-        configuration.providerToken = .init(keyID: keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: APNsTest.pki.tokenPublicKeyPEM)
+        configuration.providerToken = .init(keyID: keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: (try await APNsTest.pki).tokenPublicKeyPEM)
         let standIn = try APNsStandIn(configuration: configuration)
         try await standIn.start()
         return standIn
@@ -61,7 +61,7 @@ struct PushResilienceTests {
         .timeLimit(.minutes(5)), arguments: PushStoreKind.available)
     func longOutageLosesNothing(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             try await kind.withStore { store in
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
@@ -93,8 +93,8 @@ struct PushResilienceTests {
     @Test(
         "The default lease outlasts the APNs client's slowest send (two connections, two answers), so a slow APNs never gets a push twice"
     )
-    func leaseOutlastsTheSlowestSend() {
-        let apns = APNsConfiguration(endpoint: .production, credentials: APNsTest.tokenCredentials)
+    func leaseOutlastsTheSlowestSend() async throws {
+        let apns = APNsConfiguration(endpoint: .production, credentials: (try await APNsTest.tokenCredentials))
         #expect(PushWorkerConfiguration().lease > (apns.connectTimeout + apns.requestTimeout) * 2)
     }
 
@@ -103,7 +103,7 @@ struct PushResilienceTests {
         .timeLimit(.minutes(5)), arguments: [(400, "BadTopic"), (404, "BadPath"), (413, "PayloadTooLarge"), (418, "Teapot")])
     func otherRefusalsPark(status: Int, reason: String) async throws {
         let standIn = try await Self.standIn()
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let recorder = CapturedLog()
             // The production schedule (a probe a minute) on a clock the test moves.
@@ -148,7 +148,7 @@ struct PushResilienceTests {
         // APNs knows the key under another ID: every push is refused with InvalidProviderToken.
         let refusing = try await Self.standIn(keyID: "REVOKEDKEY")
         let port = refusing.port
-        let apns = try APNsTest.client(port: port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let recorder = CapturedLog()
             let metrics = ServiceMetrics.bootstrapped
@@ -214,7 +214,7 @@ struct PushResilienceTests {
         arguments: PushStoreKind.available)
     func fairAcrossOrderTypes(kind: PushStoreKind) async throws {
         let standIn = try await Self.standIn()
-        let apns = try APNsTest.client(port: standIn.port, credentials: APNsTest.tokenCredentials)
+        let apns = try await APNsTest.client(port: standIn.port, credentials: (try await APNsTest.tokenCredentials))
         try await APNsTest.shuttingDown(apns) {
             let otherType = "order.com.example.fairness.\(kind.rawValue)"
             try await kind.withStore { store in
@@ -264,7 +264,7 @@ struct PushResilienceTests {
 }
 
 /// The registration endpoint's caps and per-client rate, over live HTTP.
-@Suite("Registrations: caps per order and per device, and a rate per client address", .dedicatedThreads)
+@Suite("Registrations: caps per order and per device, and a rate per client address")
 struct RegistrationLimitTests {
     /// A live service with `limits` and six registrations a client a minute, on a fresh SQLite
     /// store holding the sample.

@@ -11,7 +11,7 @@ import WalletOrdersTestSupport
 /// the shipped-ecommerce sample, so the authorized paths answer 200 too: schemathesis gets the
 /// order's identifiers, its `authenticationToken`, the merchant key, a registered device and the
 /// order's customer-link key through dictionaries in its configuration file.
-@Suite("The HTTP API against Schemas/order-web-service.openapi.json (openapi-spec-validator, schemathesis)", .serialized, .dedicatedThreads)
+@Suite("The HTTP API against Schemas/order-web-service.openapi.json (openapi-spec-validator, schemathesis)", .serialized)
 struct SchemathesisTests {
     static let document = Repository.root.appendingPathComponent("Schemas/order-web-service.openapi.json")
     static let sample = Repository.sample("shipped-ecommerce")
@@ -31,7 +31,7 @@ struct SchemathesisTests {
     static let deadline: TimeInterval = 1_800 * TestTiming.scale
 
     @Test("The document is valid OpenAPI 3.1.0 (openapi-spec-validator)")
-    func documentIsValid() throws {
+    func documentIsValid() async throws {
         let script = #"""
             import sys
             from openapi_spec_validator import validate
@@ -42,7 +42,7 @@ struct SchemathesisTests {
             validate(document)
             print("%d paths" % len(document["paths"]))
             """#
-        let result = try ExternalProgram.python(script, [Self.document.path])
+        let result = try await ExternalProgram.python(script, [Self.document.path])
         #expect(result.status == 0, "\(result)")
     }
 
@@ -50,8 +50,7 @@ struct SchemathesisTests {
         "schemathesis: no 5xx, and every status, header, media type and body matches the document",
         .timeLimit(.minutes(40)))
     func serverConformsToTheDocument() async throws {
-        // Processes are waited for on a thread of their own, not on one of Swift concurrency's.
-        let run = try await onOwnThread { try Self.runSchemathesis() }
+        let run = try await Self.runSchemathesis()
         #expect(run.schemathesis.status == 0, "schemathesis failed (\(run.seconds) s):\n\(run.schemathesis.output)\(run.schemathesis.errorOutput)")
         // Every operation of the document was tested (none filtered out or skipped).
         let output = run.schemathesis.output
@@ -72,18 +71,18 @@ struct SchemathesisTests {
     }
 
     /// Makes the store, starts the server, runs schemathesis against it and stops the server.
-    static func runSchemathesis() throws -> Run {
+    static func runSchemathesis() async throws -> Run {
         let folder = try TemporaryFolder("schemathesis")
         defer { folder.remove() }
         let store = folder.file("orders.sqlite")
-        let rootCA = try fillStore(store, in: folder)
+        let rootCA = try await fillStore(store, in: folder)
         // The key may act on the sample's order type only, so generated requests for other types get
         // the 403 the document describes.
         let keyFile = try folder.write(Array((apiKey + " " + orderType + "\n").utf8), to: "api-keys.txt")
 
         // Both the server and schemathesis run under `nice`: the rest of the test run, which runs
         // beside them, keeps the CPU it needs for its timing-sensitive tests.
-        let server = try BackgroundProgram(
+        let server = try await BackgroundProgram(
             URL(fileURLWithPath: "/usr/bin/nice"),
             [
                 "-n", "10", try WalletOrdersBinary.url().path, "serve", "--store", store.path, "--listen", "127.0.0.1:0", "--api-key-file",
@@ -91,13 +90,13 @@ struct SchemathesisTests {
                 "--trust-root", rootCA.path, "--log-level", "warning",
             ],
             environment: environment)
-        defer { server.stop() }
-        let line = try server.waitForStandardError(containing: "listening on http://", timeout: 60)
+        defer { server.kill() }
+        let line = try await server.waitForStandardError(containing: "listening on http://", timeout: 60)
         guard let baseURL = line.split(separator: " ").first(where: { $0.hasPrefix("http://127.0.0.1:") }).map(String.init) else {
             throw BackgroundProgramError(description: "no loopback address in '\(line)'")
         }
 
-        let linkKey = try prepare(baseURL)
+        let linkKey = try await prepare(baseURL)
         let configuration = try folder.write(Array(configuration(linkKey: linkKey).utf8), to: "schemathesis.toml")
 
         let started = Date()
@@ -108,7 +107,7 @@ struct SchemathesisTests {
             schemathesis.cli.schemathesis()
             """
         // In the temporary folder, where schemathesis and Hypothesis leave their caches.
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "python3",
             [
                 "-c", launcher,
@@ -123,7 +122,7 @@ struct SchemathesisTests {
             environment: environment, in: folder.url, timeout: deadline)
         let seconds = Int(Date().timeIntervalSince(started).rounded())
         let wasRunning = server.isRunning
-        server.stop()
+        await server.stop()
         return Run(schemathesis: result, seconds: seconds, serverWasRunning: wasRunning, server: server.description)
     }
 
@@ -138,16 +137,16 @@ struct SchemathesisTests {
     }
 
     /// Runs `wallet-orders arguments…`, failing when it fails.
-    static func walletOrders(_ arguments: [String]) throws {
-        let result = try ExternalProgram.run(try WalletOrdersBinary.url(), arguments, environment: environment, timeout: 120)
+    static func walletOrders(_ arguments: [String]) async throws {
+        let result = try await ExternalProgram.run(try WalletOrdersBinary.url(), arguments, environment: environment, timeout: 120)
         guard result.status == 0 else { throw BackgroundProgramError(description: "\(result)") }
     }
 
     /// Development certificates, the sample signed twice (its own identifier and
     /// ``deletableOrderIdentifier``) and saved in `store`; returns the root certificate to trust.
-    static func fillStore(_ store: URL, in folder: TemporaryFolder) throws -> URL {
+    static func fillStore(_ store: URL, in folder: TemporaryFolder) async throws -> URL {
         let certs = folder.file("certs")
-        try walletOrders(["dev-certs", "--order-type-id", orderType, "--team-id", "TESTTEAM01", "--out", certs.path])
+        try await walletOrders(["dev-certs", "--order-type-id", orderType, "--team-id", "TESTTEAM01", "--out", certs.path])
         let signing = [
             "--cert", certs.appendingPathComponent("order-type.pem").path, "--key", certs.appendingPathComponent("order-type.key.pem").path,
             "--wwdr", certs.appendingPathComponent("wwdr-intermediate.pem").path,
@@ -159,10 +158,10 @@ struct SchemathesisTests {
         try text.replacingOccurrences(of: "\"\(orderIdentifier)\"", with: "\"\(deletableOrderIdentifier)\"")
             .write(to: orderJSON, atomically: true, encoding: .utf8)
         let archives = [folder.file("sample.order"), folder.file("deletable.order")]
-        try walletOrders(["build", sample.path, "--out", archives[0].path] + signing)
-        try walletOrders(["build", copy.path, "--out", archives[1].path] + signing)
+        try await walletOrders(["build", sample.path, "--out", archives[0].path] + signing)
+        try await walletOrders(["build", copy.path, "--out", archives[1].path] + signing)
         let rootCA = certs.appendingPathComponent("root-ca.pem")
-        try walletOrders(["store", "save", "--store", store.path, "--trust-root", rootCA.path] + archives.map(\.path))
+        try await walletOrders(["store", "save", "--store", store.path, "--trust-root", rootCA.path] + archives.map(\.path))
         return rootCA
     }
 
@@ -186,7 +185,7 @@ struct SchemathesisTests {
 
     /// Registers ``device`` for the sample (so "which orders changed" has an answer) and returns
     /// the key of the sample's customer link, both through the API.
-    static func prepare(_ baseURL: String) throws -> String {
+    static func prepare(_ baseURL: String) async throws -> String {
         let script = #"""
             import json, sys, urllib.request
             base, order_path, token, key, device, push_token = sys.argv[1:7]
@@ -201,7 +200,7 @@ struct SchemathesisTests {
             with urllib.request.urlopen(request, timeout=10) as answer:
                 print(json.load(answer)["path"].rsplit("/", 1)[1])
             """#
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             script, [baseURL, "\(orderType)/\(orderIdentifier)", try authenticationToken(), apiKey, device, pushToken],
             environment: environment)
         guard result.status == 0 else { throw BackgroundProgramError(description: "\(result)") }

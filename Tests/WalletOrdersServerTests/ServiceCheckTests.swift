@@ -11,7 +11,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("wallet-orders check-service: the checker against this service and against deviant ones (live HTTP)", .serialized, .dedicatedThreads)
+@Suite("wallet-orders check-service: the checker against this service and against deviant ones (live HTTP)", .serialized)
 struct ServiceCheckTests {
     static func checker(_ url: String, merchantKey: String? = nil, timeout: Duration = .seconds(10)) throws -> ServiceChecker {
         try ServiceChecker(

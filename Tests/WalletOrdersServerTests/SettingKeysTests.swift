@@ -7,7 +7,7 @@ import WalletOrdersServer
 import WalletOrdersTestSupport
 
 /// The settings file check refuses keys it doesn't know, so it must know every key read.
-@Suite("Every setting the service reads is a known key of its settings file", .dedicatedThreads, .temporaryFolder)
+@Suite("Every setting the service reads is a known key of its settings file", .temporaryFolder)
 struct SettingKeysTests {
     @Test("Each key read by name in the server's sources and serve's command is in settingKeys")
     func everyReadKeyIsKnown() throws {

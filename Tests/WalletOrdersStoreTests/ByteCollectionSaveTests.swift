@@ -7,7 +7,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// A service hands an upload's body (`Data`, a `ByteBufferView`, …) to the intake as it is.
-@Suite(.dedicatedThreads) struct ByteCollectionSaveTests {
+@Suite struct ByteCollectionSaveTests {
     @Test("The intake's save(signedArchive:) and save(signedArchives:) take Data; VerifiedOrderArchive.checking too")
     func savesData() async throws {
         let store = InMemoryOrderStore()

@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 /// The `lastModified` tags of the changed-orders list (Apple's `ordersModifiedSince`): a tag the
 /// store can't have issued (another store's, another server's, one ahead of the store) gets the
 /// device's full list, never a 204, and a copy to another store never leaves a device stranded.
-@Suite("Change tags: foreign, ahead and copied tags get the full list, never 204", .serialized, .dedicatedThreads)
+@Suite("Change tags: foreign, ahead and copied tags get the full list, never 204", .serialized)
 struct ChangeTagTests {
     static let type = SampleVersions.identifier.orderTypeIdentifier
     static let device = "device-tags"

@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// A trail written before events carried their order type in a column (SQLite v12, PostgreSQL
 /// migration 8): opening the store fills the column from each event's own JSON, so the old
 /// events count against their type's share and are read as before.
-@Suite(.dedicatedThreads, .temporaryFolder) struct DeliveryTrailMigrationTests {
+@Suite(.temporaryFolder) struct DeliveryTrailMigrationTests {
     static let events = [
         DeliveryTrailTests.fetched(0), DeliveryTrailTests.pushed(1),
         DeliveryEvent(
@@ -26,7 +26,7 @@ import WalletOrdersTestSupport
             try store.close()
         }
         // Back to v11 with Python's sqlite3: no orderType or typeSequence column, no index.
-        let downgrade = try ExternalProgram.python(
+        let downgrade = try await ExternalProgram.python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -39,7 +39,7 @@ import WalletOrdersTestSupport
         #expect(downgrade.status == 0, "\(downgrade)")
         let store = try SQLiteOrderStore(url: url)
         try store.close()
-        let types = try ExternalProgram.python(
+        let types = try await ExternalProgram.python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -57,22 +57,22 @@ import WalletOrdersTestSupport
 
     @Test("PostgreSQL: events from before migration 8 get their order type from their JSON", .enabled(if: PostgresTestCluster.serverBinaries != nil))
     func postgresBackfill() async throws {
-        let cluster = try PostgresDatabase.cluster()
-        let database = try cluster.makeDatabase()
+        let cluster = try await PostgresDatabase.cluster()
+        let database = try await cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         do {
             let store = try await PostgresOrderStore(url: cluster.url(database: database))
             try await store.recordDeliveryEvents(Self.events)
             await store.close()
         }
-        _ = try cluster.psql(
+        _ = try await cluster.psql(
             """
             DROP INDEX delivery_events_by_type;
             ALTER TABLE delivery_events DROP COLUMN order_type, DROP COLUMN type_sequence;
             DELETE FROM wallet_orders_migrations WHERE version = 8;
             """, database: database)
         let store = try await PostgresOrderStore(url: cluster.url(database: database))
-        let types = try cluster.psql(
+        let types = try await cluster.psql(
             "SELECT order_type || '=' || count(*) FROM delivery_events GROUP BY order_type ORDER BY order_type", database: database)
         #expect(types == "order.com.example.returns=1\norder.com.example.shop=2")
         let trail = try await store.deliveryEvents(

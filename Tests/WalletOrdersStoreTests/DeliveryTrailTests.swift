@@ -5,7 +5,7 @@ import WalletOrdersStore
 import WalletOrdersTestSupport
 
 /// The delivery trail's storage (both stores) and the verdicts read from it.
-@Suite(.serialized, .dedicatedThreads) struct DeliveryTrailTests {
+@Suite(.serialized) struct DeliveryTrailTests {
     static let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-1")
     static let device = DeliveryEvent.hash("device-1", orderType: order.orderTypeIdentifier)
     static let token = DeliveryEvent.hash("aa11bb22", orderType: order.orderTypeIdentifier)

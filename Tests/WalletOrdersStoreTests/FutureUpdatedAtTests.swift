@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 /// An order's versions are ordered by `updatedAt`, so an archive dated far in the future, once
 /// stored, would make every later genuine version `newerExisting` forever. Every store refuses an
 /// `updatedAt` more than its margin ahead of its clock.
-@Suite("No order can be pinned by its clock: an updatedAt far ahead of the store's clock is refused", .serialized, .dedicatedThreads)
+@Suite("No order can be pinned by its clock: an updatedAt far ahead of the store's clock is refused", .serialized)
 struct FutureUpdatedAtTests {
     static let pinnedText = "9999-12-31T23:59:59Z"
 

@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// Group commit: saves that overlap share a transaction, each caller gets its own answers, a
 /// failed transaction fails only its own group, and a caller that goes away cancels nobody's write.
-@Suite("Group commit", .dedicatedThreads)
+@Suite("Group commit")
 struct GroupCommitTests {
     /// Records every transaction `commit` was called with. With `holdFirstUntil`, the first
     /// transaction waits until that many callers queue behind it (a flush to disk that takes a

@@ -28,7 +28,7 @@ struct ContainsCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Order stores follow FinanceKit's decision tables", .serialized, .dedicatedThreads)
+@Suite("Order stores follow FinanceKit's decision tables", .serialized)
 struct OrderStoreContractTests {
     static let saveCases: [SaveCase] = [
         SaveCase(name: "no stored order → added, inserted", stored: nil, incoming: "2025-11-21T00:00:00Z", result: .added, incomingKept: true),
@@ -99,8 +99,10 @@ struct OrderStoreContractTests {
                 try await store.intake().save(signedArchive: incoming)
             }
             #expect(error.code == .updatedAtConflict)
-            #expect(error.message.contains(String(Self.hex(sha256Of: stored).prefix(12))))
-            #expect(error.message.contains(String(Self.hex(sha256Of: incoming).prefix(12))))
+            let storedDigest = await Self.hex(sha256Of: stored)
+            let incomingDigest = await Self.hex(sha256Of: incoming)
+            #expect(error.message.contains(String(storedDigest.prefix(12))))
+            #expect(error.message.contains(String(incomingDigest.prefix(12))))
             #expect(try await store.archive(for: SampleVersions.identifier) == stored)
         }
     }
@@ -318,7 +320,7 @@ struct OrderStoreContractTests {
     }
 
     /// SHA-256 through Python's hashlib, an independent oracle.
-    static func hex(sha256Of bytes: [UInt8]) -> String {
-        SHA256Oracle.hex(bytes)
+    static func hex(sha256Of bytes: [UInt8]) async -> String {
+        await SHA256Oracle.hex(bytes)
     }
 }

@@ -6,7 +6,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("OrderStoreCopy: every order into another store, resumable, verified", .dedicatedThreads)
+@Suite("OrderStoreCopy: every order into another store, resumable, verified")
 struct OrderStoreCopyTests {
     /// (from, to) pairs: SQLite to PostgreSQL and back, and in memory to each.
     static var pairs: [(StoreKind, StoreKind)] {

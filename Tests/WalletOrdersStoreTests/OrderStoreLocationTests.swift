@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersStore
 import WalletOrdersTestSupport
 
-@Suite("OrderStoreLocation: a path or a store URL, the same everywhere", .dedicatedThreads)
+@Suite("OrderStoreLocation: a path or a store URL, the same everywhere")
 struct OrderStoreLocationTests {
     /// (given, backend, path or URL the location holds).
     static let acceptedRows: [(String, OrderStoreLocation.Backend, String)] = [

@@ -43,7 +43,7 @@ enum ListFixture {
     }
 }
 
-@Suite("Order stores list, fetch, delete and batch-save", .serialized, .dedicatedThreads)
+@Suite("Order stores list, fetch, delete and batch-save", .serialized)
 struct OrderStoreQueryTests {
     struct ListCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -157,7 +157,8 @@ struct OrderStoreQueryTests {
             #expect(summary.updatedAt.text == "2025-11-21T09:30:00+09:00")
             #expect(summary.status == "completed")
             #expect(summary.archiveSize == bytes.count)
-            #expect(summary.sha256 == SHA256Oracle.hex(bytes))
+            let digest = await SHA256Oracle.hex(bytes)
+            #expect(summary.sha256 == digest)
             #expect(abs(summary.savedAt.date.timeIntervalSinceNow) < 120)
 
             #expect(try await store.archive(for: id) == bytes)
@@ -206,7 +207,7 @@ struct OrderStoreQueryTests {
     }
 }
 
-@Suite("Order store history tokens", .serialized, .dedicatedThreads)
+@Suite("Order store history tokens", .serialized)
 struct OrderStoreHistoryTests {
     @Test("Tokens resume exactly: each call returns only what changed since the last, net per order", arguments: StoreKind.allCases)
     func resume(kind: StoreKind) async throws {

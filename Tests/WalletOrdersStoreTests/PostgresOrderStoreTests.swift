@@ -14,19 +14,19 @@ import WalletOrdersTestSupport
 /// many servers, and an outbox drained by several of them. The contract itself is tested for
 /// every store by the parameterized suites (OrderStoreContractTests, …).
 @Suite(
-    "PostgresOrderStore: URLs, connections, migrations and many servers", .enabled(if: PostgresTestCluster.serverBinaries != nil), .dedicatedThreads)
+    "PostgresOrderStore: URLs, connections, migrations and many servers", .enabled(if: PostgresTestCluster.serverBinaries != nil))
 struct PostgresOrderStoreTests {
     /// A fresh database in the test cluster, dropped afterwards.
     static func withDatabase<T>(_ body: (PostgresTestCluster, String) async throws -> T) async throws -> T {
-        let cluster = try PostgresDatabase.cluster()
-        let database = try cluster.makeDatabase()
+        let cluster = try await PostgresDatabase.cluster()
+        let database = try await cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         return try await body(cluster, database)
     }
 
     /// Starts `psql` holding the write lock (the change counter's row) until ``releaseLock(_:_:)``,
     /// and returns once the server shows it holding the lock.
-    static func holdWriteLock(_ cluster: PostgresTestCluster, _ database: String, name: String) async throws -> Process {
+    static func holdWriteLock(_ cluster: PostgresTestCluster, _ database: String, name: String) async throws -> BackgroundProgram {
         try await holdSession(
             cluster, database, name: name,
             sql: "BEGIN; SELECT last_sequence FROM change_counter FOR UPDATE; SELECT pg_sleep(120); COMMIT;")
@@ -34,32 +34,29 @@ struct PostgresOrderStoreTests {
 
     /// Starts `psql` as application `name` running `sql`, which ends in `pg_sleep`, and returns once
     /// the server shows it sleeping (so whatever `sql` took before, it holds).
-    static func holdSession(_ cluster: PostgresTestCluster, _ database: String, name: String, sql: String) async throws -> Process {
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "PGAPPNAME=\(name)", "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres",
-            "-d", database, "-c", sql,
-        ]
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
+    static func holdSession(_ cluster: PostgresTestCluster, _ database: String, name: String, sql: String) async throws -> BackgroundProgram {
+        let holder = try await BackgroundProgram(
+            tool: "env",
+            [
+                "PGAPPNAME=\(name)", "psql", "-X", "-q", "-h", cluster.folder.path, "-p", String(cluster.port), "-U", "postgres",
+                "-d", database, "-c", sql,
+            ])
         try await waitFor(
             cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND query LIKE '%pg_sleep%' AND state = 'active'")
         return holder
     }
 
     /// Ends the lock holder's session.
-    static func releaseLock(_ cluster: PostgresTestCluster, _ name: String, _ holder: Process) throws {
-        try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
-        holder.waitUntilExit()
+    static func releaseLock(_ cluster: PostgresTestCluster, _ name: String, _ holder: BackgroundProgram) async throws {
+        try await cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
+        try await holder.wait()
     }
 
     /// Polls `sql` (a count) until it is at least 1, for up to 3 minutes (seconds alone; a full
     /// run on two loaded cores has taken over a minute to open the store's first connection).
     static func waitFor(_ cluster: PostgresTestCluster, _ sql: String) async throws {
         for _ in 0..<1_800 {
-            if let count = Int(try cluster.psql(sql)), count >= 1 { return }
+            if let count = await Int(try cluster.psql(sql)), count >= 1 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw PostgresTestCluster.StartFailed(description: "timed out waiting for: \(sql)")
@@ -108,8 +105,10 @@ struct PostgresOrderStoreTests {
     )
     func answersWhileTheDefaultExecutorIsBusy() async throws {
         try await Self.withDatabase { cluster, database in
-            let store = try await PostgresOrderStore(url: cluster.url(database: database), taskExecutor: DedicatedExecutor.shared)
-            try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            let executor = OwnThreadExecutor()
+            defer { executor.finish() }
+            let store = try await PostgresOrderStore(url: cluster.url(database: database), taskExecutor: executor)
+            try await withTaskExecutorPreference(executor) {
                 #expect(try await store.summary(for: SampleVersions.identifier) == nil)  // the pool has a connection
                 let neighbour = BusyNeighbour()
                 neighbour.occupyDefaultExecutor()
@@ -137,7 +136,7 @@ struct PostgresOrderStoreTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(stores.count == 4)
-            #expect(try cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "8")
+            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "8")
             // One store: what one server saves, another sees, and their history tokens are interchangeable.
             #expect(try await stores[0].intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await stores[1].contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
@@ -170,12 +169,12 @@ struct PostgresOrderStoreTests {
             #expect(try await stores[1].archive(for: SampleVersions.identifier) == versions[5])
             // The change log, read by an independent client: sequence numbers without gaps, and
             // every replacement moving updatedAt forward (no lost update, no duplicate).
-            let log = try cluster.psql("SELECT string_agg(sequence::text, ',' ORDER BY sequence) FROM changes", database: database)
+            let log = try await cluster.psql("SELECT string_agg(sequence::text, ',' ORDER BY sequence) FROM changes", database: database)
             let sequences = log.split(separator: ",").compactMap { Int($0) }
             #expect(sequences == Array(1...sequences.count))
             // Each write moves updatedAt forward, so there are at most six: one insert, then updates.
             #expect((1...6).contains(sequences.count))
-            let kinds = try cluster.psql("SELECT string_agg(kind, ',' ORDER BY sequence) FROM changes", database: database)
+            let kinds = try await cluster.psql("SELECT string_agg(kind, ',' ORDER BY sequence) FROM changes", database: database)
             #expect(kinds == (["inserted"] + Array(repeating: "updated", count: sequences.count - 1)).joined(separator: ","))
             #expect(try await stores[2].history(since: start).inserted == [SampleVersions.identifier])
             for store in stores { await store.close() }
@@ -187,14 +186,14 @@ struct PostgresOrderStoreTests {
         try await Self.withDatabase { cluster, database in
             let store = try await PostgresOrderStore(url: cluster.url(database: database))
             await store.close()
-            try cluster.psql("INSERT INTO wallet_orders_migrations (version, name) VALUES (99, 'v99-from-the-future')", database: database)
+            try await cluster.psql("INSERT INTO wallet_orders_migrations (version, name) VALUES (99, 'v99-from-the-future')", database: database)
             let error = try await #require(throws: WalletOrdersError.self) {
                 _ = try await PostgresOrderStore(url: cluster.url(database: database))
             }
             #expect(error.code == .storeTooNew)
             #expect(error.message.contains("v99-from-the-future"))
             #expect(error.hint?.contains("newer wallet-orders") == true)
-            #expect(try cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "9")
+            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "9")
         }
     }
 
@@ -218,7 +217,7 @@ struct PostgresOrderStoreTests {
 
     @Test("Wrong credentials give store-access-denied, and the password is never shown")
     func wrongPassword() async throws {
-        let cluster = try PostgresDatabase.cluster()
+        let cluster = try await PostgresDatabase.cluster()
         let error = try await #require(throws: WalletOrdersError.self) {
             _ = try await PostgresOrderStore(url: cluster.url(database: "postgres", password: "not-the-password"))
         }
@@ -238,7 +237,7 @@ struct PostgresOrderStoreTests {
 
     @Test("A database that doesn't exist gives store-unavailable with a createdb hint")
     func missingDatabase() async throws {
-        let cluster = try PostgresDatabase.cluster()
+        let cluster = try await PostgresDatabase.cluster()
         let error = try await #require(throws: WalletOrdersError.self) {
             _ = try await PostgresOrderStore(url: cluster.url(database: "no_such_database"))
         }
@@ -303,7 +302,7 @@ struct PostgresOrderStoreTests {
             let store = try await PostgresOrderStore(url: URL(string: url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))!)
             #expect(try await store.contains(matching: SampleVersions.identifier) == .notFound)
             // The server's own view of the pooled connection, asked by psql.
-            let ssl = try cluster.psql(
+            let ssl = try await cluster.psql(
                 "SELECT bool_and(s.ssl) FROM pg_stat_ssl s JOIN pg_stat_activity a ON a.pid = s.pid WHERE a.application_name = '\(name)'")
             #expect(ssl == "t")
             await store.close()
@@ -383,9 +382,9 @@ struct PostgresOrderStoreTests {
     @Test(
         "The server restarts during a run of saves: saves fail with store-unavailable meanwhile, none acknowledged is lost, the pool reconnects")
     func restartDuringSaves() async throws {
-        let cluster = try PostgresTestCluster.startPrivate()
+        let cluster = try await PostgresTestCluster.startPrivate()
         defer { cluster.stop() }
-        let database = try cluster.makeDatabase()
+        let database = try await cluster.makeDatabase()
         let store = try await PostgresOrderStore(
             url: cluster.url(database: database, parameters: "pool_timeout=3&connect_timeout=2"))
         let versions = try (0..<30).map {
@@ -393,7 +392,7 @@ struct PostgresOrderStoreTests {
         }
         let restarter = Task.detached {
             try await Task.sleep(for: .milliseconds(400))
-            try cluster.restart()
+            try await cluster.restart()
         }
         var acknowledged: [Int] = []
         var failures: [WalletOrdersError] = []
@@ -415,7 +414,7 @@ struct PostgresOrderStoreTests {
         // After the restart the pool reconnects by itself.
         let next = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
         #expect(try await store.intake().save(signedArchive: next) == .added)
-        #expect(try cluster.psql("SELECT updated_at_text FROM orders", database: database) == "2025-11-22T00:00:00Z")
+        #expect(try await cluster.psql("SELECT updated_at_text FROM orders", database: database) == "2025-11-22T00:00:00Z")
         await store.close()
     }
 
@@ -433,7 +432,7 @@ struct PostgresOrderStoreTests {
             let save = Task { try await store.intake().save(signedArchive: first) }
             try await Self.waitFor(
                 cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'")
-            try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
+            try await cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'")
             let answer = await Self.answer(of: save, within: .seconds(30))
             let error = try #require(answer.map { result in Result { try result.get() } }, "the save never answered")
             switch error {
@@ -444,8 +443,8 @@ struct PostgresOrderStoreTests {
                 #expect(failure.code == .storeUnavailable)
                 #expect(failure.message.contains(database), "\(failure.message)")
             }
-            try Self.releaseLock(cluster, "\(name)-holder", holder)
-            #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0", "nothing of the ended save was written")
+            try await Self.releaseLock(cluster, "\(name)-holder", holder)
+            #expect(try await cluster.psql("SELECT count(*) FROM orders", database: database) == "0", "nothing of the ended save was written")
             #expect(try await store.intake().save(signedArchive: first) == .added, "the pool makes a new connection")
             await store.close()
         }
@@ -472,7 +471,7 @@ struct PostgresOrderStoreTests {
             #expect(error.message.contains("all 1 pooled connections stayed busy"), "\(error.message)")
             #expect(error.hint?.contains("pool_max_conns") == true)
             // The waiting save goes through once the lock is released, and the pool serves again.
-            try Self.releaseLock(cluster, "\(name)-holder", holder)
+            try await Self.releaseLock(cluster, "\(name)-holder", holder)
             #expect(try await saved == .added)
             #expect(try await store.contains(matching: SampleVersions.identifier) == .exists)
             await store.close()
@@ -491,9 +490,9 @@ struct PostgresOrderStoreTests {
             }
             #expect(error.code == .storeUnavailable)
             #expect(error.message.contains("statement_timeout"))
-            try Self.releaseLock(cluster, name, holder)
+            try await Self.releaseLock(cluster, name, holder)
             await store.close()
-            #expect(try cluster.psql("SELECT count(*) FROM orders", database: database) == "0")
+            #expect(try await cluster.psql("SELECT count(*) FROM orders", database: database) == "0")
         }
     }
 }

@@ -6,7 +6,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("Order stores: device registrations and the durable push outbox", .serialized, .dedicatedThreads)
+@Suite("Order stores: device registrations and the durable push outbox", .serialized)
 struct PushOutboxTests {
     static let order = SampleVersions.identifier
     static let token = "q7Jc2VxM9pLr4TzW8bKd3NfY6hGs1AeU"
@@ -174,13 +174,15 @@ struct PushOutboxTests {
             #expect(without.record == (try await store.accessRecord(for: Self.order)))
             let with = try #require(try await store.accessRecord(for: Self.order, archiveIf: { _ in true }))
             #expect(with.archive == first)
-            #expect(with.record.sha256 == SHA256Oracle.hex(first))
+            let firstDigest = await SHA256Oracle.hex(first)
+            #expect(with.record.sha256 == firstDigest)
             // A newer version: record and archive move together.
             let second = try SampleVersions.archive(updatedAt: "2025-11-22T00:00:00Z")
             _ = try await store.intake().save(signedArchive: second)
             let after = try #require(try await store.accessRecord(for: Self.order, archiveIf: { _ in true }))
             #expect(after.archive == second)
-            #expect(after.record.sha256 == SHA256Oracle.hex(second))
+            let secondDigest = await SHA256Oracle.hex(second)
+            #expect(after.record.sha256 == secondDigest)
             #expect(after.record.updatedAt.text == "2025-11-22T00:00:00Z")
         }
     }
@@ -195,7 +197,7 @@ struct PushOutboxTests {
                 _ = try await store.intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z"))
                 try store.close()
             }
-            let downgrade = try ExternalProgram.python(
+            let downgrade = try await ExternalProgram.python(
                 """
                 import sqlite3, sys
                 db = sqlite3.connect(sys.argv[1])

@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// Many merchants on one service: a registration belongs to one device and one order, and the
 /// holder of one order's token can change nothing of another order's registrations.
-@Suite("Order stores: registrations are isolated per order, capped, and removed only for their own push", .serialized, .dedicatedThreads)
+@Suite("Order stores: registrations are isolated per order, capped, and removed only for their own push", .serialized)
 struct RegistrationIsolationTests {
     /// Order X: the attacker's (any customer of merchant A holds its authenticationToken).
     static let orderX = SampleVersions.identifier
@@ -42,7 +42,7 @@ struct RegistrationIsolationTests {
             if registeringX { _ = try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderX) }
             try store.close()
         }
-        let result = try ExternalProgram.python(downgrade, [url.path])
+        let result = try await ExternalProgram.python(downgrade, [url.path])
         #expect(result.status == 0, "\(result)")
         return try SQLiteOrderStore(url: url)
     }
@@ -52,8 +52,8 @@ struct RegistrationIsolationTests {
     static func withPostgresStore(
         registeringX: Bool = false, downgradedBy downgrade: String, _ body: (PostgresOrderStore) async throws -> Void
     ) async throws {
-        let cluster = try PostgresDatabase.cluster()
-        let database = try cluster.makeDatabase()
+        let cluster = try await PostgresDatabase.cluster()
+        let database = try await cluster.makeDatabase()
         defer { cluster.dropDatabase(database) }
         do {
             let store = try await PostgresOrderStore(url: cluster.url(database: database))
@@ -61,7 +61,7 @@ struct RegistrationIsolationTests {
             if registeringX { _ = try await store.register(deviceIdentifier: "D", pushToken: victimToken, for: orderX) }
             await store.close()
         }
-        try cluster.psql(downgrade, database: database)
+        try await cluster.psql(downgrade, database: database)
         let store = try await PostgresOrderStore(url: cluster.url(database: database))
         try await body(store)
         await store.close()

@@ -6,7 +6,7 @@ import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("SQLiteOrderStore: files, concurrency and bad stores", .dedicatedThreads, .temporaryFolder)
+@Suite("SQLiteOrderStore: files, concurrency and bad stores", .temporaryFolder)
 struct SQLiteOrderStoreTests {
     @Test("Reopening the file keeps the stored orders")
     func reopen() async throws {
@@ -96,7 +96,7 @@ struct SQLiteOrderStoreTests {
         let store = try SQLiteOrderStore(url: url)
         #expect(try await store.intake().save(signedArchive: bytes) == .added)
         // Python's sqlite3 is an independent reader of the file.
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -115,9 +115,10 @@ struct SQLiteOrderStoreTests {
         #expect(lines.dropFirst().first == "ok")
         let id = SampleVersions.identifier
         let updatedAt: Timestamp = "2025-11-21T00:00:00Z"
+        let digest = await SHA256Oracle.hex(bytes)
         #expect(
             lines.last
-                == "\(id.orderTypeIdentifier)|\(id.orderIdentifier)|\(updatedAt.secondsSince1970)|0|2025-11-21T00:00:00Z|open|\(SHA256Oracle.hex(bytes))|\(bytes.count)"
+                == "\(id.orderTypeIdentifier)|\(id.orderIdentifier)|\(updatedAt.secondsSince1970)|0|2025-11-21T00:00:00Z|open|\(digest)|\(bytes.count)"
         )
     }
 
@@ -150,12 +151,12 @@ struct SQLiteOrderStoreTests {
                 db.commit()
             print(','.join(r[0] for r in db.execute('SELECT identifier FROM grdb_migrations ORDER BY identifier')))
             """
-        #expect(try ExternalProgram.python(script, [url.path, "add"]).status == 0)
+        #expect(try await ExternalProgram.python(script, [url.path, "add"]).status == 0)
         let error = try #require(throws: WalletOrdersError.self) {
             _ = try SQLiteOrderStore(url: url)
         }
         #expect(error.code == .storeTooNew)
-        let after = try ExternalProgram.python(script, [url.path, "list"])
+        let after = try await ExternalProgram.python(script, [url.path, "list"])
         #expect(
             after.output.trimmingCharacters(in: .whitespacesAndNewlines)
                 == "v1-orders,v10-registrations-of-deleted-orders,v11-previous-authentication-token,v12-delivery-trail-shares,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v6-registration-push-tokens,v7-parked-pushes,v8-delivery-trail,v9-push-turns,v999-from-the-future"
@@ -183,7 +184,7 @@ struct SQLiteOrderStoreTests {
             else:
                 print(db.execute('SELECT contentDigest FROM orders').fetchone()[0])
             """
-        let downgrade = try ExternalProgram.python(script, [url.path, "downgrade"])
+        let downgrade = try await ExternalProgram.python(script, [url.path, "downgrade"])
         #expect(downgrade.status == 0, "\(downgrade)")
         let store = try SQLiteOrderStore(url: url)
         let rebuilt = try SampleVersions.archive(
@@ -191,7 +192,7 @@ struct SQLiteOrderStoreTests {
         #expect(try await store.intake().save(signedArchive: rebuilt) == .added)
         #expect(try await store.archive(for: SampleVersions.identifier) == stored)
         try store.close()
-        let digest = try ExternalProgram.python(script, [url.path, "read"])
+        let digest = try await ExternalProgram.python(script, [url.path, "read"])
         let manifest = try OrderArchive(bytes: stored).manifest()
         #expect(digest.output.trimmingCharacters(in: .whitespacesAndNewlines) == manifest.contentDigest)
     }
@@ -212,30 +213,28 @@ struct SQLiteOrderStoreTests {
         let impatient = try SQLiteOrderStore(url: url, busyTimeout: 0.3)
 
         // Python holds BEGIN IMMEDIATE (the write lock) until told to let go (or 60 s).
-        let marker = folder.file("locked")
         let release = folder.file("release")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            """
-            import os, sqlite3, sys, time
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute('BEGIN IMMEDIATE')
-            open(sys.argv[2], 'w').close()
-            deadline = time.time() + 60
-            while not os.path.exists(sys.argv[3]) and time.time() < deadline:
-                time.sleep(0.01)
-            db.execute('COMMIT')
-            """,
-            url.path, marker.path, release.path,
-        ]
-        try holder.run()
+        let holder = try await BackgroundProgram(
+            tool: "python3",
+            [
+                "-c",
+                """
+                import os, sqlite3, sys, time
+                db = sqlite3.connect(sys.argv[1], isolation_level=None)
+                db.execute('BEGIN IMMEDIATE')
+                print('locked', flush=True)
+                deadline = time.time() + 60
+                while not os.path.exists(sys.argv[2]) and time.time() < deadline:
+                    time.sleep(0.01)
+                db.execute('COMMIT')
+                """,
+                url.path, release.path,
+            ])
         defer {
             _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-            holder.waitUntilExit()
+            holder.kill()
         }
-        while !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await holder.waitForStandardOutput(containing: "locked", timeout: 60 * TestTiming.scale)
 
         let error = try await #require(throws: WalletOrdersError.self) { try await impatient.intake().save(signedArchive: second) }
         #expect(error.code == .storeUnavailable)
@@ -281,7 +280,7 @@ struct SQLiteOrderStoreTests {
         let archiveFile = try folder.write(bytes, to: "v1.order")
         let id = SampleVersions.identifier
         let seconds = (try Timestamp(rfc3339: "2025-11-21T00:00:00Z")).secondsSince1970
-        let made = try ExternalProgram.python(
+        let made = try await ExternalProgram.python(
             script, [url.path, archiveFile.path, id.orderTypeIdentifier, id.orderIdentifier, String(seconds)])
         try #require(made.status == 0, "\(made)")
 
@@ -306,7 +305,7 @@ struct SQLiteOrderStoreTests {
         let copy = folder.file("backup.sqlite")
         try await store.backup(to: copy)
         #expect(!FileManager.default.fileExists(atPath: copy.path + "-wal"))
-        let check = try ExternalProgram.python(
+        let check = try await ExternalProgram.python(
             "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(db.execute('PRAGMA integrity_check').fetchone()[0], db.execute('SELECT COUNT(*) FROM orders').fetchone()[0])",
             [copy.path])
         #expect(check.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 2")
@@ -369,7 +368,7 @@ struct SQLiteOrderStoreTests {
     }
 }
 
-@Suite("OrderStoreDecision is one pure table", .dedicatedThreads, .temporaryFolder)
+@Suite("OrderStoreDecision is one pure table", .temporaryFolder)
 struct OrderStoreDecisionTests {
     @Test("The save decision covers insert, replace, keep and conflict")
     func saveDecision() {
@@ -399,6 +398,7 @@ struct OrderStoreDecisionTests {
         // The conflict message names the stored hash; it must be the real SHA-256.
         let other = try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z", status: "completed")
         let error = try await #require(throws: WalletOrdersError.self) { try await store.intake().save(signedArchive: other) }
-        #expect(error.message.contains(String(SHA256Oracle.hex(bytes).prefix(12))))
+        let digest = await SHA256Oracle.hex(bytes)
+        #expect(error.message.contains(String(digest.prefix(12))))
     }
 }

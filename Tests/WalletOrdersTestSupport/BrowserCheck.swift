@@ -55,7 +55,7 @@ public enum BrowserCheck {
     public static func run(
         _ page: String, width: Int = 390, probes: [String: String] = [:], userAgent: String? = nil, acceptLanguage: String? = nil,
         colorScheme: String? = nil, barcodeFolder: String? = nil, extraArguments: [String] = []
-    ) throws -> Report {
+    ) async throws -> Report {
         guard let chromium else { throw Failure(description: "Chromium is not installed: run .ci/setup (Debian's chromium package)") }
         var arguments = [script.path, page, "--chromium", chromium, "--width", "\(width)"]
         if let barcodeFolder { arguments += ["--barcode-folder", barcodeFolder] }
@@ -63,7 +63,7 @@ public enum BrowserCheck {
         if let userAgent { arguments += ["--user-agent", userAgent] }
         if let acceptLanguage { arguments += ["--accept-language", acceptLanguage] }
         if let colorScheme { arguments += ["--color-scheme", colorScheme] }
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/python3"), arguments + extraArguments, timeout: 120 * TestTiming.scale)
         guard result.status == 0 else { throw Failure(description: "browser_check.py failed: \(result)") }
         return try JSONDecoder().decode(Report.self, from: result.standardOutput)

@@ -1,4 +1,6 @@
 public import Foundation
+import Subprocess
+import SystemPackage
 
 /// What one run of an external program printed and how it ended.
 public struct ProgramResult: Sendable, CustomStringConvertible {
@@ -57,8 +59,9 @@ public enum TestTiming {
     }
 }
 
-/// Runs external programs (the `wallet-orders` tool, `openssl`, `python3`, …) with `Process`.
-/// stdin is `/dev/null`; stdout and stderr go to files (no pipe deadlocks) and are read back.
+/// Runs external programs (the `wallet-orders` tool, `openssl`, `python3`, …) with Subprocess,
+/// awaiting their end without holding a thread. stdin is `/dev/null`; stdout and stderr go to
+/// files (no pipe to fill, however much a program prints) and are read back.
 public enum ExternalProgram {
     /// How long a program may run unless the caller says otherwise (stretched by ``TestTiming/scale``).
     public static let defaultTimeout: TimeInterval = 60 * TestTiming.scale
@@ -72,67 +75,139 @@ public enum ExternalProgram {
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil,
         timeout: TimeInterval = defaultTimeout
-    ) throws -> ProgramResult {
-        try launch(
-            executable, arguments, command: [executable.lastPathComponent] + arguments, environment: environment,
-            directory: directory, timeout: timeout)
+    ) async throws -> ProgramResult {
+        try await launch(
+            .path(FilePath(executable.path)), arguments, command: [executable.lastPathComponent] + arguments,
+            environment: environment, directory: directory, timeout: timeout)
     }
 
-    /// Runs `tool arguments…`, finding `tool` on `PATH` through `/usr/bin/env`.
+    /// Runs `tool arguments…`, finding `tool` on `PATH`.
     public static func run(
         tool: String, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil,
         timeout: TimeInterval = defaultTimeout
-    ) throws -> ProgramResult {
-        try launch(
-            URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, command: [tool] + arguments,
-            environment: environment, directory: directory, timeout: timeout)
+    ) async throws -> ProgramResult {
+        try await launch(
+            .name(tool), arguments, command: [tool] + arguments, environment: environment, directory: directory,
+            timeout: timeout)
     }
 
     /// Runs `python3 -c script arguments…`.
     public static func python(
         _ script: String, _ arguments: [String] = [], environment: [String: String]? = nil,
         timeout: TimeInterval = defaultTimeout
-    ) throws -> ProgramResult {
-        try run(tool: "python3", ["-c", script] + arguments, environment: environment, timeout: timeout)
+    ) async throws -> ProgramResult {
+        try await run(tool: "python3", ["-c", script] + arguments, environment: environment, timeout: timeout)
     }
 
     private static func launch(
-        _ executable: URL, _ arguments: [String], command: [String], environment: [String: String]?,
+        _ executable: Executable, _ arguments: [String], command: [String], environment: [String: String]?,
         directory: URL?, timeout: TimeInterval
-    ) throws -> ProgramResult {
+    ) async throws -> ProgramResult {
         let scratch = try TemporaryFolder("output")
         defer { scratch.remove() }
         let outURL = try scratch.write([], to: "stdout")
         let errURL = try scratch.write([], to: "stderr")
-        let out = try FileHandle(forWritingTo: outURL)
-        defer { try? out.close() }
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? err.close() }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            // SIGKILL, not SIGTERM: a test's child may ignore SIGTERM (or inherit it ignored). The
-            // child leads its own process group on Linux, so the group goes too: a grandchild holding
-            // on would otherwise keep `Process` from noticing the end.
-            let child = process.processIdentifier
-            kill(-child, SIGKILL)
-            kill(child, SIGKILL)
-            _ = finished.wait(timeout: .now() + 10)
-            throw ProgramTimedOut(command: command, timeout: timeout)
+        let out = try FileDescriptor.open(FilePath(outURL.path), .writeOnly)
+        let err = try FileDescriptor.open(FilePath(errURL.path), .writeOnly)
+        let configuration = ChildConfiguration(
+            executable: executable, arguments: arguments, environment: environment, directory: directory,
+            teardown: [])
+        let status = try await withThrowingTaskGroup(of: TerminationStatus?.self) { group in
+            group.addTask {
+                try await Subprocess.run(
+                    configuration.executable, arguments: configuration.arguments, environment: configuration.environment,
+                    workingDirectory: configuration.workingDirectory, platformOptions: configuration.platformOptions,
+                    input: .none, output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                    error: .fileDescriptor(err, closeAfterSpawningProcess: true)
+                ).terminationStatus
+            }
+            // The time limit: when it comes first the run is cancelled, and Subprocess's teardown
+            // kills the child's process group (see ``ChildConfiguration``) before the run returns.
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        process.waitUntilExit()
+        guard let status else { throw ProgramTimedOut(command: command, timeout: timeout) }
         return ProgramResult(
-            command: command, status: process.terminationStatus, standardOutput: try Data(contentsOf: outURL),
+            command: command, status: status.code, standardOutput: try Data(contentsOf: outURL),
             standardError: try Data(contentsOf: errURL))
+    }
+}
+
+/// How every child of the tests is started: in a process group of its own, so that a teardown
+/// (the run's task cancelled, a time limit passed) reaches its children too; a grandchild that
+/// held on to a pipe would otherwise outlive the test. The teardown's last step is always SIGKILL
+/// to the group: a test's child may ignore SIGTERM (or inherit it ignored).
+struct ChildConfiguration: Sendable {
+    var executable: Executable
+    var arguments: Arguments
+    var environment: Environment
+    var workingDirectory: FilePath?
+    var platformOptions: PlatformOptions
+
+    /// - Parameter teardown: the steps before the group's SIGKILL, such as a SIGTERM and its grace.
+    init(executable: Executable, arguments: [String], environment: [String: String]?, directory: URL?, teardown: [TeardownStep]) {
+        self.executable = executable
+        self.arguments = Arguments(arguments)
+        if let environment {
+            self.environment = .custom(Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+        } else {
+            self.environment = .inherit
+        }
+        workingDirectory = directory.map { FilePath($0.path) }
+        var options = PlatformOptions()
+        options.processGroupID = 0
+        options.teardownSequence = teardown + [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .seconds(10))]
+        platformOptions = options
+    }
+}
+
+extension TerminationStatus {
+    /// The exit status, or the number of the signal that ended the process.
+    var code: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signaled(let signal): signal
+        }
+    }
+}
+
+/// A value made once per test process by async work (running a program, say) and then only read:
+/// the first test that asks starts the work, and every test awaits the same result.
+public final class SharedFixture<Value: Sendable>: Sendable {
+    private let making: Task<Value, any Error>
+
+    public init(_ make: @escaping @Sendable () async throws -> Value) {
+        making = Task(operation: make)
+    }
+
+    /// The value, or the error the work ended with.
+    public func get() async throws -> Value { try await making.value }
+}
+
+extension Sequence {
+    /// `map` for a transform that awaits, one element after the other.
+    public func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+
+    /// `compactMap` for a transform that awaits, one element after the other.
+    public func asyncCompactMap<T>(_ transform: (Element) async throws -> T?) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { if let result = try await transform(element) { results.append(result) } }
+        return results
+    }
+
+    /// `flatMap` for a transform that awaits, one element after the other.
+    public func asyncFlatMap<S: Sequence>(_ transform: (Element) async throws -> S) async rethrows -> [S.Element] {
+        var results: [S.Element] = []
+        for element in self { results += try await transform(element) }
+        return results
     }
 }

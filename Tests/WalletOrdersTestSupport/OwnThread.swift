@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs blocking work (waiting for a process or a socket) on a thread of its own and awaits it.
+/// Runs blocking work (a raw socket of a slow-client test) on a thread of its own and awaits it.
 /// Swift concurrency has as many threads as cores (2 here): a test that blocks one of them
 /// starves the rest of the run, and an in-process server can't answer at all.
 ///
@@ -16,18 +16,18 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
 
 /// A task executor with one thread of its own, which ends once ``finish()`` is called and the
 /// jobs already given to it have run.
-final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var finished = false
 
-    init() {
+    public init() {
         let thread = Thread { [self] in serve() }
         thread.name = "test-own-thread"
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -35,7 +35,7 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    func finish() {
+    public func finish() {
         condition.lock()
         finished = true
         condition.signal()

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,11 +32,11 @@ public final class PostgresTestCluster: Sendable {
     public let binaries: URL
     private let runsAsPostgres: Bool
 
-    /// The cluster, started on first use; `nil` when PostgreSQL's server binaries can't be found.
-    public static var shared: PostgresTestCluster? { startup.cluster }
-
-    /// Why ``shared`` is `nil` (binaries missing, or the cluster failed to start), else `nil`.
-    public static var unavailableReason: String? { startup.reason }
+    /// The cluster, started on first use. Throws, saying why, when PostgreSQL's server binaries
+    /// can't be found or the cluster did not start.
+    public static func shared() async throws -> PostgresTestCluster {
+        try await startup.get()
+    }
 
     /// The folder of PostgreSQL's server binaries, or `nil` when they are not installed (then,
     /// and only then, the PostgreSQL tests are skipped, with a warning on stderr).
@@ -55,19 +56,27 @@ public final class PostgresTestCluster: Sendable {
         return found
     }()
 
-    private static let startup: (cluster: PostgresTestCluster?, reason: String?) = {
+    private static let startup = SharedFixture<PostgresTestCluster> {
         guard let binaries = serverBinaries else {
-            return (nil, "PostgreSQL's server binaries were not found")
+            throw StartFailed(description: "PostgreSQL's server binaries were not found")
         }
         do {
-            let cluster = try PostgresTestCluster(binaries: binaries)
-            atexit { PostgresTestCluster.shared?.stop() }
-            return (cluster, nil)
+            let cluster = try await PostgresTestCluster(binaries: binaries)
+            atexit { PostgresTestCluster.stopAtExit() }
+            PostgresTestCluster.started.withLock { $0 = cluster }
+            return cluster
         } catch {
             // Binaries exist but the cluster didn't start: that is a failure, not a skip.
-            return (nil, "the throwaway PostgreSQL cluster did not start: \(error)")
+            throw StartFailed(description: "the throwaway PostgreSQL cluster did not start: \(error)")
         }
-    }()
+    }
+
+    /// The shared cluster once it runs, for the process's exit to stop.
+    private static let started = Mutex<PostgresTestCluster?>(nil)
+
+    private static func stopAtExit() {
+        started.withLock { $0?.stop() }
+    }
 
     private static func findBinaries() -> URL? {
         let files = FileManager.default
@@ -95,7 +104,7 @@ public final class PostgresTestCluster: Sendable {
         public init(description: String) { self.description = description }
     }
 
-    private init(binaries: URL) throws {
+    private init(binaries: URL) async throws {
         self.binaries = binaries
         runsAsPostgres = getuid() == 0
         Self.removeAbandonedClusters(binaries: binaries, asPostgres: getuid() == 0)
@@ -108,7 +117,7 @@ public final class PostgresTestCluster: Sendable {
         try Data((password + "\n").utf8).write(to: folder.appendingPathComponent("pwfile"))
         certificate = folder.appendingPathComponent("server.crt")
         let key = folder.appendingPathComponent("server.key")
-        let openssl = try ExternalProgram.run(
+        let openssl = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "3",
@@ -116,13 +125,13 @@ public final class PostgresTestCluster: Sendable {
             ])
         guard openssl.status == 0 else { throw StartFailed(description: "openssl req failed: \(openssl)") }
         if runsAsPostgres {
-            let chown = try ExternalProgram.run(tool: "chown", ["-R", "postgres:postgres", folder.path])
+            let chown = try await ExternalProgram.run(tool: "chown", ["-R", "postgres:postgres", folder.path])
             guard chown.status == 0 else { throw StartFailed(description: "chown failed (is there a 'postgres' user?): \(chown)") }
         }
         try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
 
         let data = folder.appendingPathComponent("data").path
-        let initdb = try Self.run(
+        let initdb = try await Self.run(
             binaries.appendingPathComponent("initdb"),
             [
                 "-D", data, "-U", "postgres", "--pwfile=\(folder.path)/pwfile", "--auth-local=trust",
@@ -154,7 +163,7 @@ public final class PostgresTestCluster: Sendable {
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(settings.utf8))
             try handle.close()
-            let start = try Self.run(
+            let start = try await Self.run(
                 binaries.appendingPathComponent("pg_ctl"),
                 ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"],
                 asPostgres: runsAsPostgres, timeout: 90)
@@ -169,26 +178,46 @@ public final class PostgresTestCluster: Sendable {
     }
 
     /// Runs a server binary, as the `postgres` user when this process is root.
-    ///
-    /// Through Python's `subprocess`, which closes every descriptor but 0-2 in the child:
-    /// Foundation's `Process` notices a child's end when the socket it hands the child closes, and
-    /// the server `pg_ctl start` leaves running would otherwise hold it open for good.
-    private static func run(_ executable: URL, _ arguments: [String], asPostgres: Bool, timeout: TimeInterval) throws
+    private static func run(_ executable: URL, _ arguments: [String], asPostgres: Bool, timeout: TimeInterval) async throws
         -> ProgramResult
     {
-        let command = (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [executable.path] + arguments
-        return try ExternalProgram.run(
-            tool: "python3", ["-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"] + command,
-            in: URL(fileURLWithPath: "/"), timeout: timeout)
+        let command = (asPostgres ? ["-u", "postgres", "--"] : []) + [executable.path] + arguments
+        if asPostgres {
+            return try await ExternalProgram.run(
+                URL(fileURLWithPath: "/usr/sbin/runuser"), command, in: URL(fileURLWithPath: "/"), timeout: timeout)
+        }
+        return try await ExternalProgram.run(executable, arguments, in: URL(fileURLWithPath: "/"), timeout: timeout)
     }
 
+    /// A loopback port nobody listens on now: the kernel's choice for a socket bound to port 0.
     private static func freePort() throws -> Int {
-        let result = try ExternalProgram.python(
-            "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-        guard let port = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw StartFailed(description: "no free port: \(result)")
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw StartFailed(description: "no socket for a free port: errno \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
         }
-        return port
+        guard bound else { throw StartFailed(description: "no free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Ends the server of a cluster folder at once, as `pg_ctl -m immediate stop` does: SIGQUIT to
+    /// the postmaster named in `postmaster.pid` (which ends its backends), without a child process,
+    /// so it can run as the test process exits.
+    private static func stopServer(in folder: URL) {
+        let pidFile = folder.appendingPathComponent("data/postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+            let line = text.split(whereSeparator: \.isNewline).first, let postmaster = pid_t(line.trimmingCharacters(in: .whitespaces)),
+            postmaster > 0
+        else { return }
+        kill(postmaster, SIGQUIT)
     }
 
     /// Clusters left by test processes that died without stopping theirs.
@@ -200,24 +229,22 @@ public final class PostgresTestCluster: Sendable {
             guard let text = try? String(contentsOf: folder.appendingPathComponent("owner.pid"), encoding: .utf8),
                 let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(owner, 0) != 0, errno == ESRCH
             else { continue }
-            _ = try? run(
-                binaries.appendingPathComponent("pg_ctl"), ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "stop"],
-                asPostgres: asPostgres, timeout: 30)
+            stopServer(in: folder)
             try? FileManager.default.removeItem(at: folder)
         }
     }
 
     /// A cluster of its own, for a test that stops or restarts the server (which would disturb
     /// the tests sharing ``shared``). The caller stops it with ``stop()``.
-    public static func startPrivate() throws -> PostgresTestCluster {
+    public static func startPrivate() async throws -> PostgresTestCluster {
         guard let binaries = serverBinaries else { throw StartFailed(description: "PostgreSQL's server binaries were not found") }
-        return try PostgresTestCluster(binaries: binaries)
+        return try await PostgresTestCluster(binaries: binaries)
     }
 
     /// Restarts the server (`pg_ctl restart -m fast`): every connection is cut, and new ones are
     /// refused until it is back.
-    public func restart() throws {
-        let result = try Self.run(
+    public func restart() async throws {
+        let result = try await Self.run(
             binaries.appendingPathComponent("pg_ctl"),
             [
                 "-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w",
@@ -229,16 +256,14 @@ public final class PostgresTestCluster: Sendable {
 
     /// Stops the server now and removes its folder (the process's exit does this too).
     public func stop() {
-        _ = try? Self.run(
-            binaries.appendingPathComponent("pg_ctl"), ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "stop"],
-            asPostgres: runsAsPostgres, timeout: 30)
+        Self.stopServer(in: folder)
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Runs `psql` as the superuser over the Unix socket with `sql`; throws when it fails.
     @discardableResult
-    public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        let result = try ExternalProgram.run(
+    public func psql(_ sql: String, database: String = "postgres") async throws -> String {
+        let result = try await ExternalProgram.run(
             psqlBinary,
             ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder.path, "-p", String(port), "-U", "postgres", "-d", database, "-c", sql])
         guard result.status == 0 else { throw StartFailed(description: "psql failed: \(result)") }
@@ -251,15 +276,16 @@ public final class PostgresTestCluster: Sendable {
     }
 
     /// Creates an empty database of its own for one test; returns its name.
-    public func makeDatabase() throws -> String {
+    public func makeDatabase() async throws -> String {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        try psql("CREATE DATABASE \(name) TEMPLATE template0")
+        try await psql("CREATE DATABASE \(name) TEMPLATE template0")
         return String(name)
     }
 
-    /// Drops a database made by ``makeDatabase()``, ending its connections.
+    /// Drops a database made by ``makeDatabase()``, ending its connections. In a task of its own,
+    /// so that a test's `defer` can say it; nothing waits for it (the cluster goes at exit anyway).
     public func dropDatabase(_ name: String) {
-        _ = try? psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        Task { _ = try? await psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
     }
 
     /// The URL of `database` over TCP with the password: `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`,

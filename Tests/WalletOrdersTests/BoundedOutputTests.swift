@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// Reports stay small whatever the input (issue 10, finding 9): a 50 MB line or a 1 MB value
 /// is shown by an excerpt, never whole.
-@Suite(.dedicatedThreads) struct BoundedOutputTests {
+@Suite struct BoundedOutputTests {
     static let validator: OrderValidator = try! OrderValidator(verifier: TestPKI.verifier)
 
     @Test("A finding on a 5 MB one-line order.json shows a short excerpt around its column, not the line")

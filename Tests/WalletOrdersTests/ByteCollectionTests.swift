@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// Every API that takes `[UInt8]` also takes `Data` and other collections of bytes, with the
 /// same answer as for the array.
-@Suite(.dedicatedThreads) struct ByteCollectionTests {
+@Suite struct ByteCollectionTests {
     static func archive() throws -> [UInt8] { try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z") }
 
     @Test("OrderArchive, OrderValidator and OrderArchiveVerifier give the array's answer for Data and slices")

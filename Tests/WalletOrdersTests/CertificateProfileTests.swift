@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 /// certificates sign orders. These are the attacks that broke that promise (issue 10, findings 1
 /// and 2), each made from a certificate of its own kind and signed by an independent signer
 /// where one exists (the `openssl` CLI).
-@Suite(.dedicatedThreads, .temporaryFolder) struct CertificateProfileTests {
+@Suite(.temporaryFolder) struct CertificateProfileTests {
     static let victimType = "order.com.example.shop"
     static let attackerType = "order.com.other.victim"
 
@@ -36,7 +36,7 @@ import WalletOrdersTestSupport
 
     /// The attack: the victim's order type, a later `updatedAt`, a phishing URL, signed with the
     /// attacker's own genuine certificate (same intermediate) by `openssl cms`.
-    static func forged() throws -> [UInt8] {
+    static func forged() async throws -> [UInt8] {
         // Built with the victim's type under the victim's identity only to get the files and
         // manifest; the signature is then replaced with the attacker's.
         let carrier = try build(orderType: victimType, updatedAt: "2026-11-20T10:00:00Z", url: "https://evil.example/login")
@@ -49,7 +49,7 @@ import WalletOrdersTestSupport
         let chain = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
         let root = try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem")
         let signature = folder.url.appendingPathComponent("signature")
-        let signed = try ExternalProgram.run(
+        let signed = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "cms", "-sign", "-binary", "-md", "sha256", "-signer", cert.path, "-inkey", key.path, "-certfile", chain.path,
@@ -57,7 +57,7 @@ import WalletOrdersTestSupport
             ])
         #expect(signed.status == 0, "\(signed)")
         // openssl itself finds the forged signature cryptographically sound: only the binding is wrong.
-        let verified = try ExternalProgram.run(
+        let verified = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
@@ -72,8 +72,8 @@ import WalletOrdersTestSupport
     }
 
     @Test("An archive signed with another order type's certificate is an error, naming both identifiers")
-    func crossMerchantSignatureIsAnError() throws {
-        let forged = try Self.forged()
+    func crossMerchantSignatureIsAnError() async throws {
+        let forged = try await Self.forged()
         let report = TestPKI.verifier.verify(archiveBytes: forged, subject: "forged")
         // The order-type marker and the subject UID name the same other type: one finding, for the marker.
         let findings = report.diagnostics(ruleID: "signature.signer-order-type-mismatch")
@@ -141,15 +141,15 @@ import WalletOrdersTestSupport
             customExtensions: [(OrderTypeCertificateProfile.passTypeMarker, false, [0x05, 0x00])], organization: organization)
     }
 
-    static func ecKey(curve: String) throws -> PrivateKey {
-        let generated = try ExternalProgram.run(
+    static func ecKey(curve: String) async throws -> PrivateKey {
+        let generated = try await ExternalProgram.run(
             tool: "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)"])
         #expect(generated.status == 0, "\(generated)")
         return try PrivateKey(bytes: Array(generated.standardOutput), passphrase: nil)
     }
 
     /// Re-signs the genuine archive's manifest with `certificate` (CMS through OpenSSL, with the test intermediate).
-    static func resigned(with certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]? = nil) throws -> [UInt8] {
+    static func resigned(with certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]? = nil) async throws -> [UInt8] {
         let signature = try CMSSigner.signDetached(
             genuine.manifestBytes, certificate: certificate, privateKey: key,
             additionalCertificates: chain ?? [TestPKI.authority.intermediate], signingTime: TestPKI.signingTime)
@@ -162,7 +162,7 @@ import WalletOrdersTestSupport
     struct ProfileCase: Sendable, CustomTestStringConvertible {
         var name: String
         var ruleID: String
-        var make: @Sendable () throws -> (X509Certificate, PrivateKey)
+        var make: @Sendable () async throws -> (X509Certificate, PrivateKey)
         var testDescription: String { name }
     }
 
@@ -176,7 +176,7 @@ import WalletOrdersTestSupport
             try leaf(keyUsage: "critical,keyEncipherment")
         },
         .init(name: "RSA 1024-bit key", ruleID: "certificate.leaf-key-type") { try leaf(key: PrivateKey.generateRSA(bits: 1024)) },
-        .init(name: "EC key on secp256k1", ruleID: "certificate.leaf-key-type") { try leaf(key: ecKey(curve: "secp256k1")) },
+        .init(name: "EC key on secp256k1", ruleID: "certificate.leaf-key-type") { try leaf(key: await ecKey(curve: "secp256k1")) },
         .init(name: "no subject UID", ruleID: "signature.signer-uid-missing") { try leaf(uid: nil) },
         .init(name: "a Pass Type ID certificate", ruleID: "certificate.pass-type-certificate") {
             try passShapedLeaf(organization: "Example Shop Inc.")
@@ -195,9 +195,9 @@ import WalletOrdersTestSupport
     ]
 
     @Test("A signer outside the Order Type ID profile fails verification, saying which part", arguments: profileCases)
-    func profileViolationIsAnError(_ profileCase: ProfileCase) throws {
-        let (certificate, key) = try profileCase.make()
-        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "profile")
+    func profileViolationIsAnError(_ profileCase: ProfileCase) async throws {
+        let (certificate, key) = try await profileCase.make()
+        let report = TestPKI.verifier.verify(archiveBytes: try await Self.resigned(with: certificate, key: key), subject: "profile")
         let findings = report.diagnostics(ruleID: profileCase.ruleID)
         #expect(findings.count == 1, "\(report.diagnostics)")
         #expect(findings.first?.severity == .error)
@@ -206,8 +206,8 @@ import WalletOrdersTestSupport
     }
 
     @Test("A certificate outside the profile can't be loaded as a signing identity", arguments: profileCases)
-    func profileViolationRefusedWhenLoading(_ profileCase: ProfileCase) throws {
-        let (certificate, key) = try profileCase.make()
+    func profileViolationRefusedWhenLoading(_ profileCase: ProfileCase) async throws {
+        let (certificate, key) = try await profileCase.make()
         do {
             _ = try SigningIdentity(
                 certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
@@ -219,8 +219,8 @@ import WalletOrdersTestSupport
     }
 
     @Test("An EC P-256 Order Type ID certificate is inside the profile: it signs and verifies cleanly")
-    func ecP256IsAccepted() throws {
-        let (certificate, key) = try Self.leaf(key: Self.ecKey(curve: "P-256"))
+    func ecP256IsAccepted() async throws {
+        let (certificate, key) = try Self.leaf(key: await Self.ecKey(curve: "P-256"))
         let identity = try SigningIdentity(
             certificate: certificate, privateKey: key, intermediateCandidates: [TestPKI.authority.intermediate], validAt: Date())
         let built = try OrderArchiveBuilder(identity: identity)
@@ -230,10 +230,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("A leaf issued directly by the root (no WWDR intermediate) gets its own error")
-    func leafIssuedByRoot() throws {
+    func leafIssuedByRoot() async throws {
         let (certificate, key) = try Self.leaf(issuedByRoot: true)
         let report = TestPKI.verifier.verify(
-            archiveBytes: try Self.resigned(with: certificate, key: key, chain: []), subject: "root-issued")
+            archiveBytes: try await Self.resigned(with: certificate, key: key, chain: []), subject: "root-issued")
         let findings = report.diagnostics(ruleID: "certificate.leaf-issued-by-root")
         #expect(findings.count == 1, "\(report.diagnostics)")
         #expect(findings.first?.message.contains("Development Root CA") == true)
@@ -242,10 +242,10 @@ import WalletOrdersTestSupport
     }
 
     @Test("The wrong WWDR generation in the signature: the finding names the one there and the one needed")
-    func wrongIntermediateGeneration() throws {
+    func wrongIntermediateGeneration() async throws {
         let (certificate, key) = try Self.leaf()
         let report = TestPKI.verifier.verify(
-            archiveBytes: try Self.resigned(with: certificate, key: key, chain: [TestPKI.otherAuthority.intermediate]),
+            archiveBytes: try await Self.resigned(with: certificate, key: key, chain: [TestPKI.otherAuthority.intermediate]),
             subject: "wrong-generation")
         let findings = report.diagnostics(ruleID: "signature.intermediate-missing")
         #expect(findings.count == 1, "\(report.diagnostics)")
@@ -268,12 +268,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("A pass certificate is named as one; one made by an older dev-certs says to make new ones")
-    func passCertificatesAreNamed() throws {
+    func passCertificatesAreNamed() async throws {
         for (organization, expected) in [
             ("Example Shop Inc.", "Order Type ID Certificate"), (DevelopmentCertificateAuthority.organization, "wallet-orders dev-certs"),
         ] {
             let (certificate, key) = try Self.passShapedLeaf(organization: organization)
-            let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "pass")
+            let report = TestPKI.verifier.verify(archiveBytes: try await Self.resigned(with: certificate, key: key), subject: "pass")
             // One finding for the one mistake, not also the missing order EKU and marker.
             #expect(report.errors.map(\.ruleID) == ["certificate.pass-type-certificate"], "\(report.errors)")
             #expect(report.errors.first?.hint?.contains(expected) == true, "\(String(describing: report.errors.first?.hint))")
@@ -290,18 +290,18 @@ import WalletOrdersTestSupport
     }
 
     @Test("A real pass certificate's UID names a pass type: still one finding, not also the UID's mismatch")
-    func passCertificateWithPassUID() throws {
+    func passCertificateWithPassUID() async throws {
         // Seen: a pass certificate on an order gave two errors for the one mistake.
         let (certificate, key) = try Self.passShapedLeaf(organization: "Example Shop Inc.", uid: "pass.com.example.shop.coupons")
-        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "pass")
+        let report = TestPKI.verifier.verify(archiveBytes: try await Self.resigned(with: certificate, key: key), subject: "pass")
         #expect(report.errors.map(\.ruleID) == ["certificate.pass-type-certificate"], "\(report.errors)")
     }
 
     @Test("A self-signed signer: the finding says so, and no hint names the signer itself as the intermediate to include")
-    func selfSignedSigner() throws {
+    func selfSignedSigner() async throws {
         // Seen: signature.intermediate-missing told the merchant to include the leaf itself.
         let folder = try TemporaryFolder.ofTest
-        let made = try ExternalProgram.run(
+        let made = try await ExternalProgram.run(
             tool: "openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.file("key.pem").path, "-out", folder.file("cert.pem").path,
@@ -312,7 +312,7 @@ import WalletOrdersTestSupport
         #expect(made.status == 0, "\(made)")
         let key = try PrivateKey(bytes: Array(try Data(contentsOf: folder.file("key.pem"))), passphrase: nil)
         let certificate = try #require(try X509Certificate.parse(Array(try Data(contentsOf: folder.file("cert.pem")))).first)
-        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "self-signed")
+        let report = await TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "self-signed")
         #expect(!report.contains(ruleID: "signature.intermediate-missing"), "\(report.diagnostics.map(\.description))")
         let untrusted = try #require(report.diagnostics(ruleID: "certificate.untrusted").first, "\(report.diagnostics.map(\.description))")
         #expect(untrusted.message.contains("is self-signed"), "\(untrusted.message)")
@@ -320,9 +320,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("A subject UID naming another type than the order-type marker fails the binding, naming the UID")
-    func uidDisagreeingWithMarker() throws {
+    func uidDisagreeingWithMarker() async throws {
         let (certificate, key) = try Self.leaf(uid: Self.attackerType, marker: Self.victimType)
-        let report = TestPKI.verifier.verify(archiveBytes: try Self.resigned(with: certificate, key: key), subject: "uid")
+        let report = TestPKI.verifier.verify(archiveBytes: try await Self.resigned(with: certificate, key: key), subject: "uid")
         #expect(report.errors.map(\.ruleID) == ["signature.signer-uid-mismatch"], "\(report.errors)")
         #expect(report.errors.first?.message.contains(Self.attackerType) == true)
         let identity = try SigningIdentity(
@@ -331,7 +331,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("An intermediate without Apple's WWDR marker can't issue order signers")
-    func intermediateWithoutMarker() throws {
+    func intermediateWithoutMarker() async throws {
         let authority = TestPKI.authority
         let intermediateKey = try PrivateKey.generateRSA(bits: 2048)
         let intermediate = try CertificateIssuer.issue(
@@ -352,7 +352,7 @@ import WalletOrdersTestSupport
                 ]),
             subjectKey: key, issuer: intermediate, issuerKey: intermediateKey)
         let report = TestPKI.verifier.verify(
-            archiveBytes: try Self.resigned(with: certificate, key: key, chain: [intermediate]), subject: "unmarked")
+            archiveBytes: try await Self.resigned(with: certificate, key: key, chain: [intermediate]), subject: "unmarked")
         #expect(report.errors.map(\.ruleID) == ["certificate.intermediate-marker"], "\(report.errors)")
         do {
             _ = try SigningIdentity(certificate: certificate, privateKey: key, intermediateCandidates: [intermediate], validAt: Date())

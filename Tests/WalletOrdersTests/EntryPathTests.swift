@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// `OrderArchive.pathProblem` reads entry names byte by byte; each row is a name and the rule it
 /// breaks (`nil`: a safe name).
-@Suite(.dedicatedThreads) struct EntryPathTests {
+@Suite struct EntryPathTests {
     static let cases: [(path: String, ruleID: String?)] = [
         ("order.json", nil),
         ("fr.lproj/order.strings", nil),

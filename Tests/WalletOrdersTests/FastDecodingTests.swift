@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// `Order.decodeFast` (JSONParser + JSONNodeDecoder) must give JSONDecoder's result: the same
 /// order when both succeed, and no order of its own where JSONDecoder fails.
-@Suite(.dedicatedThreads) struct FastDecodingTests {
+@Suite struct FastDecodingTests {
     static let fixtures: [URL] = {
         let folder = Repository.tests.appendingPathComponent("WalletOrdersTests/Fixtures/invalid-orders")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

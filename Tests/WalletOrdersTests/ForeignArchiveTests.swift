@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Archives written by other tools (Python's zipfile + cryptography's PKCS #7 builder) verify too.
-@Suite(.dedicatedThreads, .temporaryFolder) struct ForeignArchiveTests {
+@Suite(.temporaryFolder) struct ForeignArchiveTests {
     struct Variant: Sendable, CustomTestStringConvertible {
         var name: String
         var flags: [String]
@@ -22,7 +22,7 @@ import WalletOrdersTestSupport
     ]
 
     @Test("A Python-made archive of the localized sample verifies with no findings", arguments: variants)
-    func pythonArchiveVerifies(variant: Variant) throws {
+    func pythonArchiveVerifies(variant: Variant) async throws {
         let folder = try TemporaryFolder.ofTest
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let cert = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
@@ -30,7 +30,7 @@ import WalletOrdersTestSupport
         let wwdr = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
         let out = folder.file("python.order")
         let signingTime = ISO8601DateFormatter().string(from: TestPKI.signingTime)
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             tool: "python3",
             [
                 Repository.support.appendingPathComponent("make_order_archive.py").path,

@@ -4,7 +4,7 @@ import WalletOrders
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
-@Suite("Validation warns about an updatedAt further ahead of the current time than a store accepts", .dedicatedThreads)
+@Suite("Validation warns about an updatedAt further ahead of the current time than a store accepts")
 struct FutureUpdatedAtValidationTests {
     @Test("An archive dated 9999-12-31 gets the order.updated-at-in-future warning at /updatedAt, and stays valid")
     func farFutureWarns() throws {

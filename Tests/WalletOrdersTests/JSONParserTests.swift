@@ -44,7 +44,7 @@ struct LineEnding: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite(.dedicatedThreads) struct JSONParserTests {
+@Suite struct JSONParserTests {
     // MARK: Conformance (nst/JSONTestSuite)
 
     /// The `test_parsing` folder of nst/JSONTestSuite, cloned beside the package by CI.

@@ -12,7 +12,7 @@ import WalletOrdersTestSupport
 /// `file / group description / case description`; the few that can't pass here are listed in
 /// ``exclusions`` with the reason, and the test fails both when a listed case passes (so the list
 /// stays honest) and when any other case fails.
-@Suite(.dedicatedThreads) struct JSONSchemaConformanceTests {
+@Suite struct JSONSchemaConformanceTests {
     static let suiteFolder = Repository.root.deletingLastPathComponent()
         .appendingPathComponent("shared/conformance/json-schema-test-suite/tests/draft2020-12", isDirectory: true)
 

@@ -29,7 +29,7 @@ private func compileError(_ text: String) throws -> JSONSchemaError {
     return JSONSchemaError(.invalidSchema, at: "", "")
 }
 
-@Suite(.dedicatedThreads) struct JSONSchemaTests {
+@Suite struct JSONSchemaTests {
     // MARK: Violation details
 
     @Test("a missing required key is reported at the object, naming the key, the schema location and its description")

@@ -8,7 +8,7 @@ import WalletOrdersTestSupport
 /// under `make test-sanitizers` ThreadSanitizer watches the hand-overs, which it reports as races
 /// when `withLockVisibleToSanitizers` does not annotate them (a contended `Mutex` on Linux passes
 /// the lock inside the uninstrumented Synchronization library).
-@Suite(.dedicatedThreads) struct LockHandOverTests {
+@Suite struct LockHandOverTests {
     final class Counter: Sendable {
         let value = Mutex(0)
     }

@@ -3,7 +3,7 @@ import Testing
 import WalletOrders
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct ManifestTests {
+@Suite struct ManifestTests {
     @Test("The shipped-ecommerce manifest matches the committed golden file byte for byte")
     func goldenManifest() throws {
         let source = try SampleBuilds.source("shipped-ecommerce")

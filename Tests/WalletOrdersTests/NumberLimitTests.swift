@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// Numbers JSON allows but Wallet's decoder can't hold are errors (issue 10, finding 9), each
 /// pointed at its place; numbers that fit are not. The cases edit order.json as text, since no
 /// JSON writer produces `1e400`.
-@Suite(.dedicatedThreads) struct NumberLimitTests {
+@Suite struct NumberLimitTests {
     static let validator: OrderValidator = try! OrderValidator(verifier: TestPKI.verifier)
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -73,7 +73,7 @@ import WalletOrdersTestSupport
 /// The attacker's order.json for the walks over the tree: as deep as the parser allows, every
 /// level a wide object. Validation runs on a task (a worker thread's smaller stack), finishes,
 /// and says what is wrong instead of overflowing the stack.
-@Suite(.dedicatedThreads) struct DeepOrderTests {
+@Suite struct DeepOrderTests {
     @Test("an order.json nested as deep as the parser allows, each level 200 keys wide, validates on a task")
     func deepAndWide() async throws {
         let levels = 500

@@ -7,7 +7,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// The batch API: ``OrderBatchBuilder``, its inputs, file names and ``OrderValidator/validateBatch(_:maximumConcurrency:now:)-(AsyncSequence,_,_)``.
-@Suite(.dedicatedThreads, .temporaryFolder) struct OrderBatchTests {
+@Suite(.temporaryFolder) struct OrderBatchTests {
     static let sample = "shipped-ecommerce"
 
     /// The sample's order.json with `changes` applied (top-level keys), as one JSON line.

@@ -300,7 +300,7 @@ private struct TimestampBox: Codable {
 
 // MARK: - Round trips
 
-@Suite(.dedicatedThreads) struct OrderModelTests {
+@Suite struct OrderModelTests {
     @Test(
         "Every fixture and sample re-encodes to the same JSON (numeric amounts become strings)",
         arguments: OrderJSONFixture.all)

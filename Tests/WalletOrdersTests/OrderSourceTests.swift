@@ -6,7 +6,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// What goes into an archive from a source folder or from memory, and what never does.
-@Suite(.dedicatedThreads, .temporaryFolder) struct OrderSourceTests {
+@Suite(.temporaryFolder) struct OrderSourceTests {
     static let typeIdentifier = "order.com.example.source-tests"
 
     @Test("An Order value plus in-memory files builds an archive that verifies clean")

@@ -10,7 +10,7 @@ import WalletOrdersTestSupport
 /// (Python's `jsonschema`, `Support/json_schema_check.py`). The schema must not refuse what Wallet
 /// shows: a pass Wallet accepts breaks it only by keys Apple doesn't document, which the device
 /// ignores (the schema forbids them so that editors flag typos).
-@Suite(.dedicatedThreads) struct PassSchemaTests {
+@Suite struct PassSchemaTests {
     static let schemaFile = Repository.root.appendingPathComponent("Schemas/pass.schema.json")
     static let realPasses = Repository.root.deletingLastPathComponent()
         .appendingPathComponent("shared/reference/real-passes", isDirectory: true)
@@ -88,9 +88,9 @@ import WalletOrdersTestSupport
     }
 
     @Test("Our schema engine and Python's jsonschema find the same violations in every real pass")
-    func enginesAgree() throws {
+    func enginesAgree() async throws {
         let schema = try Self.schema()
-        let result = try SchemaFilesTests.runPython(["real-passes", Self.schemaFile.path, Self.realPasses.path])
+        let result = try await SchemaFilesTests.runPython(["real-passes", Self.schemaFile.path, Self.realPasses.path])
         try #require(result.status == 0, "\(result)")
         let python = try JSONDecoder().decode([String: [String]].self, from: result.standardOutput)
         var compared = 0

@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// The Order Type ID profile judged against Apple's own artifacts: the signing certificate of a
 /// production order archive (`Tests/Fixtures/Apple/`) and Apple's WWDR G4 intermediate and root
 /// (bundled). Certificates the project makes itself can share its mistakes; these can't.
-@Suite(.dedicatedThreads) struct RealCertificateTests {
+@Suite struct RealCertificateTests {
     static let orderType = "order.com.anybill.receipt.default"
     static let real: X509Certificate = try! X509Certificate.parse(
         Array(try! Data(contentsOf: Repository.tests.appendingPathComponent("Fixtures/Apple/real-order-type-id-certificate.pem"))))[0]

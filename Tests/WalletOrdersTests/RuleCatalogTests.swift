@@ -3,7 +3,7 @@ import Testing
 import WalletOrders
 import WalletOrdersTestSupport
 
-@Suite(.dedicatedThreads) struct RuleCatalogTests {
+@Suite struct RuleCatalogTests {
     @Test("Rule identifiers are unique, lowercase area.name, and every rule explains itself")
     func catalogueIsWellFormed() {
         let ids = ValidationRule.all.map(\.id)
@@ -42,7 +42,7 @@ import WalletOrdersTestSupport
     }
 }
 
-@Suite(.dedicatedThreads) struct LibraryMessageTests {
+@Suite struct LibraryMessageTests {
     /// The libraries speak for every caller, so their messages and hints name no command-line
     /// flag (`wallet-orders` adds its own: Sources/wallet-orders/CLIHints.swift). A whole command
     /// quoted as an example (`` `wallet-orders dev-certs …` ``) and the arguments the preview

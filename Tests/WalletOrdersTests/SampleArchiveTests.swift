@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every folder of `Samples/` builds, verifies clean, and passes checks we did not write.
-@Suite(.dedicatedThreads, .temporaryFolder) struct SampleArchiveTests {
+@Suite(.temporaryFolder) struct SampleArchiveTests {
     @Test("Samples/ holds the four required kinds of order")
     func samplesExist() {
         #expect(Repository.sampleNames == ["localized", "returns-and-transactions", "shipped-ecommerce", "store-pickup"])
@@ -37,14 +37,14 @@ import WalletOrdersTestSupport
     }
 
     @Test("Every sample's signature passes `openssl cms -verify` with the test root as CA", arguments: Repository.sampleNames)
-    func opensslVerifiesSignature(sample: String) throws {
+    func opensslVerifiesSignature(sample: String) async throws {
         let built = try SampleBuilds.build(sample)
         let folder = try TemporaryFolder.ofTest
         let archive = try OrderArchive(bytes: built.bytes)
         let manifest = try folder.write(try #require(archive.contents(of: "manifest.json")), to: "manifest.json")
         let signature = try folder.write(try #require(archive.contents(of: "signature")), to: "signature")
         let root = try folder.write(Array(TestPKI.authority.rootCertificatePEM.utf8), to: "root.pem")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", manifest.path,
@@ -54,7 +54,7 @@ import WalletOrdersTestSupport
         #expect(result.errorOutput.contains("Verification successful"))
 
         // The signed attributes as OpenSSL prints them: signingTime is present.
-        let printed = try ExternalProgram.run(
+        let printed = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"), ["cms", "-cmsout", "-print", "-inform", "DER", "-in", signature.path])
         #expect(printed.output.contains("signingTime"))
         #expect(printed.output.contains("messageDigest"))
@@ -63,15 +63,15 @@ import WalletOrdersTestSupport
 
     /// Runs a Python script with the archive's path as `sys.argv[1]` (the archive is written to a
     /// temporary folder, removed afterwards).
-    static func python(_ script: String, on archive: [UInt8], named name: String) throws -> ProgramResult {
+    static func python(_ script: String, on archive: [UInt8], named name: String) async throws -> ProgramResult {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try folder.write(archive, to: name)
-        return try ExternalProgram.python(script, [path.path])
+        return try await ExternalProgram.python(script, [path.path])
     }
 
     @Test("Python's zipfile reads every sample archive and finds the same files", arguments: Repository.sampleNames)
-    func pythonZipfileReadsArchive(sample: String) throws {
+    func pythonZipfileReadsArchive(sample: String) async throws {
         let built = try SampleBuilds.build(sample)
         let script = """
             import hashlib, json, sys, zipfile
@@ -83,7 +83,7 @@ import WalletOrdersTestSupport
                     assert hashlib.sha256(z.read(name)).hexdigest() == digest, name
                 print(json.dumps(names))
             """
-        let result = try Self.python(script, on: built.bytes, named: "\(sample).order")
+        let result = try await Self.python(script, on: built.bytes, named: "\(sample).order")
         #expect(result.status == 0, "python: \(result.errorOutput)")
         let names = try JSONDecoder().decode([String].self, from: result.standardOutput)
         #expect(names == (try OrderArchive(bytes: built.bytes)).entries.map(\.path))
@@ -96,7 +96,7 @@ import WalletOrdersTestSupport
     @Test(
         "--compression: deflate shrinks text and stores images and the signature; store stores all; both verify",
         arguments: compressionCases.indices)
-    func compressionMethods(index: Int) throws {
+    func compressionMethods(index: Int) async throws {
         let (sample, compression) = Self.compressionCases[index]
         let built = try SampleBuilds.build(sample, compression: compression)
         let report = TestPKI.verifier.verify(archiveBytes: built.bytes, subject: sample)
@@ -107,7 +107,7 @@ import WalletOrdersTestSupport
                 assert z.testzip() is None
                 print(json.dumps({i.filename: [i.compress_type, i.file_size, i.compress_size] for i in z.infolist()}))
             """
-        let result = try Self.python(script, on: built.bytes, named: "\(sample).order")
+        let result = try await Self.python(script, on: built.bytes, named: "\(sample).order")
         #expect(result.status == 0, "python: \(result.errorOutput)")
         let entries = try JSONDecoder().decode([String: [Int]].self, from: result.standardOutput)
         for (name, row) in entries {
@@ -162,12 +162,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("Archive timestamps are the signing time in UTC, whatever the time zone")
-    func timestampsAreUTC() throws {
+    func timestampsAreUTC() async throws {
         let built = try SampleBuilds.build("store-pickup")
         let folder = try TemporaryFolder.ofTest
         let path = try folder.write(built.bytes, to: "a.order")
         let script = "import sys, zipfile; print(set(i.date_time for i in zipfile.ZipFile(sys.argv[1]).infolist()))"
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             script, [path.path],
             environment: ProcessInfo.processInfo.environment.merging(["TZ": "Pacific/Kiritimati"]) { _, new in new })
         var calendar = Calendar(identifier: .gregorian)

@@ -11,7 +11,7 @@ import WalletOrdersTestSupport
 /// `uri` (`rfc3987` / `rfc3986-validator`) is used when present but not needed: no expectation
 /// depends on it (`HTTPSURL` carries a pattern). `Duration`'s format, `iso8601-duration`, is ours,
 /// so Python checks its pattern only.
-@Suite(.dedicatedThreads) struct SchemaFilesTests {
+@Suite struct SchemaFilesTests {
     /// `Schemas/`.
     static let schemasFolder = Repository.root.appendingPathComponent("Schemas", isDirectory: true)
 
@@ -61,8 +61,8 @@ import WalletOrdersTestSupport
     /// The Python helper for every check (`Support/json_schema_check.py`); its first argument
     /// picks the mode: `check-schema SCHEMA`, `formats`, `validate SCHEMA INSTANCE` (every error),
     /// `best-match SCHEMA INSTANCE` (a ``Failure`` as JSON, or `null` if valid), `real-passes`.
-    static func runPython(_ arguments: [String]) throws -> ProgramResult {
-        try ExternalProgram.run(tool: "python3", [Repository.support.appendingPathComponent("json_schema_check.py").path] + arguments)
+    static func runPython(_ arguments: [String]) async throws -> ProgramResult {
+        try await ExternalProgram.run(tool: "python3", [Repository.support.appendingPathComponent("json_schema_check.py").path] + arguments)
     }
 
     // MARK: - The schemas themselves
@@ -78,8 +78,8 @@ import WalletOrdersTestSupport
     @Test(
         "Every schema is valid against the draft 2020-12 metaschema (Python jsonschema check_schema)",
         arguments: SchemaFilesTests.schemaNames)
-    func schemaIsValid(name: String) throws {
-        let result = try Self.runPython(["check-schema", Self.schemasFolder.appendingPathComponent(name).path])
+    func schemaIsValid(name: String) async throws {
+        let result = try await Self.runPython(["check-schema", Self.schemasFolder.appendingPathComponent(name).path])
         #expect(result.status == 0, "\(result)")
     }
 
@@ -97,8 +97,8 @@ import WalletOrdersTestSupport
     }
 
     @Test("Python's format checker checks date-time (rfc3339-validator is installed)")
-    func pythonChecksDateTimeFormat() throws {
-        let result = try Self.runPython(["formats"])
+    func pythonChecksDateTimeFormat() async throws {
+        let result = try await Self.runPython(["formats"])
         try #require(result.status == 0, "\(result)")
         let formats = try JSONDecoder().decode([String].self, from: result.standardOutput)
         // Without rfc3339-validator, "2024-01-01T00:00:00" would pass and the date fixtures would
@@ -111,9 +111,9 @@ import WalletOrdersTestSupport
     @Test(
         "Every sample's order.json is valid under order.schema.json (Python jsonschema, format checker on)",
         arguments: Repository.sampleNames)
-    func sampleIsValid(sample: String) throws {
+    func sampleIsValid(sample: String) async throws {
         let order = Repository.sample(sample).appendingPathComponent("order.json")
-        let result = try Self.runPython(["validate", Self.orderSchema.path, order.path])
+        let result = try await Self.runPython(["validate", Self.orderSchema.path, order.path])
         #expect(result.status == 0, "\(sample): \(result.output)\(result.errorOutput)")
     }
 
@@ -136,10 +136,10 @@ import WalletOrdersTestSupport
     @Test(
         "Every negative fixture is invalid, and best_match names the expected keyword and location",
         arguments: SchemaFilesTests.fixtureNames)
-    func fixtureIsInvalid(name: String) throws {
+    func fixtureIsInvalid(name: String) async throws {
         let expected = try #require(try Self.expectations()[name], "no expectation for \(name)")
         let fixture = Self.fixturesFolder.appendingPathComponent(name)
-        let result = try Self.runPython(["best-match", Self.orderSchema.path, fixture.path])
+        let result = try await Self.runPython(["best-match", Self.orderSchema.path, fixture.path])
         try #require(result.status == 0, "\(result)")
         let reported = try JSONDecoder().decode(Failure?.self, from: result.standardOutput)
         let failure = try #require(reported, "\(name) is valid, but must fail with \(expected)")
@@ -147,7 +147,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("Python's jsonschema judges window durations as our validator does (the Duration pattern is ISO 8601-1)")
-    func durationsAgree() throws {
+    func durationsAgree() async throws {
         let data = try Data(contentsOf: Self.orderSchema)
         let order = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let duration = try #require((order["$defs"] as? [String: Any])?["Duration"])
@@ -160,7 +160,7 @@ import WalletOrdersTestSupport
         let cases = ValidationRuleTests.validDurations.map { ($0, true) } + ValidationRuleTests.invalidDurations.map { ($0, false) }
         for (index, (value, valid)) in cases.enumerated() {
             let instance = try folder.write(try JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed), to: "\(index).json")
-            let result = try Self.runPython(["validate", schemaFile.path, instance.path])
+            let result = try await Self.runPython(["validate", schemaFile.path, instance.path])
             #expect(result.status == (valid ? 0 : 1), "'\(value)': \(result.output)\(result.errorOutput)")
         }
     }
@@ -168,8 +168,8 @@ import WalletOrdersTestSupport
     // MARK: - Bundled copies
 
     @Test("The schemas and certificates compiled into the library are current (run `make resources`)")
-    func embeddedCopiesAreCurrent() throws {
-        let result = try ExternalProgram.run(
+    func embeddedCopiesAreCurrent() async throws {
+        let result = try await ExternalProgram.run(
             tool: "sh", ["Sources/WalletOrders/Resources/generate-embedded-resources.sh"], in: Repository.root)
         try #require(result.status == 0, "\(result)")
         let committed = try Data(contentsOf: Self.embeddedFile)

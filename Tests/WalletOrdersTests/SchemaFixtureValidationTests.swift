@@ -5,7 +5,7 @@ import WalletOrdersTestSupport
 
 /// Our schema evaluator and rules judge the negative fixtures as Python's jsonschema does:
 /// the same failing keyword (as our rule) at the same JSON Pointer.
-@Suite(.dedicatedThreads) struct SchemaFixtureValidationTests {
+@Suite struct SchemaFixtureValidationTests {
     static let folder = Repository.tests.appendingPathComponent("WalletOrdersTests/Fixtures/invalid-orders")
     static let expectations: [String: [String: String]] = {
         let data = FileManager.default.contents(atPath: folder.appendingPathComponent("expectations.json").path) ?? Data()

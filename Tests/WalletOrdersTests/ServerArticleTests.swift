@@ -4,7 +4,7 @@ import WalletOrdersTestSupport
 
 /// The DocC article "Using wallet-orders in a server" shows the example service that `make test`
 /// compiles (target `wallet-orders-server-example`), so the code on the page compiles.
-@Suite(.dedicatedThreads) struct ServerArticleTests {
+@Suite struct ServerArticleTests {
     static let article = Repository.root.appendingPathComponent("Sources/WalletOrders/Documentation.docc/ServerIntegration.md")
     static let example = Repository.root.appendingPathComponent("Examples/OrderServer/OrderServer.swift")
 

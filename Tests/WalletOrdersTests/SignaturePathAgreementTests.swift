@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 /// path) and anything else with OpenSSL's CMS parser (the general path). Here both run on the
 /// same archives: whenever the fast path answers, the general path must give the identical
 /// report; whenever it declines, it must have reported nothing (see the Architecture article).
-@Suite(.dedicatedThreads) struct SignaturePathAgreementTests {
+@Suite struct SignaturePathAgreementTests {
     /// Every sample as we sign it, signed again by OpenSSL's `CMS_sign` at times on both sides of
     /// the certificates' validity, and the hostile variants (altered manifest, foreign key, a
     /// second certificate, a byte flipped in the signature).

@@ -5,7 +5,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Loading a signing identity: every way it can go wrong has its own code and message.
-@Suite(.dedicatedThreads, .temporaryFolder) struct SigningIdentityTests {
+@Suite(.temporaryFolder) struct SigningIdentityTests {
     static let typeIdentifier = "order.com.example.identity-tests"
     static let certificate = TestPKI.certificate(for: typeIdentifier)
     static let certificatePEM = Array(certificate.certificatePEM.utf8)
@@ -77,15 +77,15 @@ import WalletOrdersTestSupport
     }
 
     @Test("A legacy RC2/3DES .p12, as older Keychain exports are, loads with its intermediate inside")
-    func legacyPKCS12() throws {
+    func legacyPKCS12() async throws {
         let p12 = try Self.certificate.pkcs12(passphrase: "export", legacyEncryption: true)
         let folder = try TemporaryFolder.ofTest
         let path = try folder.write(p12, to: "legacy.p12")
         // Independent check that it really is legacy-encrypted: OpenSSL 3 refuses it without -legacy.
         let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
-        let plain = try ExternalProgram.run(openssl, ["pkcs12", "-in", path.path, "-noout", "-passin", "pass:export"])
+        let plain = try await ExternalProgram.run(openssl, ["pkcs12", "-in", path.path, "-noout", "-passin", "pass:export"])
         #expect(plain.status != 0)
-        let legacy = try ExternalProgram.run(openssl, ["pkcs12", "-legacy", "-in", path.path, "-noout", "-passin", "pass:export"])
+        let legacy = try await ExternalProgram.run(openssl, ["pkcs12", "-legacy", "-in", path.path, "-noout", "-passin", "pass:export"])
         #expect(legacy.status == 0, "\(legacy.errorOutput)")
 
         let identity = try SigningIdentity(pkcs12: p12, passphrase: "export", intermediate: nil)

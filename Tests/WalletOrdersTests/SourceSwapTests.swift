@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 /// the regular file the walk saw, in the folder the walk opened. These are the swaps an attacker
 /// with write access to the folder makes between the calls (a link to a secret, a FIFO that blocks
 /// the reader forever, a subfolder replaced by a link to another tree).
-@Suite(.dedicatedThreads, .temporaryFolder) struct SourceSwapTests {
+@Suite(.temporaryFolder) struct SourceSwapTests {
     @Test("A link swapped in for a listed file is refused, not followed")
     func linkIsNotFollowed() throws {
         let folder = try TemporaryFolder.ofTest

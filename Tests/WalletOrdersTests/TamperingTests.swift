@@ -6,7 +6,7 @@ import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
 
 /// Every kind of change to a signed archive is caught, with the right rule and file.
-@Suite(.dedicatedThreads, .temporaryFolder) struct TamperingTests {
+@Suite(.temporaryFolder) struct TamperingTests {
     static let original: BuiltOrderArchive = try! SampleBuilds.build("localized")
     static let paths: [String] = try! ArchiveSurgery.files(of: original.bytes).map(\.path)
 
@@ -88,14 +88,14 @@ import WalletOrdersTestSupport
     }
 
     @Test("A signature without signed attributes (openssl -noattr) is refused for its missing signing time")
-    func noSignedAttributes() throws {
+    func noSignedAttributes() async throws {
         let folder = try TemporaryFolder.ofTest
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
         let certPath = try folder.write(Array(certificate.certificatePEM.utf8), to: "cert.pem")
         let keyPath = try folder.write(Array(try certificate.privateKeyPEM().utf8), to: "key.pem")
         let manifestPath = try folder.write(Self.original.manifestBytes, to: "manifest.json")
         let signaturePath = folder.file("signature")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-signer", certPath.path, "-inkey", keyPath.path,
@@ -113,7 +113,7 @@ import WalletOrdersTestSupport
     }
 
     /// Signs the original manifest with the `openssl` CLI (an independent signer), with `extra` arguments.
-    static func opensslSignature(_ extra: [String]) throws -> [UInt8] {
+    static func opensslSignature(_ extra: [String]) async throws -> [UInt8] {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let certificate = TestPKI.certificate(for: "order.com.maisonlumiere.boutique")
@@ -122,7 +122,7 @@ import WalletOrdersTestSupport
         let chainPath = try folder.write(Array(TestPKI.authority.intermediateCertificatePEM.utf8), to: "wwdr.pem")
         let manifestPath = try folder.write(Self.original.manifestBytes, to: "manifest.json")
         let signaturePath = folder.file("signature")
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             ["cms", "-sign", "-binary", "-md", "sha256", "-signer", certPath.path, "-inkey", keyPath.path, "-certfile", chainPath.path]
                 + extra + ["-in", manifestPath.path, "-outform", "DER", "-out", signaturePath.path])
@@ -138,17 +138,17 @@ import WalletOrdersTestSupport
     }
 
     @Test("openssl's own DER signature of the manifest verifies (the control for the BER and trailing-bytes cases)")
-    func opensslDERSignatureVerifies() throws {
-        let report = verify(try Self.withSignature(try Self.opensslSignature([])))
+    func opensslDERSignatureVerifies() async throws {
+        let report = verify(try Self.withSignature(try await Self.opensslSignature([])))
         #expect(report.errors.isEmpty, "\(report.errors)")
     }
 
     @Test("A BER signature (openssl cms -stream) gets the report of its DER twin plus one signature.ber-encoding warning naming the offset")
-    func berSignature() throws {
-        let ber = try Self.opensslSignature(["-stream"])
+    func berSignature() async throws {
+        let ber = try await Self.opensslSignature(["-stream"])
         #expect(ber[1] == 0x80, "openssl -stream writes an indefinite length right after the first tag")
         // openssl -stream also embeds the manifest: its DER twin is the -nodetach signature.
-        let der = try Self.opensslSignature(["-nodetach"])
+        let der = try await Self.opensslSignature(["-nodetach"])
         #expect(DERReader.violation(in: der) == nil)
         let report = verify(try Self.withSignature(ber))
         let finding = try #require(report.diagnostics(ruleID: "signature.ber-encoding").first, "\(report.diagnostics)")
@@ -184,12 +184,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("A detached BER signature laid out as BouncyCastle writes it passes with the DER report plus one warning, and is still verified")
-    func bouncyCastleBERSignature() throws {
+    func bouncyCastleBERSignature() async throws {
         let der = try #require(try OrderArchive(bytes: Self.original.bytes).contents(of: "signature"))
         let ber = try Self.bouncyCastleLayout(der)
         // OpenSSL, which shares no code with the verifier's reading of the structure, verifies it.
         let folder = try TemporaryFolder.ofTest
-        let result = try ExternalProgram.run(
+        let result = try await ExternalProgram.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", try folder.write(ber, to: "signature").path, "-content",

@@ -9,7 +9,7 @@ import WalletOrdersTestSupport
 
 /// The four report formats of one archive with many findings, compared with committed golden
 /// files. Set WALLET_ORDERS_UPDATE_GOLDEN=1 to rewrite them after an intended change.
-@Suite(.dedicatedThreads, .temporaryFolder) struct ValidationReportGoldenTests {
+@Suite(.temporaryFolder) struct ValidationReportGoldenTests {
     static let day: TimeInterval = 86_400
     static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let signingTime = start.addingTimeInterval(151 * day)  // 2026-06-01
@@ -77,7 +77,7 @@ import WalletOrdersTestSupport
     }
 
     @Test("The SARIF output is a valid SARIF 2.1.0 log (sarif-pydantic) with a rule entry per result")
-    func sarifIsValid() throws {
+    func sarifIsValid() async throws {
         let sarif = ReportRenderer().render(Self.reports, as: .sarif)
         let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Array(sarif.utf8), to: "report.sarif")
@@ -91,14 +91,14 @@ import WalletOrdersTestSupport
                 assert rule_ids[result.rule_index] == result.rule_id, result.rule_id
             print(len(run.results), len(rule_ids))
             """
-        let result = try ExternalProgram.python(script, [path.path])
+        let result = try await ExternalProgram.python(script, [path.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let report = try #require(Self.reports.first)
         #expect(result.output.split(separator: " ").first.map(String.init) == String(report.diagnostics.count))
     }
 
     @Test("The JSON output is valid against Schemas/validation-report.schema.json (Python jsonschema)")
-    func jsonMatchesItsSchema() throws {
+    func jsonMatchesItsSchema() async throws {
         let json = ReportRenderer().render(Self.reports, as: .json)
         let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Array(json.utf8), to: "report.json")
@@ -108,7 +108,7 @@ import WalletOrdersTestSupport
             jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
             print("ok")
             """
-        let result = try ExternalProgram.python(script, [schema, path.path])
+        let result = try await ExternalProgram.python(script, [schema, path.path])
         #expect(result.status == 0 && result.output.hasPrefix("ok"), "\(result.errorOutput)")
     }
 

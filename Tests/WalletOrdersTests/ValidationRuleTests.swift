@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// One negative case per content rule: start from a valid sample, break exactly one thing, and
 /// expect exactly that rule, at that place, with that severity.
-@Suite(.dedicatedThreads) struct ValidationRuleTests {
+@Suite struct ValidationRuleTests {
     static let validator: OrderValidator = try! OrderValidator(verifier: TestPKI.verifier)
 
     /// A sample's files, changed by `change`.

@@ -10,7 +10,7 @@ import WalletOrdersTestSupport
 ///
 /// A change to the validator that changes any verdict or text shows up here as a diff; an
 /// intended one is committed with `WALLET_ORDERS_UPDATE_GOLDEN=1` (and says why in its message).
-@Suite(.dedicatedThreads) struct VerdictGoldenTests {
+@Suite struct VerdictGoldenTests {
     static let validator: OrderValidator = try! OrderValidator(verifier: TestPKI.verifier)
 
     /// The subjects, each with the files it validates.

@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 
 /// The verifier caches parsed certificates, issuer checks and chain verdicts, and reads
 /// well-formed signatures without OpenSSL's CMS parser: none of that may change a finding.
-@Suite(.dedicatedThreads) struct VerificationCacheTests {
+@Suite struct VerificationCacheTests {
     static func freshVerifier() throws -> OrderArchiveVerifier {
         try OrderArchiveVerifier(additionalTrustAnchors: [Array(TestPKI.authority.rootCertificatePEM.utf8)])
     }

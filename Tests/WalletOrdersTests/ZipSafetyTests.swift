@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 
 /// Hostile or broken zip containers are reported, never followed, and never exhaust memory.
 /// The fixtures are written by Python's `zipfile` (not by our writer), each named after what is wrong.
-@Suite(.dedicatedThreads, .temporaryFolder) struct ZipSafetyTests {
+@Suite(.temporaryFolder) struct ZipSafetyTests {
     struct Fixture: Sendable, CustomTestStringConvertible {
         /// What is wrong, as the fixture's name.
         var name: String
@@ -102,11 +102,11 @@ import WalletOrdersTestSupport
     static let signed: [UInt8] = try! SampleBuilds.build("store-pickup").bytes
 
     @Test("Each hostile entry is reported with its rule and entry, and the rest still verifies", arguments: fixtures)
-    func hostileEntry(fixture: Fixture) throws {
+    func hostileEntry(fixture: Fixture) async throws {
         let folder = try TemporaryFolder.ofTest
         let path = try folder.write(Self.signed, to: fixture.name)
         let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'a')\n\(fixture.python)\nz.close()\n"
-        let result = try ExternalProgram.python(script, [path.path])
+        let result = try await ExternalProgram.python(script, [path.path])
         try #require(result.status == 0, "python: \(result.errorOutput)")
         let bytes = Array(try #require(FileManager.default.contents(atPath: path.path)))
 
@@ -149,7 +149,7 @@ import WalletOrdersTestSupport
 
     /// Runs `python` with `data` (bytearray) holding the signed archive and `sys.argv[1]` its path;
     /// the script leaves its result in `data`, which is written back and returned.
-    static func patched(_ python: String) throws -> [UInt8] {
+    static func patched(_ python: String) async throws -> [UInt8] {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try folder.write(Self.signed, to: "archive.order")
@@ -169,17 +169,17 @@ import WalletOrdersTestSupport
             \(python)
             open(sys.argv[1], "wb").write(data)
             """
-        let result = try ExternalProgram.python(script, [path.path])
+        let result = try await ExternalProgram.python(script, [path.path])
         try #require(result.status == 0, "python: \(result.errorOutput)")
         return Array(try #require(FileManager.default.contents(atPath: path.path)))
     }
 
     /// What Python's `zipfile` (an independent reader) makes of `bytes`: the entry names, or the error it raises.
-    static func pythonReading(_ bytes: [UInt8]) throws -> String {
+    static func pythonReading(_ bytes: [UInt8]) async throws -> String {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try folder.write(bytes, to: "read.order")
-        let result = try ExternalProgram.python(
+        let result = try await ExternalProgram.python(
             """
             import sys, zipfile
             try:
@@ -255,8 +255,8 @@ import WalletOrdersTestSupport
     ]
 
     @Test("Zip metadata the signature doesn't cover can't make readers disagree", arguments: layoutAttacks)
-    func layoutAttack(_ attack: LayoutAttack) throws {
-        let bytes = try Self.patched(attack.python)
+    func layoutAttack(_ attack: LayoutAttack) async throws {
+        let bytes = try await Self.patched(attack.python)
         let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "layout")
         let findings = report.diagnostics(ruleID: attack.ruleID)
         #expect(findings.count >= 1, "\(report.diagnostics.map(\.description))")
@@ -271,14 +271,14 @@ import WalletOrdersTestSupport
     }
 
     @Test("The appended-archive attack is real: Python's zipfile reads the unsigned order.json we refuse")
-    func appendedArchiveFoolsOtherReaders() throws {
-        let bytes = try Self.patched(Self.layoutAttacks[0].python)
-        #expect(try Self.pythonReading(bytes) == "order.json")
+    func appendedArchiveFoolsOtherReaders() async throws {
+        let bytes = try await Self.patched(Self.layoutAttacks[0].python)
+        #expect(try await Self.pythonReading(bytes) == "order.json")
     }
 
     /// Archives of every shape the tests accept: ours (deflate and store), Python's (with a
     /// comment, with data descriptors from a streaming write, with directory entries).
-    static func acceptedArchives() throws -> [(String, [UInt8])] {
+    static func acceptedArchives() async throws -> [(String, [UInt8])] {
         var archives: [(String, [UInt8])] = []
         for name in Repository.sampleNames {
             archives.append(("\(name) deflate", try SampleBuilds.build(name).bytes))
@@ -287,7 +287,7 @@ import WalletOrdersTestSupport
         archives.append(
             (
                 "python rewrite with a comment and directory entries",
-                try Self.patched(
+                try await Self.patched(
                     """
                     source = zipfile.ZipFile(io.BytesIO(bytes(data)))
                     out = io.BytesIO()
@@ -301,7 +301,7 @@ import WalletOrdersTestSupport
         archives.append(
             (
                 "python streaming write (data descriptors)",
-                try Self.patched(
+                try await Self.patched(
                     """
                     class Unseekable(io.RawIOBase):
                         def __init__(self): self.buffer = bytearray()
@@ -320,19 +320,19 @@ import WalletOrdersTestSupport
     }
 
     @Test("Every archive the tests accept passes the strict layout, and Python's zipfile reads the same files we do")
-    func acceptedArchivesAreStrict() throws {
-        for (name, bytes) in try Self.acceptedArchives() {
+    func acceptedArchivesAreStrict() async throws {
+        for (name, bytes) in try await Self.acceptedArchives() {
             let archive = try OrderArchive(bytes: bytes)
             let layoutRules = archive.readingDiagnostics.filter { $0.severity == .error }
             #expect(layoutRules.isEmpty, "\(name): \(layoutRules)")
-            #expect(try Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","), "\(name)")
+            #expect(try await Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","), "\(name)")
             #expect(TestPKI.verifier.verify(archiveBytes: bytes, subject: name).errors.isEmpty, "\(name)")
         }
     }
 
     @Test("A per-entry ZIP64 field gets the same zip.zip64 warning as a ZIP64 end record")
-    func perEntryZip64() throws {
-        let bytes = try Self.patched(
+    func perEntryZip64() async throws {
+        let bytes = try await Self.patched(
             """
             source = zipfile.ZipFile(io.BytesIO(bytes(data)))
             out = io.BytesIO()
@@ -348,12 +348,12 @@ import WalletOrdersTestSupport
     }
 
     @Test("bsdtar's zip written to standard output, NUL-padded to its 10,240-byte block, passes with one zip.trailing-padding warning")
-    func bsdtarBlockPadding() throws {
+    func bsdtarBlockPadding() async throws {
         let folder = try TemporaryFolder.ofTest
         let archive = try OrderArchive(bytes: Self.signed)
         for path in archive.filePaths { _ = try folder.write(try #require(archive.contents(of: path)), to: path) }
         // libarchive (bsdtar here, /usr/bin/tar on macOS) pads what it writes to standard output to whole blocks.
-        let result = try ExternalProgram.run(tool: "bsdtar", ["--format", "zip", "-cf", "-"] + archive.filePaths, in: folder.url)
+        let result = try await ExternalProgram.run(tool: "bsdtar", ["--format", "zip", "-cf", "-"] + archive.filePaths, in: folder.url)
         try #require(result.status == 0, "bsdtar: \(result.errorOutput)")
         let bytes = Array(result.standardOutput)
         #expect(bytes.count % 10_240 == 0, "bsdtar pads to its block size: \(bytes.count) bytes")
@@ -369,12 +369,12 @@ import WalletOrdersTestSupport
         #expect(findings.first?.message.contains("\(padding) zero byte(s)") == true, "\(findings)")
         #expect(findings.first?.message.contains("block") == true, "\(findings)")
         #expect(!report.contains(ruleID: "zip.trailing-data"))
-        #expect(try Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","))
+        #expect(try await Self.pythonReading(bytes) == archive.filePaths.sorted().joined(separator: ","))
     }
 
     @Test("Python's streaming ZIP64 write (24-byte data descriptors; no ZIP64 field in the central directory) has only the zip.zip64 warning")
-    func streamedZip64DataDescriptors() throws {
-        let bytes = try Self.patched(
+    func streamedZip64DataDescriptors() async throws {
+        let bytes = try await Self.patched(
             """
             class Unseekable(io.RawIOBase):
                 def __init__(self): self.buffer = bytearray()
@@ -402,6 +402,6 @@ import WalletOrdersTestSupport
         let report = TestPKI.verifier.verify(archiveBytes: bytes, subject: "zip64-stream")
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.diagnostics(ruleID: "zip.zip64").map(\.severity) == [.warning], "\(report.diagnostics)")
-        #expect(try Self.pythonReading(bytes) == (try OrderArchive(bytes: bytes)).filePaths.sorted().joined(separator: ","))
+        #expect(try await Self.pythonReading(bytes) == (try OrderArchive(bytes: bytes)).filePaths.sorted().joined(separator: ","))
     }
 }

@@ -7,7 +7,7 @@ import WalletOrdersTestSupport
 
 /// What the code under test says about each input the fuzzers found (`Tests/Fuzz/Regressions/`),
 /// through the same entry point as the fuzz target, now that each bug is fixed.
-@Suite(.dedicatedThreads) struct FuzzFindingTests {
+@Suite struct FuzzFindingTests {
     static func input(_ target: FuzzTarget, _ name: String) throws -> [UInt8] {
         try Array(Data(contentsOf: FuzzRegressionTests.regressions.appendingPathComponent("\(target.rawValue)/\(name)")))
     }

@@ -6,7 +6,7 @@ import WalletOrdersTestSupport
 /// Every input saved under `Tests/Fuzz/Regressions/TARGET/` (crashes, hangs and broken invariants
 /// the fuzzers found, now fixed) goes through its target again, so the bug can't come back.
 /// The tests next to this one check what the code under test says about each input.
-@Suite(.dedicatedThreads) struct FuzzRegressionTests {
+@Suite struct FuzzRegressionTests {
     static let regressions = Repository.tests.appendingPathComponent("Fuzz/Regressions", isDirectory: true)
 
     /// (target, file) for every saved input.

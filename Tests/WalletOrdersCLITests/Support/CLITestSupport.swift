@@ -30,8 +30,8 @@ enum CLI {
     static func run(
         _ arguments: [String], environment extra: [String: String] = [:], in directory: URL? = nil,
         timeout: TimeInterval = ExternalProgram.defaultTimeout
-    ) throws -> ProgramResult {
-        try ExternalProgram.run(
+    ) async throws -> ProgramResult {
+        try await ExternalProgram.run(
             try WalletOrdersBinary.url(), arguments, environment: environment(extra), in: directory, timeout: timeout)
     }
 }
@@ -75,39 +75,31 @@ enum SharedFixtures {
     }()
 
     /// Dev certs for the shipped-ecommerce sample's order type.
-    static let certs: Result<DevCertsFolder, FixtureError> = makeCerts("certs")
+    static let certs = SharedFixture<DevCertsFolder> { try await makeCerts("certs") }
     /// A second, unrelated set (same names, different keys) for mix-up tests.
-    static let otherCerts: Result<DevCertsFolder, FixtureError> = makeCerts("other-certs")
+    static let otherCerts = SharedFixture<DevCertsFolder> { try await makeCerts("other-certs") }
 
-    private static func makeCerts(_ name: String) -> Result<DevCertsFolder, FixtureError> {
-        do {
-            let directory = try folder.get().file(name)
-            let result = try CLI.run([
-                "dev-certs", "--order-type-id", Repository.shippedOrderTypeIdentifier, "--team-id", "TESTTEAM01",
-                "--out",
-                directory.path,
-            ])
-            guard result.status == 0 else { return .failure(FixtureError(description: "dev-certs failed: \(result)")) }
-            return .success(DevCertsFolder(directory: directory))
-        } catch {
-            return .failure(FixtureError(description: "dev-certs could not run: \(error)"))
-        }
+    private static func makeCerts(_ name: String) async throws -> DevCertsFolder {
+        let directory = try folder.get().file(name)
+        let result = try await CLI.run([
+            "dev-certs", "--order-type-id", Repository.shippedOrderTypeIdentifier, "--team-id", "TESTTEAM01",
+            "--out",
+            directory.path,
+        ])
+        guard result.status == 0 else { throw FixtureError(description: "dev-certs failed: \(result)") }
+        return DevCertsFolder(directory: directory)
     }
 
     /// `Samples/shipped-ecommerce` built with ``certs`` at ``signingTime``.
-    static let archive: Result<URL, FixtureError> = {
-        do {
-            let url = try folder.get().file("shipped-ecommerce.order")
-            let certs = try SharedFixtures.certs.get()
-            let result = try CLI.run(
-                ["build", Repository.shippedEcommerce.path, "--out", url.path, "--signing-time", signingTimeText]
-                    + certs.signingArguments)
-            guard result.status == 0 else { return .failure(FixtureError(description: "build failed: \(result)")) }
-            return .success(url)
-        } catch {
-            return .failure(FixtureError(description: "\(error)"))
-        }
-    }()
+    static let archive = SharedFixture<URL> {
+        let url = try folder.get().file("shipped-ecommerce.order")
+        let certs = try await SharedFixtures.certs.get()
+        let result = try await CLI.run(
+            ["build", Repository.shippedEcommerce.path, "--out", url.path, "--signing-time", signingTimeText]
+                + certs.signingArguments)
+        guard result.status == 0 else { throw FixtureError(description: "build failed: \(result)") }
+        return url
+    }
 }
 
 /// Parses JSON output, failing the test with the text when it isn't JSON.

@@ -3,37 +3,31 @@ import Testing
 import WalletOrdersTestSupport
 
 /// `wallet-orders serve` in a child process, on a port of its choosing (`--listen 127.0.0.1:0`).
-final class RunningServer {
-    let child: ChildProcess
+final class RunningServer: Sendable {
+    let child: BackgroundProgram
     /// `http://127.0.0.1:PORT` (or https), as the server printed it.
     let baseURL: String
 
     /// Starts the server and waits (up to 60 s) until it says where it listens.
-    init(_ arguments: [String], environment: [String: String] = [:], folder: TemporaryFolder, name: String = "serve") throws {
-        child = try ChildProcess(["serve", "--listen", "127.0.0.1:0"] + arguments, environment: environment, outputIn: folder, name: name)
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            let printed = child.errorOutput
-            if let range = printed.range(of: #"listening on (https?://[^ ]+)"#, options: .regularExpression) {
-                baseURL = String(printed[range].dropFirst("listening on ".count))
-                return
+    init(_ arguments: [String], environment: [String: String] = [:], folder: TemporaryFolder, name: String = "serve") async throws {
+        child = try await BackgroundProgram.tool(
+            ["serve", "--listen", "127.0.0.1:0"] + arguments, environment: environment, outputIn: folder, name: name)
+        do {
+            baseURL = try await child.waitUntil("where it listens", timeout: 60 * TestTiming.scale) { printed in
+                printed.errorOutput.range(of: #"listening on https?://[^ \n"]+"#, options: .regularExpression).map {
+                    String(printed.errorOutput[$0].dropFirst("listening on ".count))
+                }
             }
-            guard child.process.isRunning, Date() < deadline else {
-                child.kill()
-                throw FixtureError(description: "wallet-orders serve did not start:\n\(printed)")
-            }
-            usleep(20_000)
+        } catch {
+            child.kill()
+            throw FixtureError(description: "wallet-orders serve did not start: \(error)")
         }
     }
 
     /// SIGTERM, then the exit status (the server shuts down gracefully).
-    func stop(timeout: TimeInterval = 30) throws -> Int32 {
-        if child.process.isRunning { kill(child.process.processIdentifier, SIGTERM) }
-        return try child.wait(timeout: timeout)
-    }
-
-    deinit {
-        if child.process.isRunning { child.kill() }
+    func stop(timeout: TimeInterval = 30) async throws -> Int32 {
+        child.send(SIGTERM)
+        return try await child.wait(timeout: timeout)
     }
 }
 
@@ -48,7 +42,7 @@ enum HTTPClient {
 
     static func request(
         _ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil, caFile: String? = nil
-    ) throws -> Answer {
+    ) async throws -> Answer {
         let script = """
             import json, ssl, sys, base64, urllib.request, urllib.error
             method, url, headers, body, ca = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -62,7 +56,7 @@ enum HTTPClient {
             print(json.dumps({"status": response.status, "headers": dict(response.headers.items()), "body": base64.b64encode(response.read()).decode()}))
             """
         let headerJSON = String(decoding: try JSONSerialization.data(withJSONObject: headers), as: UTF8.self)
-        let result = try ExternalProgram.python(script, [method, url, headerJSON, body?.base64EncodedString() ?? "", caFile ?? ""])
+        let result = try await ExternalProgram.python(script, [method, url, headerJSON, body?.base64EncodedString() ?? "", caFile ?? ""])
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any] else {
             throw FixtureError(description: "the HTTP request failed: \(result)")
         }

@@ -14,9 +14,7 @@ struct APNsTestPKI: Sendable {
     static let passphrase = "test-only passphrase"
 
     /// Made once, on first use.
-    static let shared: APNsTestPKI = {
-        do { return try APNsTestPKI() } catch { fatalError("making the APNs test PKI failed: \(error)") }
-    }()
+    static let shared = SharedFixture<APNsTestPKI> { try await APNsTestPKI() }
 
     var serverCAPEM: String
     var serverCertificatePEM: String
@@ -41,7 +39,7 @@ struct APNsTestPKI: Sendable {
     /// Another P-256 key, not the stand-in's.
     var otherTokenPrivateKeyPEM: String
 
-    private init() throws {
+    private init() async throws {
         let folder = try TemporaryFolder("apns-pki")
         defer { folder.remove() }
         let config = try folder.write(
@@ -67,29 +65,29 @@ struct APNsTestPKI: Sendable {
                 """.utf8), to: "openssl.cnf"
         ).path
         func path(_ name: String) -> String { folder.file(name).path }
-        func openssl(_ arguments: [String]) throws {
-            let result = try ExternalProgram.run(tool: "openssl", arguments)
+        func openssl(_ arguments: [String]) async throws {
+            let result = try await ExternalProgram.run(tool: "openssl", arguments)
             guard result.status == 0 else { throw PKIError(description: result.description) }
         }
         func text(_ name: String) throws -> String { try String(contentsOf: folder.file(name), encoding: .utf8) }
-        func ecKey(_ name: String) throws {
-            try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path(name)])
+        func ecKey(_ name: String) async throws {
+            try await openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path(name)])
         }
-        func authority(_ name: String, _ subject: String) throws {
-            try ecKey("\(name).key")
-            try openssl([
+        func authority(_ name: String, _ subject: String) async throws {
+            try await ecKey("\(name).key")
+            try await openssl([
                 "req", "-x509", "-new", "-key", path("\(name).key"), "-subj", subject, "-days", "2", "-config", config,
                 "-extensions", "ca", "-out", path("\(name).pem"),
             ])
         }
-        func leaf(_ name: String, _ subject: String, issuer: String, profile: String, rsa: Bool) throws {
+        func leaf(_ name: String, _ subject: String, issuer: String, profile: String, rsa: Bool) async throws {
             if rsa {
-                try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", path("\(name).key")])
+                try await openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", path("\(name).key")])
             } else {
-                try ecKey("\(name).key")
+                try await ecKey("\(name).key")
             }
-            try openssl(["req", "-new", "-key", path("\(name).key"), "-subj", subject, "-config", config, "-out", path("\(name).csr")])
-            try openssl([
+            try await openssl(["req", "-new", "-key", path("\(name).key"), "-subj", subject, "-config", config, "-out", path("\(name).csr")])
+            try await openssl([
                 "x509", "-req", "-in", path("\(name).csr"), "-CA", path("\(issuer).pem"), "-CAkey", path("\(issuer).key"),
                 "-set_serial", String(Int.random(in: 1...Int(Int32.max))), "-days", "2", "-extfile", config,
                 "-extensions", profile, "-out", path("\(name).pem"),
@@ -99,23 +97,23 @@ struct APNsTestPKI: Sendable {
             "/UID=\(topic)/CN=Order Type ID: \(topic)/OU=\(Self.teamID)/O=wallet-orders TEST ONLY/C=US"
         }
 
-        try authority("server-ca", "/O=wallet-orders TEST ONLY/CN=APNs stand-in server CA (TEST ONLY)")
-        try leaf("server", "/O=wallet-orders TEST ONLY/CN=127.0.0.1", issuer: "server-ca", profile: "server", rsa: false)
-        try authority("client-ca", "/O=wallet-orders TEST ONLY/CN=Order Type ID client CA (TEST ONLY)")
-        try leaf("client", orderTypeSubject(Self.topic), issuer: "client-ca", profile: "client", rsa: true)
-        try leaf("other", orderTypeSubject(Self.otherTopic), issuer: "client-ca", profile: "client", rsa: true)
-        try authority("rogue-ca", "/O=wallet-orders TEST ONLY/CN=Untrusted CA (TEST ONLY)")
-        try leaf("untrusted", orderTypeSubject(Self.topic), issuer: "rogue-ca", profile: "client", rsa: true)
-        try openssl([
+        try await authority("server-ca", "/O=wallet-orders TEST ONLY/CN=APNs stand-in server CA (TEST ONLY)")
+        try await leaf("server", "/O=wallet-orders TEST ONLY/CN=127.0.0.1", issuer: "server-ca", profile: "server", rsa: false)
+        try await authority("client-ca", "/O=wallet-orders TEST ONLY/CN=Order Type ID client CA (TEST ONLY)")
+        try await leaf("client", orderTypeSubject(Self.topic), issuer: "client-ca", profile: "client", rsa: true)
+        try await leaf("other", orderTypeSubject(Self.otherTopic), issuer: "client-ca", profile: "client", rsa: true)
+        try await authority("rogue-ca", "/O=wallet-orders TEST ONLY/CN=Untrusted CA (TEST ONLY)")
+        try await leaf("untrusted", orderTypeSubject(Self.topic), issuer: "rogue-ca", profile: "client", rsa: true)
+        try await openssl([
             "pkey", "-in", path("client.key"), "-aes256", "-passout", "pass:\(Self.passphrase)", "-out", path("client-enc.key"),
         ])
-        try openssl([
+        try await openssl([
             "pkcs12", "-export", "-in", path("client.pem"), "-inkey", path("client.key"), "-certfile", path("client-ca.pem"),
             "-passout", "pass:\(Self.passphrase)", "-out", path("client.p12"),
         ])
-        try ecKey("token.p8")
-        try openssl(["pkey", "-in", path("token.p8"), "-pubout", "-out", path("token-public.pem")])
-        try ecKey("other-token.p8")
+        try await ecKey("token.p8")
+        try await openssl(["pkey", "-in", path("token.p8"), "-pubout", "-out", path("token-public.pem")])
+        try await ecKey("other-token.p8")
 
         serverCAPEM = try text("server-ca.pem")
         serverCertificatePEM = try text("server.pem")

@@ -2,18 +2,20 @@ import APNsStandIn
 import Foundation
 import Logging
 import WalletOrdersServer
+import WalletOrdersTestSupport
 
 /// Starting the stand-in and clients for it.
 enum APNsTest {
-    static var pki: APNsTestPKI { .shared }
+    static var pki: APNsTestPKI { get async throws { try await APNsTestPKI.shared.get() } }
 
     /// A stand-in that accepts the client CA's certificates, and provider tokens when `tokens`.
     static func startStandIn(certificates: Bool = true, tokens: Bool = false) async throws -> APNsStandIn {
         var configuration = APNsStandIn.Configuration(
-            serverCertificateChainPEM: pki.serverCertificatePEM, serverPrivateKeyPEM: pki.serverKeyPEM)
-        if certificates { configuration.clientCertificateAuthorityPEM = pki.clientCAPEM }
+            serverCertificateChainPEM: (try await APNsTest.pki).serverCertificatePEM, serverPrivateKeyPEM: (try await APNsTest.pki).serverKeyPEM)
+        if certificates { configuration.clientCertificateAuthorityPEM = (try await APNsTest.pki).clientCAPEM }
         if tokens {
-            configuration.providerToken = .init(keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: pki.tokenPublicKeyPEM)
+            configuration.providerToken = .init(
+                keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, publicKeyPEM: (try await APNsTest.pki).tokenPublicKeyPEM)
         }
         let standIn = try APNsStandIn(configuration: configuration)
         try await standIn.start()
@@ -21,14 +23,17 @@ enum APNsTest {
     }
 
     /// The Order Type ID certificate for ``APNsTestPKI/topic``.
-    static func clientCertificate() throws -> APNsClientCertificate {
+    static func clientCertificate() async throws -> APNsClientCertificate {
         try APNsClientCertificate(
-            certificateChainPEM: Array(pki.clientCertificatePEM.utf8), privateKeyPEM: Array(pki.clientKeyPEM.utf8))
+            certificateChainPEM: Array(try await APNsTest.pki.clientCertificatePEM.utf8),
+            privateKeyPEM: Array(try await APNsTest.pki.clientKeyPEM.utf8))
     }
 
     /// Token credentials with the stand-in's key.
     static var tokenCredentials: APNsConfiguration.Credentials {
-        .token(keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: pki.tokenPrivateKeyPEM)
+        get async throws {
+            .token(keyID: APNsTestPKI.keyID, teamID: APNsTestPKI.teamID, privateKeyPEM: try await APNsTest.pki.tokenPrivateKeyPEM)
+        }
     }
 
     /// A client for the stand-in on `port`, trusting its CA unless `trustServer` is false.
@@ -49,10 +54,10 @@ enum APNsTest {
     static func client(
         port: Int, credentials: APNsConfiguration.Credentials, trustServer: Bool = true, logger: Logger = Logger(label: "wallet-orders.apns"),
         configure: (inout APNsConfiguration) -> Void = { _ in }
-    ) throws -> APNsClient {
+    ) async throws -> APNsClient {
         var configuration = APNsConfiguration(
             endpoint: .custom(host: "127.0.0.1", port: port), credentials: credentials,
-            additionalTrustRootsPEM: trustServer ? [pki.serverCAPEM] : [],
+            additionalTrustRootsPEM: trustServer ? [try await APNsTest.pki.serverCAPEM] : [],
             // Generous: the tests run in parallel on small shared machines.
             connectTimeout: .seconds(30), requestTimeout: .seconds(60))
         configure(&configuration)

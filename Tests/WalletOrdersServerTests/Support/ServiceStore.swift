@@ -24,17 +24,10 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             defer { try? store.close() }
             return try await body(store)
         case .postgres:
-            guard let cluster = PostgresTestCluster.shared else {
-                throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
-            }
-            // psql runs on a thread of its own: these suites run on the few dedicated threads,
-            // and a CREATE or DROP DATABASE waited for there holds up every service on them.
-            let database = try await onOwnThread { try cluster.makeDatabase() }
+            let cluster = try await PostgresTestCluster.shared()
+            let database = try await cluster.makeDatabase()
             do {
-                // The store's own tasks (each call's lease) run where the services under test
-                // do: on Swift's default executor, tests computing for seconds held them up, and
-                // a request waited out the test client's 20 s deadline.
-                let store = try await PostgresOrderStore(url: cluster.url(database: database), taskExecutor: DedicatedExecutor.shared)
+                let store = try await PostgresOrderStore(url: cluster.url(database: database))
                 let result: T
                 do {
                     result = try await body(store)
@@ -43,10 +36,10 @@ enum ServiceStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     await store.close()
                     throw error
                 }
-                _ = try? await onOwnThread { cluster.dropDatabase(database) }
+                cluster.dropDatabase(database)
                 return result
             } catch {
-                _ = try? await onOwnThread { cluster.dropDatabase(database) }
+                cluster.dropDatabase(database)
                 throw error
             }
         }

@@ -56,8 +56,8 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             defer { try? store.close() }
             return try await body(store)
         case .postgres:
-            let cluster = try PostgresDatabase.cluster()
-            let database = try cluster.makeDatabase()
+            let cluster = try await PostgresDatabase.cluster()
+            let database = try await cluster.makeDatabase()
             defer { cluster.dropDatabase(database) }
             let store = try await PostgresOrderStore(
                 url: cluster.url(database: database), updatedAtLimit: updatedAtLimit)
@@ -75,11 +75,8 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// The test process's PostgreSQL cluster, or the reason there is none.
 enum PostgresDatabase {
-    static func cluster() throws -> PostgresTestCluster {
-        guard let cluster = PostgresTestCluster.shared else {
-            throw PostgresTestCluster.StartFailed(description: PostgresTestCluster.unavailableReason ?? "no PostgreSQL cluster")
-        }
-        return cluster
+    static func cluster() async throws -> PostgresTestCluster {
+        try await PostgresTestCluster.shared()
     }
 }
 
@@ -91,9 +88,9 @@ actor ProposalRecorder {
 
 /// SHA-256 from Python's hashlib, an oracle independent of the store's own digest.
 enum SHA256Oracle {
-    static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) async -> String {
         let hexBytes = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
-        let result = try! ExternalProgram.python(
+        let result = try! await ExternalProgram.python(
             "import hashlib, sys; print(hashlib.sha256(bytes.fromhex(sys.argv[1])).hexdigest())", [hexBytes])
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
