@@ -241,34 +241,31 @@ public final class BackgroundProgram: Sendable {
     ) async throws -> String {
         let key = UUID()
         let command = command.joined(separator: " ")
-        return try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<String, any Error>? = self.state.mutex.withLock { state in
-                        if let answer = check(state.printed) { return .success(answer) }
-                        if state.status != nil || state.failure != nil {
-                            return .failure(BackgroundProgramError(description: "'\(command)' ended before printing \(what):\n\(self)"))
-                        }
-                        state.waiters[key] = Waiter(check: check, continuation: continuation)
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            if let first {
-                group.cancelAll()
-                return first
-            }
-            let waiter = state.mutex.withLock { $0.waiters.removeValue(forKey: key) }
-            let failure = BackgroundProgramError(description: "'\(command)' did not print \(what) in \(timeout) seconds:\n\(self)")
-            waiter?.continuation.resume(throwing: failure)
-            throw failure
+        let timedOut: @Sendable () -> BackgroundProgramError = {
+            BackgroundProgramError(description: "'\(command)' did not print \(what) in \(timeout) seconds:\n\(self)")
         }
+        let answer = try await firstOf(seconds: timeout) {
+            try await withCheckedThrowingContinuation { continuation in
+                let immediate: Result<String, any Error>? = self.state.mutex.withLock { state in
+                    if let answer = check(state.printed) { return .success(answer) }
+                    if state.status != nil || state.failure != nil {
+                        let printed = state.printed
+                        return .failure(
+                            BackgroundProgramError(
+                                description:
+                                    "'\(command)' ended before printing \(what)\n--- stdout\n\(printed.output)--- stderr\n\(printed.errorOutput)"))
+                    }
+                    state.waiters[key] = Waiter(check: check, continuation: continuation)
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        } onTimeout: {
+            let failure = timedOut()
+            self.state.mutex.withLock { $0.waiters.removeValue(forKey: key) }?.continuation.resume(throwing: failure)
+        }
+        guard let answer else { throw timedOut() }
+        return answer
     }
 
     /// Waits for the program to end by itself, up to `timeout` seconds; then kills it and throws.
@@ -276,29 +273,20 @@ public final class BackgroundProgram: Sendable {
     @discardableResult
     public func wait(timeout: TimeInterval = ExternalProgram.defaultTimeout) async throws -> Int32 {
         let key = UUID()
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<Int32, any Error>? = self.state.mutex.withLock { state in
-                        if let status = state.status { return .success(status) }
-                        if let failure = state.failure { return .failure(BackgroundProgramError(description: failure)) }
-                        state.exitWaiters[key] = continuation
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
+        let status = try await firstOf(seconds: timeout) {
+            try await withCheckedThrowingContinuation { continuation in
+                let immediate: Result<Int32, any Error>? = self.state.mutex.withLock { state in
+                    if let status = state.status { return .success(status) }
+                    if let failure = state.failure { return .failure(BackgroundProgramError(description: failure)) }
+                    state.exitWaiters[key] = continuation
+                    return nil
                 }
+                if let immediate { continuation.resume(with: immediate) }
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            if first != nil { group.cancelAll() }
-            return first
+        } onTimeout: {
+            self.state.mutex.withLock { $0.exitWaiters.removeValue(forKey: key) }?.resume(throwing: CancellationError())
         }
         if let status { return status }
-        let waiter = state.mutex.withLock { $0.exitWaiters.removeValue(forKey: key) }
-        waiter?.resume(throwing: CancellationError())
         kill()
         _ = try? await running.value
         throw ProgramTimedOut(command: command, timeout: timeout)

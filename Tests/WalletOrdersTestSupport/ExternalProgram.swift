@@ -112,24 +112,15 @@ public enum ExternalProgram {
         let configuration = ChildConfiguration(
             executable: executable, arguments: arguments, environment: environment, directory: directory,
             teardown: [])
-        let status = try await withThrowingTaskGroup(of: TerminationStatus?.self) { group in
-            group.addTask {
-                try await Subprocess.run(
-                    configuration.executable, arguments: configuration.arguments, environment: configuration.environment,
-                    workingDirectory: configuration.workingDirectory, platformOptions: configuration.platformOptions,
-                    input: .none, output: .fileDescriptor(out, closeAfterSpawningProcess: true),
-                    error: .fileDescriptor(err, closeAfterSpawningProcess: true)
-                ).terminationStatus
-            }
-            // The time limit: when it comes first the run is cancelled, and Subprocess's teardown
-            // kills the child's process group (see ``ChildConfiguration``) before the run returns.
-            group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+        // When the time limit comes first the run is cancelled, and Subprocess's teardown kills the
+        // child's process group (see ``ChildConfiguration``) before the run returns.
+        let status = try await firstOf(seconds: timeout) {
+            try await Subprocess.run(
+                configuration.executable, arguments: configuration.arguments, environment: configuration.environment,
+                workingDirectory: configuration.workingDirectory, platformOptions: configuration.platformOptions,
+                input: .none, output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                error: .fileDescriptor(err, closeAfterSpawningProcess: true)
+            ).terminationStatus
         }
         guard let status else { throw ProgramTimedOut(command: command, timeout: timeout) }
         return ProgramResult(
@@ -163,6 +154,25 @@ struct ChildConfiguration: Sendable {
         options.processGroupID = 0
         options.teardownSequence = teardown + [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .seconds(10))]
         platformOptions = options
+    }
+}
+
+/// What `work` returns, or `nil` when `seconds` pass first. Then `onTimeout` runs (to end a wait
+/// that `work` can't see cancelled, such as a continuation), `work`'s task is cancelled, and both
+/// have ended when this returns.
+func firstOf<T: Sendable>(
+    seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> T, onTimeout: @Sendable () -> Void = {}
+) async throws -> T? {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await work() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = try await group.next() ?? nil
+        if first == nil { onTimeout() }
+        group.cancelAll()
+        return first
     }
 }
 
