@@ -299,6 +299,7 @@ let package = Package(
             name: "wallet-orders-store-benchmarks",
             dependencies: [
                 "BenchmarkHarness", "BenchmarkFixtures", "WalletOrders", "WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake",
+                .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Benchmarks/Sources/StoreBenchmarks",
             swiftSettings: swiftSettings

@@ -13,7 +13,9 @@ import BenchmarkFixtures
 // doesn't hold yet, so that each save writes.
 import BenchmarkHarness
 import Foundation
+import Subprocess
 import Synchronization
+import SystemPackage
 import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersPostgres
@@ -31,9 +33,11 @@ func variant(_ fixture: Fixture, orderIdentifier: String, second: Int, signingTi
     return try fixture.builder.build(OrderSource(files: files), signingTime: signingTime).bytes
 }
 
-/// What the benchmark processes leave behind (SQLite copies of about 1 GB each at 100,000 orders,
-/// with their WAL and shared-memory files; PostgreSQL copies of the fixture database), removed
-/// when the process exits.
+/// What the benchmark processes leave behind: SQLite copies of about 1 GB each at 100,000 orders,
+/// with their WAL and shared-memory files, removed when the process exits (`atExit`), and
+/// PostgreSQL copies of the fixture database, dropped through psql once every benchmark has run
+/// (`atEnd`, awaited by main.swift; a run that fails leaves them on the server, which `make bench`
+/// throws away with its cluster).
 enum Cleanup {
     private static let actions = Mutex<[@Sendable () -> Void]>([])
     private static let registered = Atomic<Bool>(false)
@@ -45,6 +49,17 @@ enum Cleanup {
                 for action in Cleanup.actions.withLock({ $0 }) { action() }
             }
         }
+    }
+
+    private static let endActions = Mutex<[@Sendable () async -> Void]>([])
+
+    static func atEnd(_ action: @escaping @Sendable () async -> Void) {
+        endActions.withLock { $0.append(action) }
+    }
+
+    /// Runs what `atEnd` registered.
+    static func end() async {
+        for action in endActions.withLock({ $0 }) { await action() }
     }
 
     static func removeAtExit(_ path: String) {
@@ -80,38 +95,34 @@ struct PostgresAdmin: Sendable {
     }
 
     /// Runs `sql`; returns psql's unaligned output. Retries while the database is still in use
-    /// (the backends of a closed pool take a moment to exit).
+    /// (the backends of a closed pool take a moment to exit). psql runs through Subprocess, awaited
+    /// without holding a thread.
     @discardableResult
-    func run(_ sql: String) throws -> String {
+    func run(_ sql: String) async throws -> String {
+        // The password in psql's environment, not on its command line.
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        let password = components.password
+        components.password = nil
+        let environment: Subprocess.Environment =
+            if let password { .inherit.updating(["PGPASSWORD": password]) } else { .inherit }
         for attempt in 0... {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            // The password in psql's environment, not on its command line.
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-            var environment = ProcessInfo.processInfo.environment
-            if let password = components.password { environment["PGPASSWORD"] = password }
-            components.password = nil
-            process.environment = environment
-            process.arguments = [psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", components.string!, "-c", sql]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            if process.terminationStatus == 0 { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let result = try await Subprocess.run(
+                psql.contains("/") ? .path(FilePath(psql)) : .name(psql),
+                arguments: ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", components.string!, "-c", sql],
+                environment: environment, output: .string(limit: 16 << 20), error: .string(limit: 1 << 20)
+            )
+            let message = result.standardError
+            if result.terminationStatus.isSuccess { return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard message.contains("is being accessed by other users"), attempt < 100 else {
                 throw BenchmarkSetupError(description: "psql \(sql): \(message)")
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         fatalError("unreachable")
     }
 
-    func exists(_ database: String) throws -> Bool {
-        try run("SELECT count(*) FROM pg_database WHERE datname = '\(database)'") == "1"
+    func exists(_ database: String) async throws -> Bool {
+        try await run("SELECT count(*) FROM pg_database WHERE datname = '\(database)'") == "1"
     }
 }
 
@@ -193,21 +204,21 @@ final class StoreFixture: Sendable {
     /// A copy of database fixture_COUNT, made through the store on this server the first time.
     private func openPostgres(_ admin: PostgresAdmin) async throws -> PostgresOrderStore {
         let fixture = "fixture_\(count)"
-        if try !admin.exists(fixture) {
+        if try await !admin.exists(fixture) {
             let making = fixture + "_making"
-            try admin.run("DROP DATABASE IF EXISTS \(making) WITH (FORCE)")
-            try admin.run("CREATE DATABASE \(making) TEMPLATE template0")
+            try await admin.run("DROP DATABASE IF EXISTS \(making) WITH (FORCE)")
+            try await admin.run("CREATE DATABASE \(making) TEMPLATE template0")
             let store = try await PostgresOrderStore(url: admin.url(database: making))
             try await fill(store, count: count, fixtures: fixtures, shipped: shipped)
             checkCount(try await store.count(), count)
             await store.close()
-            try admin.run("ALTER DATABASE \(making) RENAME TO \(fixture)")
+            try await admin.run("ALTER DATABASE \(making) RENAME TO \(fixture)")
         }
         let copy = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         // FILE_COPY: the template's files copied as they are (two checkpoints) rather than
         // through the WAL; the copy is as durable either way.
-        try admin.run("CREATE DATABASE \(copy) TEMPLATE \(fixture) STRATEGY FILE_COPY")
-        Cleanup.atExit { _ = try? admin.run("DROP DATABASE IF EXISTS \(copy) WITH (FORCE)") }
+        try await admin.run("CREATE DATABASE \(copy) TEMPLATE \(fixture) STRATEGY FILE_COPY")
+        Cleanup.atEnd { _ = try? await admin.run("DROP DATABASE IF EXISTS \(copy) WITH (FORCE)") }
         return try await PostgresOrderStore(url: admin.url(database: copy))
     }
 }

@@ -2,3 +2,4 @@
 import BenchmarkHarness
 
 await BenchmarkRunner.main(registering: benchmarks)
+await Cleanup.end()
