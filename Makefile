@@ -241,8 +241,8 @@ fuzz-smoke:
 ## Regenerate the files compiled into the library (Schemas/*.schema.json and Apple's certificates,
 ## as Swift string literals; a test fails when they are not current). `schemas` is the old name.
 resources schemas:
-	sh Sources/WalletOrders/Resources/generate-embedded-resources.sh > Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift.tmp
-	mv Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift.tmp Sources/WalletOrders/Resources/EmbeddedResources+Generated.swift
+	sh Sources/WalletArchives/Resources/generate-embedded-resources.sh > Sources/WalletArchives/Resources/EmbeddedResources+Generated.swift.tmp
+	mv Sources/WalletArchives/Resources/EmbeddedResources+Generated.swift.tmp Sources/WalletArchives/Resources/EmbeddedResources+Generated.swift
 
 ## Regenerate the ISO 4217/3166/639/15924 tables from Debian's iso-codes and ICU.
 reference-data: setup-test

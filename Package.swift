@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
+        .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletOrdersStore", targets: ["WalletOrdersStore"]),
         .library(name: "WalletOrdersIntake", targets: ["WalletOrdersIntake"]),
         .library(name: "WalletOrdersPostgres", targets: ["WalletOrdersPostgres"]),
@@ -80,16 +81,29 @@ let package = Package(
             name: "WalletOrdersJSON",
             swiftSettings: swiftSettings
         ),
-        // The public library: Swift types only.
+        // The core both archive kinds share: zip reading and writing within strict limits, the
+        // manifest (SHA-256 or SHA-1), CMS signing and verification, the Order Type ID and Pass Type
+        // ID certificate profiles, diagnostics and the rule catalogue, bounded files, the one error
+        // type. Re-exported by WalletOrders and WalletPasses, which don't import each other.
         .target(
-            name: "WalletOrders",
+            name: "WalletArchives",
             dependencies: ["WalletOrdersInterop", "WalletOrdersJSON"],
             // No resource bundle: the schemas and Apple's certificates are compiled in
             // (Resources/EmbeddedResources+Generated.swift, `make resources`), so the binary runs alone.
-            exclude: [
-                "Validation/ReferenceData/Generator", "Resources/TrustAnchors",
-                "Resources/generate-embedded-resources.sh",
-            ],
+            exclude: ["Resources/TrustAnchors", "Resources/generate-embedded-resources.sh"],
+            swiftSettings: swiftSettings
+        ),
+        // The public library for orders: Swift types only.
+        .target(
+            name: "WalletOrders",
+            dependencies: ["WalletArchives", "WalletOrdersInterop", "WalletOrdersJSON"],
+            exclude: ["Validation/ReferenceData/Generator"],
+            swiftSettings: swiftSettings
+        ),
+        // The public library for passes (`.pkpass`, `.pkpasses`): Swift types only.
+        .target(
+            name: "WalletPasses",
+            dependencies: ["WalletArchives", "WalletOrdersInterop", "WalletOrdersJSON"],
             swiftSettings: swiftSettings
         ),
         // The order store (FinanceKit's save/contains answers) on embedded SQLite through GRDB.
@@ -181,6 +195,7 @@ let package = Package(
             name: "wallet-orders",
             dependencies: [
                 "WalletOrders",
+                "WalletPasses",
                 "WalletOrdersInterop",  // the C libraries' versions, for --version
                 "WalletOrdersBarcodeInterop",  // libzint's version, for doctor
                 "WalletOrdersStore",
@@ -342,6 +357,11 @@ let package = Package(
             name: "WalletOrdersFuzzTests",
             dependencies: ["WalletOrdersFuzzTargets", "WalletOrders", "WalletOrdersInterop", "WalletOrdersTestSupport"],
             path: "Tests/Fuzz/RegressionTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WalletPassesTests",
+            dependencies: ["WalletPasses", "WalletArchives", "WalletOrdersInterop", "WalletOrdersTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

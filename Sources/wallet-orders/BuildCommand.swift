@@ -2,6 +2,7 @@ package import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersIntake
+import WalletPasses
 
 /// `wallet-orders build SOURCE --out FILE.order …` and
 /// `wallet-orders build --batch INPUT --template DIR --out DIR …` (BatchBuild.swift).
@@ -10,12 +11,18 @@ package struct BuildCommand: AsyncParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Package and sign an order source folder into a .order archive, or many orders at once.",
+        abstract: "Package and sign an order or pass source folder into a .order or .pkpass archive, or many orders at once.",
         discussion: """
             SOURCE holds order.json, its images and its .lproj folders. Junk (.DS_Store, __MACOSX/, \
             dotfiles, an old manifest.json or signature) is skipped and listed. The source is \
             validated first (as `wallet-orders validate SOURCE` does); errors stop the build unless \
             --no-validate.
+
+            A SOURCE holding pass.json (a pass folder, or a Pass Designer .pkpasstemplate) builds \
+            a .pkpass: a SHA-1 manifest, as Wallet requires, signed with a Pass Type ID \
+            certificate whose pass-type marker names passTypeIdentifier and whose OU is \
+            teamIdentifier (anything else is refused before signing). Check the result with \
+            `wallet-orders verify`.
 
             The output is reproducible: the same files, identity and signing time give a \
             byte-identical archive. The signing time is --signing-time, else SOURCE_DATE_EPOCH, \
@@ -24,6 +31,8 @@ package struct BuildCommand: AsyncParsableCommand {
             Examples:
               wallet-orders build Samples/store-pickup --out pickup.order \\
                   --cert order-type.pem --key order-type.key.pem --wwdr AppleWWDRCAG4.cer
+              wallet-orders build my-pass --out my.pkpass \\
+                  --cert pass-type.pem --key pass-type.key.pem --wwdr AppleWWDRCAG4.cer
               ORDER_P12_PASS=… wallet-orders build my-order --out my.order \\
                   --p12 OrderTypeID.p12 --passphrase-env ORDER_P12_PASS \\
                   --wwdr AppleWWDRCAG4.cer
@@ -57,7 +66,7 @@ package struct BuildCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The order source folder (not with --batch).", valueName: "source"))
+    @Argument(help: ArgumentHelp("The order or pass source folder (not with --batch).", valueName: "source"))
     package var source: String?
 
     @Option(
@@ -130,6 +139,10 @@ package struct BuildCommand: AsyncParsableCommand {
         let source = self.source ?? ""
         let time = try SigningTime.resolve(signingTime)
         let output = OutputTarget(out)
+        if FileManager.default.fileExists(atPath: source + "/pass.json") && !FileManager.default.fileExists(atPath: source + "/order.json") {
+            try buildPass(source, time: time, output: output)
+            return
+        }
         try await reportingFailuresAsync(verbose: verbose) {
             try output.check(notInside: source)
             let identity = try signing.loadIdentity(validAt: time)
@@ -177,23 +190,64 @@ package struct BuildCommand: AsyncParsableCommand {
     }
 }
 
+extension BuildCommand {
+    /// Builds the pass source folder `source`: the builder checks that the certificate is a
+    /// Pass Type ID certificate for the pass's type and team before it signs.
+    func buildPass(_ source: String, time: Date, output: OutputTarget) throws {
+        try reportingFailures(verbose: verbose) {
+            try output.check(notInside: source)
+            let identity = try signing.loadIdentity(validAt: time, for: .pass)
+            let passSource = try PassSource(directory: URL(fileURLWithPath: source))
+            let built = try PassArchiveBuilder(identity: identity, compression: compression.compression).build(passSource, signingTime: time)
+            try output.write(built.bytes)
+            if json {
+                try JSONOutput.print(BuildSummary(built, path: out, fileCount: passSource.files.count))
+                return
+            }
+            for diagnostic in built.diagnostics {
+                Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " " + diagnostic.message, to: .standardError)
+            }
+            Terminal.write(
+                "\(Terminal.styled("built", .green, on: output.messages)) \(output): \(built.bytes.count) bytes, \(passSource.files.count + 2) files, pass \(built.passTypeIdentifier)/\(built.serialNumber ?? "(no serial)"), signed by \(identity.certificateSummary.commonName ?? identity.certificateSummary.subject)",
+                to: output.messages)
+        }
+    }
+}
+
 /// The `build --json` output.
 struct BuildSummary: Encodable {
     var path: String
+    /// `order` or `pass`.
+    var kind: ArchiveKind
     var bytes: Int
     var files: Int
-    var orderTypeIdentifier: String
-    var orderIdentifier: String
+    var orderTypeIdentifier: String?
+    var orderIdentifier: String?
+    var passTypeIdentifier: String?
+    var serialNumber: String?
     var signingTime: Date
     var manifest: [String: String]
     var diagnostics: [Diagnostic]
 
     init(_ built: BuiltOrderArchive, path: String, fileCount: Int) {
         self.path = path
+        self.kind = .order
         self.bytes = built.bytes.count
         self.files = fileCount + 2
         self.orderTypeIdentifier = built.orderIdentifier.orderTypeIdentifier
         self.orderIdentifier = built.orderIdentifier.orderIdentifier
+        self.signingTime = built.signingTime
+        self.manifest = built.manifest.hashes
+        self.diagnostics = built.diagnostics
+    }
+
+    init(_ built: BuiltPassArchive, path: String, fileCount: Int) {
+        self.path = path
+        self.kind = .pass
+        self.bytes = built.bytes.count
+        self.files = fileCount + 2
+        self.passTypeIdentifier = built.passTypeIdentifier
+        self.serialNumber = built.serialNumber
         self.signingTime = built.signingTime
         self.manifest = built.manifest.hashes
         self.diagnostics = built.diagnostics

@@ -1,8 +1,9 @@
 package import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPasses
 
-/// `wallet-orders dev-certs --order-type-id ID --team-id TEAM --out DIR`
+/// `wallet-orders dev-certs --order-type-id ID|--pass-type-id ID --team-id TEAM --out DIR`
 package struct DevCertsCommand: ParsableCommand {
     package init() {}
 
@@ -17,6 +18,10 @@ package struct DevCertsCommand: ParsableCommand {
               order-type.key.pem        its private key (unencrypted PKCS #8)
               order-type.p12            certificate, key and intermediate as a .p12
               README.txt                what the files are
+            With --pass-type-id, pass-type.pem, pass-type.key.pem and pass-type.p12 instead: a \
+            Pass Type ID certificate in Apple's profile (extended key usage \
+            1.2.840.113635.100.4.14, the pass-type marker naming the pass type, OU the team; \
+            with --nfc also the NFC marker that passes with nfc need).
 
             Apple Wallet trusts none of these. The .p12 passphrase is taken from --p12-passphrase-env \
             (default: empty). Each file is written as `build --out FILE` writes (see `build --help`); \
@@ -27,6 +32,8 @@ package struct DevCertsCommand: ParsableCommand {
             works) until five years (the order type certificate: one year) from now.
 
             Examples:
+              wallet-orders dev-certs --pass-type-id pass.com.example.ticket \\
+                  --team-id ABCDE12345 --out certs
               wallet-orders dev-certs --order-type-id Samples/shipped-ecommerce \\
                   --team-id ABCDE12345 --out certs
               wallet-orders dev-certs --order-type-id order.com.example.shop \\
@@ -41,6 +48,16 @@ package struct DevCertsCommand: ParsableCommand {
             valueName: "id|source"))
     package var orderTypeIdentifiers: [String] = []
 
+    @Option(
+        name: .customLong("pass-type-id"),
+        help: ArgumentHelp(
+            "The pass type identifier (certificate UID and pass-type marker), or a pass source folder (or its pass.json) to take it from.",
+            valueName: "id|source"))
+    package var passTypeIdentifiers: [String] = []
+
+    @Flag(help: "With --pass-type-id: an NFC-enabled certificate (Apple's 'Pass Type ID with NFC'), which passes with nfc need.")
+    package var nfc = false
+
     @Option(name: .customLong("team-id"), help: ArgumentHelp("The Team ID (certificate OU).", valueName: "team"))
     package var teamIdentifier: String
 
@@ -53,20 +70,38 @@ package struct DevCertsCommand: ParsableCommand {
     @Flag(help: "Replace files that already exist in the folder.")
     package var force = false
 
-    package static let fileNames = [
-        "root-ca.pem", "wwdr-intermediate.pem", "order-type.pem", "order-type.key.pem", "order-type.p12", "README.txt",
-    ]
+    package static let fileNames = fileNames(for: .order)
+
+    /// The files written for a certificate of `kind`.
+    static func fileNames(for kind: ArchiveKind) -> [String] {
+        let leaf = kind == .order ? "order-type" : "pass-type"
+        return ["root-ca.pem", "wwdr-intermediate.pem", "\(leaf).pem", "\(leaf).key.pem", "\(leaf).p12", "README.txt"]
+    }
+
+    /// What the certificate signs: passes with `--pass-type-id`, orders otherwise.
+    var kind: ArchiveKind { passTypeIdentifiers.isEmpty ? .order : .pass }
 
     package func validate() throws {
-        if orderTypeIdentifiers.isEmpty {
-            throw ValidationError("Missing --order-type-id (an identifier such as order.com.example.shop, or a source folder).")
-        }
-        if orderTypeIdentifiers.count > 1 {
+        if !orderTypeIdentifiers.isEmpty && !passTypeIdentifiers.isEmpty {
             throw ValidationError(
-                "--order-type-id was given \(orderTypeIdentifiers.count) times (\(orderTypeIdentifiers.joined(separator: ", "))); "
-                    + "one certificate has one order type identifier. Run dev-certs once per order type, each with its own --out.")
+                "Give --order-type-id or --pass-type-id, not both: a certificate signs orders or passes. Run dev-certs once for each, with its own --out."
+            )
         }
-        if orderTypeIdentifiers[0].isEmpty { throw ValidationError("--order-type-id must not be empty.") }
+        if orderTypeIdentifiers.isEmpty && passTypeIdentifiers.isEmpty {
+            throw ValidationError(
+                "Missing --order-type-id (an identifier such as order.com.example.shop, or a source folder) or --pass-type-id (pass.com.example.ticket)."
+            )
+        }
+        for (option, values, noun) in [("--order-type-id", orderTypeIdentifiers, "order type"), ("--pass-type-id", passTypeIdentifiers, "pass type")]
+        {
+            if values.count > 1 {
+                throw ValidationError(
+                    "\(option) was given \(values.count) times (\(values.joined(separator: ", "))); "
+                        + "one certificate has one \(noun) identifier. Run dev-certs once per \(noun), each with its own --out.")
+            }
+            if values.first?.isEmpty == true { throw ValidationError("\(option) must not be empty.") }
+        }
+        if nfc && passTypeIdentifiers.isEmpty { throw ValidationError("--nfc makes a Pass Type ID certificate: give --pass-type-id.") }
         if teamIdentifier.isEmpty { throw ValidationError("--team-id must not be empty.") }
     }
 
@@ -96,11 +131,36 @@ package struct DevCertsCommand: ParsableCommand {
         return identifier
     }
 
+    /// The identifier named by `--pass-type-id`: the value itself, or the `passTypeIdentifier` of
+    /// the pass source folder (or `pass.json`) it names.
+    static func resolvePassTypeIdentifier(_ value: String) throws -> String {
+        var isFolder: ObjCBool = false
+        guard value.contains("/") || FileManager.default.fileExists(atPath: value, isDirectory: &isFolder) else { return value }
+        guard FileManager.default.fileExists(atPath: value, isDirectory: &isFolder) else {
+            throw WalletOrdersError(
+                .fileAccess, "'\(value)' does not exist.",
+                hint: "Give --pass-type-id an identifier (pass.com.example.ticket) or a pass source folder.")
+        }
+        let source = isFolder.boolValue ? URL(fileURLWithPath: value) : URL(fileURLWithPath: value).deletingLastPathComponent()
+        guard let identifier = try PassSource(directory: source).passJSON.flatMap({ try? PassArchive.identity(of: $0) })?.passTypeIdentifier,
+            !identifier.isEmpty
+        else {
+            throw WalletOrdersError(
+                .invalidOrder, "'\(value)' has no pass.json with a passTypeIdentifier.",
+                hint: "Give --pass-type-id an identifier (pass.com.example.ticket), or a source folder holding pass.json.")
+        }
+        return identifier
+    }
+
     package func run() throws {
         try reportingFailures {
-            let orderTypeIdentifier = try Self.resolveOrderTypeIdentifier(orderTypeIdentifiers[0])
+            let kind = kind
+            let typeIdentifier =
+                kind == .order
+                ? try Self.resolveOrderTypeIdentifier(orderTypeIdentifiers[0]) : try Self.resolvePassTypeIdentifier(passTypeIdentifiers[0])
             let folder = URL(fileURLWithPath: out)
-            let existing = Self.fileNames.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+            let fileNames = Self.fileNames(for: kind)
+            let existing = fileNames.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             if !existing.isEmpty && !force {
                 throw WalletOrdersError(
                     .fileAccess, "'\(out)' already holds \(existing.joined(separator: ", ")).",
@@ -110,42 +170,49 @@ package struct DevCertsCommand: ParsableCommand {
             let sinceValidFrom = Date().timeIntervalSince(Self.validFrom)
             let authority = try DevelopmentCertificateAuthority(
                 validFrom: Self.validFrom, validFor: sinceValidFrom + 5 * 365 * 86_400)
-            let leaf = try authority.issueOrderTypeCertificate(
-                orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: teamIdentifier, validFrom: Self.validFrom,
-                validFor: sinceValidFrom + 365 * 86_400)
+            let leaf =
+                kind == .order
+                ? try authority.issueOrderTypeCertificate(
+                    orderTypeIdentifier: typeIdentifier, teamIdentifier: teamIdentifier, validFrom: Self.validFrom,
+                    validFor: sinceValidFrom + 365 * 86_400)
+                : try authority.issuePassTypeCertificate(
+                    passTypeIdentifier: typeIdentifier, teamIdentifier: teamIdentifier, nfc: nfc, validFrom: Self.validFrom,
+                    validFor: sinceValidFrom + 365 * 86_400)
             let files: [(String, [UInt8], Int)] = [
-                ("root-ca.pem", Array(authority.rootCertificatePEM.utf8), 0o644),
-                ("wwdr-intermediate.pem", Array(authority.intermediateCertificatePEM.utf8), 0o644),
-                ("order-type.pem", Array(leaf.certificatePEM.utf8), 0o644),
-                ("order-type.key.pem", Array(try leaf.privateKeyPEM().utf8), 0o600),
-                ("order-type.p12", try leaf.pkcs12(passphrase: passphrase), 0o600),
-                ("README.txt", Array(readme(leaf.summary).utf8), 0o644),
+                (fileNames[0], Array(authority.rootCertificatePEM.utf8), 0o644),
+                (fileNames[1], Array(authority.intermediateCertificatePEM.utf8), 0o644),
+                (fileNames[2], Array(leaf.certificatePEM.utf8), 0o644),
+                (fileNames[3], Array(try leaf.privateKeyPEM().utf8), 0o600),
+                (fileNames[4], try leaf.pkcs12(passphrase: passphrase), 0o600),
+                (fileNames[5], Array(readme(leaf.summary, kind: kind).utf8), 0o644),
             ]
             try OutputTarget.makeFolder(out)
             for (name, bytes, mode) in files {
                 try OutputTarget.path(folder.appendingPathComponent(name).path).write(bytes, mode: mode)
             }
-            Terminal.write("wrote TEST-ONLY certificates for \(orderTypeIdentifier) (team \(teamIdentifier)) to \(out)/:")
+            Terminal.write("wrote TEST-ONLY certificates for \(typeIdentifier) (team \(teamIdentifier)) to \(out)/:")
             for (name, _, _) in files { Terminal.write("  \(name)") }
         }
     }
 
-    private func readme(_ summary: CertificateSummary) -> String {
-        """
-        TEST ONLY. Made by `wallet-orders dev-certs`. Apple Wallet does not trust these certificates.
+    private func readme(_ summary: CertificateSummary, kind: ArchiveKind) -> String {
+        let leaf = kind == .order ? "order-type" : "pass-type"
+        let name = kind == .order ? "Order Type ID cert " : "Pass Type ID cert  "
+        return """
+            TEST ONLY. Made by `wallet-orders dev-certs`. Apple Wallet does not trust these certificates.
 
-        root-ca.pem            test root CA         -> wallet-orders verify --trust-root root-ca.pem
-        wwdr-intermediate.pem  WWDR-like CA         -> wallet-orders build --wwdr wwdr-intermediate.pem
-        order-type.pem         Order Type ID cert   -> wallet-orders build --cert order-type.pem
-        order-type.key.pem     its private key      -> wallet-orders build --key order-type.key.pem
-        order-type.p12         cert + key + WWDR    -> wallet-orders build --p12 order-type.p12
+            root-ca.pem            test root CA         -> wallet-orders verify --trust-root root-ca.pem
+            wwdr-intermediate.pem  WWDR-like CA         -> wallet-orders build --wwdr wwdr-intermediate.pem
+            \(leaf).pem         \(name)  -> wallet-orders build --cert \(leaf).pem
+            \(leaf).key.pem     its private key      -> wallet-orders build --key \(leaf).key.pem
+            \(leaf).p12         cert + key + WWDR    -> wallet-orders build --p12 \(leaf).p12
 
-        Signing certificate: \(summary.subject)
-        Valid: \(ISO8601DateFormatter().string(from: summary.notBefore)) to \(ISO8601DateFormatter().string(from: summary.notAfter))
+            Signing certificate: \(summary.subject)
+            Valid: \(ISO8601DateFormatter().string(from: summary.notBefore)) to \(ISO8601DateFormatter().string(from: summary.notAfter))
 
-        For real orders, export your Order Type ID certificate from Keychain Access (.p12) and
-        download Apple's WWDR intermediate (AppleWWDRCAG4.cer) from https://www.apple.com/certificateauthority/.
+            For real \(kind.noun)s, export your \(kind.certificateName) certificate from Keychain Access (.p12) and
+            download Apple's WWDR intermediate (AppleWWDRCAG4.cer) from https://www.apple.com/certificateauthority/.
 
-        """
+            """
     }
 }

@@ -1,6 +1,7 @@
 package import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPasses
 
 /// `wallet-orders inspect PATH…`
 package struct InspectCommand: ParsableCommand {
@@ -8,10 +9,11 @@ package struct InspectCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show what an archive holds: entries, order, manifest and signature facts.",
+        abstract: "Show what an archive holds: entries, order or pass, manifest and signature facts.",
         discussion: """
             Inspecting judges nothing (use verify for that); it reads what it can. Paths are read \
-            as validate reads them: archives, folders searched for *.order, quoted globs. \
+            as validate reads them: .order and .pkpass archives, folders searched for them, \
+            quoted globs. Each says which kind it is. \
             Exit code 1 when a path can't be opened.
 
             Examples:
@@ -28,10 +30,14 @@ package struct InspectCommand: ParsableCommand {
 
     struct Inspection: Encodable {
         var path: String
+        /// `order` or `pass`, once the archive is open.
+        var kind: ArchiveKind?
         var bytes: Int?
         var entries: [OrderArchive.Entry]?
         var order: Order?
         var orderError: String?
+        var pass: PassFacts?
+        var passError: String?
         var manifest: [String: String]?
         var manifestError: String?
         var signature: SignatureInfo?
@@ -39,6 +45,17 @@ package struct InspectCommand: ParsableCommand {
         /// Why the path could not be opened at all (then only `path`, `error` and `hint` are set).
         var error: String?
         var hint: String?
+    }
+
+    /// What `pass.json` says of the pass's identity.
+    struct PassFacts: Encodable {
+        var passTypeIdentifier: String?
+        var serialNumber: String?
+        var teamIdentifier: String?
+        var organizationName: String?
+        var description: String?
+        var styles: [String]
+        var hasNFC: Bool
     }
 
     /// What `--json` prints: the same `version` and `tool` as validate's and verify's reports.
@@ -52,13 +69,36 @@ package struct InspectCommand: ParsableCommand {
         switch target {
         case .missing(let path, let reason):
             return Inspection(path: path, error: reason, hint: PathArguments.missingHint)
-        case .source(let path):
-            let report = PathArguments.sourceFolderReport(path, command: "inspect")
+        case .source(let path), .passSource(let path):
+            let kind: ArchiveKind = if case .passSource = target { .pass } else { .order }
+            let report = PathArguments.sourceFolderReport(path, command: "inspect", kind: kind)
             return Inspection(path: path, error: report.diagnostics[0].message, hint: report.diagnostics[0].hint)
+        case .passBundle(let path):
+            return Inspection(
+                path: path, error: "'\(path)' is a bundle of passes; inspect reads one archive at a time.",
+                hint: "Unzip the bundle and inspect each .pkpass, or verify the bundle: `wallet-orders verify \(path)`.")
+        case .pass(let path):
+            do {
+                let opened = try PassArchive(contentsOf: URL(fileURLWithPath: path))
+                var inspection = Inspection(path: path, kind: .pass, bytes: opened.byteCount, entries: opened.entries)
+                do {
+                    let identity = try opened.identity()
+                    inspection.pass = PassFacts(
+                        passTypeIdentifier: identity.passTypeIdentifier, serialNumber: identity.serialNumber,
+                        teamIdentifier: identity.teamIdentifier, organizationName: identity.organizationName,
+                        description: identity.description, styles: identity.styles, hasNFC: identity.hasNFC)
+                } catch { inspection.passError = "\(error)" }
+                do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
+                do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
+                return inspection
+            } catch {
+                let failure = error as? WalletOrdersError
+                return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
+            }
         case .archive(let path):
             do {
                 let opened = try OrderArchive(contentsOf: URL(fileURLWithPath: path))
-                var inspection = Inspection(path: path, bytes: opened.byteCount, entries: opened.entries)
+                var inspection = Inspection(path: path, kind: .order, bytes: opened.byteCount, entries: opened.entries)
                 do { inspection.order = try opened.order() } catch { inspection.orderError = "\(error)" }
                 do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
                 do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
@@ -97,8 +137,21 @@ package struct InspectCommand: ParsableCommand {
                 "  \(entry.path.padding(toLength: max(36, entry.path.count), withPad: " ", startingAt: 0)) \(size.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.compression)"
             )
         }
-        Terminal.write(bold("order"))
-        if let order = inspection.order {
+        if inspection.kind == .pass {
+            Terminal.write(bold("pass"))
+            if let pass = inspection.pass {
+                Terminal.write("  type:        \(pass.passTypeIdentifier ?? "(none)")")
+                Terminal.write("  serial:      \(pass.serialNumber ?? "(none)")")
+                Terminal.write("  team:        \(pass.teamIdentifier ?? "(none)")")
+                Terminal.write("  organization: \(pass.organizationName ?? "(none)")")
+                Terminal.write(
+                    "  style:       \(pass.styles.isEmpty ? "(none)" : pass.styles.joined(separator: ", "))\(pass.hasNFC ? ", with nfc" : "")")
+            } else {
+                Terminal.write("  unreadable: \(inspection.passError ?? "")")
+            }
+        }
+        if inspection.kind != .pass, let order = inspection.order {
+            Terminal.write(bold("order"))
             Terminal.write("  identifier:  \(order.fullyQualifiedIdentifier)")
             Terminal.write("  status:      \(order.status)")
             Terminal.write("  merchant:    \(order.merchant.displayName) (\(order.merchant.merchantIdentifier))")
@@ -108,7 +161,8 @@ package struct InspectCommand: ParsableCommand {
                 Terminal.write("  total:       \(total.amount.text) \(total.currency)")
             }
             Terminal.write("  line items:  \(order.lineItems?.count ?? 0), fulfillments: \(order.fulfillments?.count ?? 0)")
-        } else {
+        } else if inspection.kind != .pass {
+            Terminal.write(bold("order"))
             Terminal.write("  unreadable: \(inspection.orderError ?? "")")
         }
         Terminal.write(bold("manifest"))

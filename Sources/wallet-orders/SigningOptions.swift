@@ -52,12 +52,12 @@ package struct SigningOptions: ParsableArguments {
     }
 
     /// Loads the identity, prompting on the terminal for a passphrase when one is needed and none was given.
-    func loadIdentity(validAt date: Date) throws -> SigningIdentity {
+    func loadIdentity(validAt date: Date, for kind: ArchiveKind = .order) throws -> SigningIdentity {
         let wwdr = intermediate.map { URL(fileURLWithPath: $0) }
         if let pkcs12 {
             let url = URL(fileURLWithPath: pkcs12)
             let source = try passphraseSource ?? promptedPassphrase(for: ".p12 file '\(pkcs12)'")
-            return try SigningIdentity.load(pkcs12File: url, passphrase: source, intermediateFile: wwdr, validAt: date)
+            return try SigningIdentity.load(pkcs12File: url, passphrase: source, intermediateFile: wwdr, validAt: date, for: kind)
         }
         let certificateURL = URL(fileURLWithPath: certificate ?? "")
         let keyURL = URL(fileURLWithPath: privateKey ?? "")
@@ -71,7 +71,7 @@ package struct SigningOptions: ParsableArguments {
         }
         return try SigningIdentity.load(
             certificateFile: certificateURL, privateKeyFile: keyURL, passphrase: passphrase,
-            intermediateFile: wwdr, validAt: date)
+            intermediateFile: wwdr, validAt: date, for: kind)
     }
 
     /// What a PEM file holds, by its first `-----BEGIN …-----` line: `"key"`, `"certificate"` or `nil`.

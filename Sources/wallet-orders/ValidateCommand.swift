@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPasses
 
 /// `--format`: the library's ``ReportFormat`` as a command-line value.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -74,6 +75,7 @@ struct ValidateCommand: AsyncParsableCommand {
             let anchors = try TrustRoots.read(trustRoots)
             return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         }
+        let passVerifier = try reportingFailures { try PassArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)) }
         let targets = PathArguments.expand(paths)
         if targets.count > 1 { AllocatorTuning.forBatch() }
         let renderer = ReportRenderer(
@@ -87,7 +89,8 @@ struct ValidateCommand: AsyncParsableCommand {
         var pending: [Int: ValidationReport] = [:]
         for (index, target) in targets.enumerated() {
             switch target {
-            case .missing: pending[index] = Self.validate(target, with: validator)
+            case .missing, .pass, .passBundle, .passSource:
+                pending[index] = Self.validate(target, with: validator, passes: passVerifier)
             case .archive(let path), .source(let path):
                 urls.append(URL(fileURLWithPath: path))
                 targetOfURL.append(index)
@@ -156,10 +159,19 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    static func validate(_ target: PathArguments.Target, with validator: OrderValidator) -> ValidationReport {
+    /// The report of one target that is not an order checked in the parallel batch.
+    static func validate(_ target: PathArguments.Target, with validator: OrderValidator, passes: PassArchiveVerifier)
+        -> ValidationReport
+    {
         switch target {
         case .missing(let path, let reason):
             return PathArguments.missingReport(path, reason: reason)
+        case .pass(let path):
+            return passes.verify(archiveAt: path)
+        case .passBundle(let path):
+            return PassBundleFile.mergedReport(path, with: passes)
+        case .passSource(let path):
+            return PathArguments.sourceFolderReport(path, command: "validate", kind: .pass)
         case .archive(let path):
             return CLIHints.annotated(validator.validate(archiveAt: path))
         case .source(let path):

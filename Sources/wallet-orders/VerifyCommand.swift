@@ -1,6 +1,7 @@
 package import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPasses
 
 /// `wallet-orders verify FILE.order…`
 package struct VerifyCommand: ParsableCommand {
@@ -8,15 +9,20 @@ package struct VerifyCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify archives: zip safety, manifest, signature and certificate chain.",
+        abstract: "Verify orders and passes: zip safety, manifest, signature and certificate chain.",
         discussion: """
-            Paths are read as validate reads them: archives, folders searched for *.order, and \
-            quoted globs ('out/*.order'). Every finding is listed with its rule id, the file it \
+            Paths are read as validate reads them: .order archives, .pkpass passes, .pkpasses \
+            bundles (each pass inside reported on its own), folders searched for them, and \
+            quoted globs ('out/*.order'). Each report says which kind it found. Passes are checked \
+            against Apple's Pass Type ID profile: the certificate's pass-type marker must name \
+            passTypeIdentifier, its subject OU teamIdentifier, and a pass with nfc needs the \
+            NFC-enabled certificate. Every finding is listed with its rule id, the file it \
             concerns and a hint. --json prints the document validate --format json prints. \
             Exit code 0 when every archive verifies without errors, 1 otherwise.
 
             Examples:
               wallet-orders verify order.order
+              wallet-orders verify ticket.pkpass tickets.pkpasses
               wallet-orders verify 'out/*.order' --trust-root certs/root-ca.pem --json
             """
     )
@@ -33,15 +39,18 @@ package struct VerifyCommand: ParsableCommand {
     package var json = false
 
     package func run() throws {
-        let verifier = try reportingFailures {
+        let (verifier, passVerifier) = try reportingFailures {
             let anchors = try TrustRoots.read(trustRoots)
-            return try OrderArchiveVerifier(additionalTrustAnchors: anchors)
+            return (try OrderArchiveVerifier(additionalTrustAnchors: anchors), try PassArchiveVerifier(additionalTrustAnchors: anchors))
         }
-        let reports = PathArguments.expand(archives).map { target -> ValidationReport in
+        let reports = PathArguments.expand(archives).flatMap { target -> [ValidationReport] in
             switch target {
-            case .archive(let path): CLIHints.annotated(verifier.verify(archiveAt: path))
-            case .source(let path): PathArguments.sourceFolderReport(path, command: "verify")
-            case .missing(let path, let reason): PathArguments.missingReport(path, reason: reason)
+            case .archive(let path): [CLIHints.annotated(verifier.verify(archiveAt: path))]
+            case .source(let path): [PathArguments.sourceFolderReport(path, command: "verify")]
+            case .pass(let path): [passVerifier.verify(archiveAt: path)]
+            case .passBundle(let path): PassBundleFile.verify(path, with: passVerifier)
+            case .passSource(let path): [PathArguments.sourceFolderReport(path, command: "verify", kind: .pass)]
+            case .missing(let path, let reason): [PathArguments.missingReport(path, reason: reason)]
             }
         }
         if json {
@@ -68,5 +77,30 @@ enum ReportPrinter {
                 "  \(diagnostic.location): \(Terminal.styled("\(diagnostic.severity)[\(diagnostic.ruleID)]", style)): \(diagnostic.message)")
             if let hint = diagnostic.hint { Terminal.write("    \(Terminal.styled("hint:", .cyan)) \(hint)") }
         }
+    }
+}
+
+/// A `.pkpasses` file read within its limit, then each pass verified on its own.
+enum PassBundleFile {
+    static func verify(_ path: String, with verifier: PassArchiveVerifier) -> [ValidationReport] {
+        do {
+            return PassBundle.verify(bytes: try BoundedFile.read(path, as: .passArchive), subject: path, with: verifier)
+        } catch {
+            return [.unreadable(path, error)]
+        }
+    }
+
+    /// The bundle's reports as one report of `path`: each finding's file named inside its pass
+    /// (`ticket.pkpass/pass.json`).
+    static func mergedReport(_ path: String, with verifier: PassArchiveVerifier) -> ValidationReport {
+        var merged = ValidationReport(subject: path)
+        for report in verify(path, with: verifier) {
+            let member = report.subject.hasPrefix(path + "/") ? String(report.subject.dropFirst(path.count + 1)) : nil
+            for var diagnostic in report.diagnostics {
+                if let member { diagnostic.location.file = member + (diagnostic.location.file.map { "/" + $0 } ?? "") }
+                merged.diagnostics.append(diagnostic)
+            }
+        }
+        return merged
     }
 }

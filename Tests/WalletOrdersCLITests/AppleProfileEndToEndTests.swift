@@ -15,7 +15,7 @@ struct AppleProfileEndToEndTests {
     static let key = "merchant-key-0123456789abcdef"
     static let support = Repository.tests.appendingPathComponent("WalletOrdersTests/Support", isDirectory: true)
     static let realLeaf = Repository.tests.appendingPathComponent("Fixtures/Apple/real-order-type-id-certificate.pem")
-    static let appleWWDR = Repository.root.appendingPathComponent("Sources/WalletOrders/Resources/TrustAnchors/apple-wwdr-g4.pem")
+    static let appleWWDR = Repository.root.appendingPathComponent("Sources/WalletArchives/Resources/TrustAnchors/apple-wwdr-g4.pem")
 
     /// A chain made by `apple_profile_chain.py issue`.
     struct Chain {

@@ -54,7 +54,7 @@ import WalletOrdersTestSupport
         let verifier = try OrderArchiveVerifier()
         let signer = verifier.cache.certificate(Self.real)
         let wwdr = verifier.cache.certificate(BundledCertificates.appleWWDRG4)
-        #expect(signer.profileProblems.isEmpty)
+        #expect(signer.profileProblems(for: .order).isEmpty)
 
         // Signed while valid, checked today: Wallet's answer is the archive's; the warning is the expiry.
         var signedWhileValid = ValidationReport(subject: "real")

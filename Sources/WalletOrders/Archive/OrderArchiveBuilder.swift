@@ -54,31 +54,13 @@ public struct OrderArchiveBuilder: Sendable {
         if filesSize.isTooLarge { throw Self.tooLarge(filesSize) }
         try identity.checkValidity(at: signingTime)
 
-        let manifest = Manifest(hashing: source.files)
-        let manifestBytes = manifest.jsonBytes
-        let signature = try identity.sign(manifestBytes, signingTime: signingTime)
+        let writer = SignedArchiveWriter(kind: .order, identity: identity, compression: compression)
+        let (manifest, manifestBytes, signature) = try writer.sign(source.files, signingTime: signingTime)
         sizes[OrderArchive.manifestPath] = manifestBytes.count
         sizes[OrderArchive.signaturePath] = signature.count
         let total = ArchiveLimits.BundleSize(sizes)
         if total.isTooLarge { throw Self.tooLarge(total) }
-
-        let deflate = compression == .deflate
-        var entries: [ZipWriter.Entry] = [
-            .init(path: OrderArchive.orderPath, bytes: orderJSON, deflate: deflate),
-            .init(path: OrderArchive.manifestPath, bytes: manifestBytes, deflate: deflate),
-            .init(path: OrderArchive.signaturePath, bytes: signature, deflate: false),
-        ]
-        let others = source.files.keys.filter { $0 != OrderArchive.orderPath }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        for path in others {
-            entries.append(.init(path: path, bytes: source.files[path] ?? [], deflate: deflate && !Self.isAlreadyCompressed(path)))
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = try ZipWriter.write(entries, timestamp: Self.dosTimestamp(signingTime), level: Self.deflateLevel)
-        } catch {
-            throw WalletOrdersError(.archiveWriteFailed, "Writing the zip archive failed: \(error)", underlying: error)
-        }
+        let bytes = try writer.zip(source.files, manifestBytes: manifestBytes, signature: signature, signingTime: signingTime)
 
         var diagnostics: [Diagnostic] = []
         for skipped in source.skippedFiles {
@@ -116,26 +98,6 @@ public struct OrderArchiveBuilder: Sendable {
             return value
         }
         return FullyQualifiedOrderIdentifier(orderTypeIdentifier: try string("orderTypeIdentifier"), orderIdentifier: try string("orderIdentifier"))
-    }
-
-    /// The zlib level for order.json, manifest.json and other compressible files. On
-    /// order-sized files level 1 costs three quarters of level 6 for archives 4% larger.
-    static let deflateLevel: Int32 = 1
-
-    /// PNG and JPEG data is already compressed: storing it saves time and loses nothing.
-    static func isAlreadyCompressed(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
-    }
-
-    /// The zip timestamp for `date`, in UTC so that the time zone never changes the output.
-    static func dosTimestamp(_ date: Date) -> ZipWriter.DOSTimestamp {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return ZipWriter.DOSTimestamp(
-            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
     }
 
     static func tooLarge(_ size: ArchiveLimits.BundleSize) -> WalletOrdersError {
@@ -193,15 +155,5 @@ public struct BuiltOrderArchive: Sendable {
     ///   "No space left on device" on `/dev/full`, for one).
     public func write(to url: URL) throws {
         try OutputFile.write(bytes, to: url.path)
-    }
-}
-
-/// Byte counts for people.
-enum ByteCountText {
-    static func format(_ count: Int) -> String {
-        if count < 1_000 { return "\(count) B" }
-        if count < 1_000_000 { return String(format: "%.1f kB", Double(count) / 1_000) }
-        if count < 1_000_000_000 { return String(format: "%.2f MB", Double(count) / 1_000_000) }
-        return String(format: "%.2f GB", Double(count) / 1_000_000_000)
     }
 }

@@ -6,13 +6,7 @@ public import Foundation
 /// never part of a source: the builder makes them.
 public struct OrderSource: Sendable, Hashable {
     /// A file that was left out of the source, and why.
-    public struct SkippedFile: Sendable, Hashable, CustomStringConvertible {
-        /// The path relative to the source folder.
-        public var path: String
-        /// Why it was left out.
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
-    }
+    public typealias SkippedFile = SkippedSourceFile
 
     /// Path → exact bytes.
     public private(set) var files: [String: [UInt8]]
@@ -26,16 +20,7 @@ public struct OrderSource: Sendable, Hashable {
     ///
     /// Junk is dropped and recorded in ``skippedFiles`` just as for a folder.
     public init(files: [String: [UInt8]]) {
-        self.files = [:]
-        self.skippedFiles = []
-        for (path, bytes) in files {
-            if let reason = Self.reasonToSkip(path) {
-                skippedFiles.append(SkippedFile(path: path, reason: reason))
-            } else {
-                self.files[path] = bytes
-            }
-        }
-        skippedFiles.sort { $0.path < $1.path }
+        (self.files, self.skippedFiles) = SourceFolder.keep(files, kind: .order)
     }
 
     /// This source with `template`'s files added where it has none of that path; what it skipped
@@ -81,90 +66,14 @@ public struct OrderSource: Sendable, Hashable {
         }
     }
 
-    /// Reads every regular file of the folder `directory` (see ``walk(_:relative:into:skipped:folder:)``),
-    /// throwing ``WalletOrdersError/Code/invalidSource`` with `notAFolder` and `hint` when it isn't one.
+    /// Reads every regular file of the folder `directory` (``SourceFolder/read(_:kind:notAFolder:hint:folder:)``).
     static func readFolder(
         _ directory: URL, notAFolder: String, hint: String, folder folderName: String = "the source folder"
     ) throws -> (files: [String: [UInt8]], skipped: [SkippedFile]) {
-        let root = directory.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WalletOrdersError(.invalidSource, notAFolder, hint: hint)
-        }
-        var files: [String: [UInt8]] = [:]
-        var skipped: [SkippedFile] = []
-        try walk(OpenFolder(path: root), relative: "", into: &files, skipped: &skipped, folder: folderName)
-        return (files, skipped)
-    }
-
-    /// Reads every regular file under `folder` (sorted, recursively), skipping junk (recorded in
-    /// `skipped`) and refusing links and special files. Every entry is looked at and opened
-    /// relative to its open folder, so nothing swapped in during the walk is followed. `relative`
-    /// is the folder's path in the source; `folderName` names the source in messages.
-    static func walk(
-        _ folder: borrowing OpenFolder, relative: String, into files: inout [String: [UInt8]], skipped: inout [SkippedFile],
-        folder folderName: String = "the source folder"
-    ) throws {
-        for name in try folder.names() {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            let type = try folder.status(of: name).st_mode & S_IFMT
-            if type == S_IFDIR {
-                if let reason = reasonToSkip(path + "/") {
-                    skipped.append(SkippedFile(path: path + "/", reason: reason))
-                } else {
-                    try walk(folder.subfolder(name), relative: path, into: &files, skipped: &skipped, folder: folderName)
-                }
-                continue
-            }
-            if let reason = reasonToSkip(path) {
-                skipped.append(SkippedFile(path: path, reason: reason))
-                continue
-            }
-            guard type == S_IFREG else {
-                let kind = type == S_IFLNK ? "a symbolic link" : "a special file (device, socket or pipe)"
-                throw WalletOrdersError(
-                    .invalidSource, "'\(path)' in \(folderName) is \(kind); orders may only contain regular files.",
-                    hint: type == S_IFLNK
-                        ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
-                        : "Remove it from \(folderName).")
-            }
-            files[path] = try folder.read(name, as: .orderFile)
-        }
+        try SourceFolder.read(directory, kind: .order, notAFolder: notAFolder, hint: hint, folder: folderName)
     }
 
     /// Why a source path is left out of an archive (junk, or a file the builder makes), or `nil`
     /// when it belongs. Directory paths end with `/`.
-    static func reasonToSkip(_ path: String) -> String? {
-        if let reason = junkReason(path) { return reason }
-        if path == OrderArchive.manifestPath { return "an old manifest.json; the builder writes a new one" }
-        if path == OrderArchive.signaturePath { return "an old signature; the builder signs anew" }
-        return nil
-    }
-
-    /// Why a path is junk that never belongs in an order (`.DS_Store`, `__MACOSX/`, dotfiles), or `nil`.
-    ///
-    /// It runs for every entry of every archive opened and every file of every source, so it reads
-    /// the path's bytes once, a component at a time, without splitting it into strings.
-    static func junkReason(_ path: String) -> String? {
-        var macOSFolder = false
-        var hidden = false
-        var last: Substring.UTF8View?
-        var utf8 = path.utf8[...]
-        while !utf8.isEmpty {
-            let end = utf8.firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-            let component = utf8[..<end]
-            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
-            guard let first = component.first else { continue }  // an empty component ("a//b", "a/")
-            last = component
-            if first == UInt8(ascii: ".") { hidden = true }
-            if first == UInt8(ascii: "_"), component.elementsEqual("__MACOSX".utf8) { macOSFolder = true }
-        }
-        if macOSFolder { return "macOS resource-fork folder (__MACOSX) is not part of an order" }
-        if let last, last.first == UInt8(ascii: ".") {
-            if last.elementsEqual(".DS_Store".utf8) { return "Finder metadata (.DS_Store) is not part of an order" }
-            if last.elementsEqual(".gitkeep".utf8) { return "placeholder file (.gitkeep) is not part of an order" }
-        }
-        if hidden { return "hidden file or folder is not part of an order" }
-        return nil
-    }
+    static func reasonToSkip(_ path: String) -> String? { SourceFolder.reasonToSkip(path, kind: .order) }
 }

@@ -147,29 +147,9 @@ public struct OrderValidator: Sendable {
         return findings
     }
 
-    static func hint(for kind: JSONProblem.Kind) -> String {
-        switch kind {
-        case .syntax: "Fix the JSON here (strict JSON: no comments, no unquoted keys); `python3 -m json.tool order.json` agrees."
-        case .tooDeep: "No order nests that deep; check for a generator bug."
-        case .duplicateKey: "Keep one of the two; which one Wallet reads is undefined."
-        case .byteOrderMark: "Save order.json as UTF-8 without a byte-order mark."
-        case .invalidUTF8: "Save order.json as UTF-8."
-        case .invalidUnicodeEscape: "Write the character itself, or a valid \\uD8xx\\uDCxx surrogate pair."
-        case .trailingComma: "Remove the comma, so that strict JSON tools read the file too."
-        }
-    }
+    static func hint(for kind: JSONProblem.Kind) -> String { JSONFindings.hint(for: kind, in: OrderArchive.orderPath) }
 
-    static func rule(for kind: JSONProblem.Kind) -> ValidationRule {
-        switch kind {
-        case .syntax: ValidationRule.jsonSyntax
-        case .tooDeep: ValidationRule.jsonTooDeep
-        case .duplicateKey: ValidationRule.jsonDuplicateKey
-        case .byteOrderMark: ValidationRule.jsonByteOrderMark
-        case .invalidUTF8: ValidationRule.jsonInvalidUTF8
-        case .invalidUnicodeEscape: ValidationRule.jsonInvalidUnicodeEscape
-        case .trailingComma: ValidationRule.jsonTrailingComma
-        }
-    }
+    static func rule(for kind: JSONProblem.Kind) -> ValidationRule { JSONFindings.rule(for: kind) }
 
     /// The keywords that judge a value itself, most telling first: a value that fails several
     /// (a number where an enum's string belongs; `USA` too long and not two letters) is one

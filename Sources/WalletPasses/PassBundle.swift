@@ -1,0 +1,96 @@
+public import Foundation
+
+/// A `.pkpasses` bundle: a zip whose members are `.pkpass` files, which Safari and Mail hand to
+/// Wallet to add several passes at once (MIME `application/vnd.apple.pkpasses`). The bundle is not
+/// signed; each pass inside is, and Wallet adds each on its own merits.
+///
+/// Opening reads the zip within the bundle's limits and records what is wrong with the bundle
+/// itself (``diagnostics``): more than ``maximumPassCount`` passes, more than
+/// ``ArchiveLimits/maximumPassFileBytes``, members that are not passes, none at all.
+public struct PassBundle: Sendable {
+    /// Apple's limit: "up to 10 passes or 150 MB" (Distributing and updating a pass).
+    public static let maximumPassCount = 10
+    /// The MIME type to serve bundles with.
+    public static let mimeType = "application/vnd.apple.pkpasses"
+    /// The file extension, without the dot.
+    public static let fileExtension = "pkpasses"
+
+    /// One pass of the bundle: its name in the zip and its bytes.
+    public struct Member: Sendable, Hashable {
+        /// The member's path in the bundle (`ticket-1.pkpass`).
+        public var name: String
+        /// The `.pkpass` bytes.
+        public var bytes: [UInt8]
+    }
+
+    /// The passes, in the zip's order.
+    public let members: [Member]
+    /// What is wrong with the bundle as a whole: its zip, its limits, members that aren't passes.
+    public let diagnostics: [Diagnostic]
+
+    /// Opens a bundle held in memory.
+    ///
+    /// - Throws: ``WalletOrdersError/Code/archiveUnreadable`` when the bytes are not a zip archive.
+    public init(bytes: [UInt8]) throws {
+        let zip = try SignedArchive(
+            bytes: bytes, kind: .pass,
+            limits: ArchiveLimits(
+                maxEntryCount: 100, maxTotalUncompressedBytes: ArchiveLimits.maximumPassFileBytes, maxCompressionRatio: 100))
+        var diagnostics = zip.readingDiagnostics
+        var members: [Member] = []
+        for path in zip.filePaths {
+            guard let contents = zip.contents(of: path) else { continue }
+            if path.lowercased().hasSuffix(".pkpass"), !path.contains("/") {
+                members.append(Member(name: path, bytes: contents))
+            } else if JunkFiles.reason(path, kind: .pass) == nil {
+                diagnostics.append(
+                    Diagnostic(
+                        .bundleUnexpectedFile, "'\(path)' is not a .pkpass at the top of the bundle; Wallet ignores it.",
+                        at: .init(file: path), hint: "A .pkpasses bundle holds .pkpass files only, at its root."))
+            }
+        }
+        if members.isEmpty {
+            diagnostics.append(
+                Diagnostic(.bundleEmpty, "The bundle holds no .pkpass file.", hint: "Zip one or more .pkpass files, at the root."))
+        }
+        if members.count > Self.maximumPassCount {
+            diagnostics.append(
+                Diagnostic(
+                    .bundleTooManyPasses,
+                    "The bundle holds \(members.count) passes; Wallet adds up to \(Self.maximumPassCount) at once.",
+                    hint: "Split it into bundles of \(Self.maximumPassCount) passes or fewer."))
+        }
+        let total = members.reduce(0) { $0 + $1.bytes.count }
+        if total > ArchiveLimits.maximumPassFileBytes || bytes.count > ArchiveLimits.maximumPassFileBytes {
+            diagnostics.append(
+                Diagnostic(
+                    .bundlePassesTooLarge,
+                    "The bundle's passes add up to \(ByteCountText.format(max(total, bytes.count))); Wallet takes up to 150 MB at once.",
+                    hint: "Split the bundle, or make the passes' images smaller."))
+        }
+        self.members = members
+        self.diagnostics = diagnostics
+    }
+
+    /// Verifies every pass of the bundle on its own, as Wallet adds each: one report per pass
+    /// (subject `<bundle>/<member>`), after one for the bundle itself when it has findings.
+    public static func verify(
+        bytes: [UInt8], subject: String, with verifier: PassArchiveVerifier, now: Date = Date()
+    ) -> [ValidationReport] {
+        let bundle: PassBundle
+        do {
+            bundle = try PassBundle(bytes: bytes)
+        } catch {
+            var report = ValidationReport(subject: subject)
+            let failure = WalletOrdersError.wrapping(error)
+            report.add(.zipUnreadable, failure.message, hint: failure.hint)
+            return [report]
+        }
+        var reports: [ValidationReport] = []
+        if !bundle.diagnostics.isEmpty { reports.append(ValidationReport(subject: subject, diagnostics: bundle.diagnostics)) }
+        for member in bundle.members {
+            reports.append(verifier.verify(archiveBytes: member.bytes, subject: "\(subject)/\(member.name)", now: now))
+        }
+        return reports
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+
+/// Passes through the command-line tool: development certificates in Apple's Pass Type ID
+/// profile, a pass built from Apple's own sample source, and the tool's verdicts on real passes
+/// and a real `.pkpasses` bundle from `../shared/reference/real-passes/`.
+@Suite(.temporaryFolder) struct PassEndToEndTests {
+    static func corpus(_ path: String) throws -> String {
+        try #require(RealPasses.folder, "../shared/reference/real-passes is missing").appendingPathComponent(path).path
+    }
+
+    @Test("dev-certs --pass-type-id (from the source's pass.json), build, then verify with the development root")
+    func devCertsBuildVerify() async throws {
+        let folder = try TemporaryFolder.ofTest
+        let source = try Self.corpus("sources/apple-devpubs-boardingpass.pass")
+        let certs = folder.file("certs").path
+        let made = try await CLI.run(["dev-certs", "--pass-type-id", source, "--team-id", "A93A5CM278", "--out", certs])
+        #expect(made.status == 0, "\(made)")
+        #expect(made.output.hasPrefix("wrote TEST-ONLY certificates for pass.com.apple.devpubs.example (team A93A5CM278)"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: certs).sorted()
+        #expect(written == ["README.txt", "pass-type.key.pem", "pass-type.p12", "pass-type.pem", "root-ca.pem", "wwdr-intermediate.pem"])
+
+        let pass = folder.file("boarding.pkpass").path
+        let built = try await CLI.run([
+            "build", source, "--out", pass, "--cert", certs + "/pass-type.pem", "--key", certs + "/pass-type.key.pem", "--wwdr",
+            certs + "/wwdr-intermediate.pem", "--json",
+        ])
+        #expect(built.status == 0, "\(built)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: built.standardOutput) as? [String: Any])
+        #expect(summary["kind"] as? String == "pass")
+        #expect(summary["passTypeIdentifier"] as? String == "pass.com.apple.devpubs.example")
+        #expect((summary["manifest"] as? [String: String])?.values.allSatisfy { $0.count == 40 } == true)
+
+        let verified = try await CLI.run(["verify", pass, "--trust-root", certs + "/root-ca.pem"])
+        #expect(verified.status == 0, "\(verified)")
+        #expect(verified.output.contains("\(pass): OK with warnings"), "\(verified)")
+        #expect(verified.output.contains("warning[json.trailing-comma]"))
+
+        // Without the development root the chain leads nowhere, with the device's words.
+        let untrusted = try await CLI.run(["verify", pass])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.output.contains("error[certificate.untrusted]"))
+        #expect(untrusted.output.contains("may not match your certificate, or the certificate trust chain could not be verified"))
+
+        let inspected = try await CLI.run(["inspect", pass, "--json"])
+        #expect(inspected.status == 0, "\(inspected)")
+        let document = try #require(try JSONSerialization.jsonObject(with: inspected.standardOutput) as? [String: Any])
+        let archive = try #require((document["archives"] as? [[String: Any]])?.first)
+        #expect(archive["kind"] as? String == "pass")
+        #expect((archive["pass"] as? [String: Any])?["serialNumber"] as? String == "gT6zrHkaW")
+    }
+
+    @Test("dev-certs takes --order-type-id or --pass-type-id, not both, and --nfc only with a pass type")
+    func devCertsKinds() async throws {
+        let folder = try TemporaryFolder.ofTest
+        let both = try await CLI.run([
+            "dev-certs", "--order-type-id", "order.com.x", "--pass-type-id", "pass.com.x", "--team-id", "T", "--out", folder.url.path,
+        ])
+        #expect(both.status == 64, "\(both)")
+        #expect(both.errorOutput.contains("not both"))
+        let nfcOnOrder = try await CLI.run(["dev-certs", "--order-type-id", "order.com.x", "--nfc", "--team-id", "T", "--out", folder.url.path])
+        #expect(nfcOnOrder.status == 64, "\(nfcOnOrder)")
+    }
+
+    @Test("verify reports each pass of a real .pkpasses bundle on its own, and real refused passes with their rule")
+    func realPasses() async throws {
+        let bundle = try Self.corpus("bundles/hazardousfrog-rail-2022.pkpasses")
+        let verified = try await CLI.run(["verify", bundle])
+        #expect(verified.status == 0, "\(verified)")
+        #expect(verified.output.contains("\(bundle)/R1EDWC8QZC4O.pkpass: OK"), "\(verified)")
+        #expect(verified.output.contains("\(bundle)/R1EDWC8QZC4R.pkpass: OK"), "\(verified)")
+
+        let marker = try Self.corpus("signed-apple/pkpassvalidator-bad-marker-2020.pkpass")
+        let refused = try await CLI.run(["verify", marker, "--json"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.output.contains("signature.signer-pass-type-mismatch"))
+        // validate reads passes too, and gives the same verdict.
+        let validated = try await CLI.run(["validate", marker])
+        #expect(validated.status == 1, "\(validated)")
+        #expect(validated.output.contains("signature.signer-pass-type-mismatch"), "\(validated)")
+    }
+}
