@@ -40,7 +40,7 @@ LINK_RUNTIME = bash .ci/runtime link "$(BIN)"
 
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-test build build-tests build-commit release release-static install install-files image demo serve-local test test-fast test-loaded lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-serve bench-serve-pg \
+.PHONY: setup setup-test build build-tests build-commit release release-static install install-files image demo serve-local test test-fast test-loaded lint format test-sanitizers test-asan test-tsan bench bench-smoke bench-batch bench-pass-batch bench-serve bench-serve-pg \
 	schemas resources reference-data clean fuzz-build fuzz-seeds fuzz fuzz-smoke screenshots
 
 setup:
@@ -198,6 +198,10 @@ ORDERS ?= 10000
 bench-batch: setup-test
 	bash Benchmarks/batch-cli.sh $(ORDERS)
 
+## The same for passes: $(ORDERS) tickets from Samples/event-ticket-pass, built, signed and validated.
+bench-pass-batch: setup-test
+	KIND=pass bash Benchmarks/batch-cli.sh $(ORDERS)
+
 ## The web service under load (wrk on loopback): cached and fresh GETs, the changed-orders list, uploads and
 ## build-and-sign saves, each next to a bare Hummingbird route and `openssl speed rsa2048` from the same run.
 ## `make bench-serve STORE=postgres` (or bench-serve-pg): the cached GETs on a throwaway PostgreSQL cluster
@@ -215,7 +219,7 @@ bench-serve-pg:
 ## $(FUZZ_WORK)/crashes/TARGET/. What libFuzzer finds stays in $(FUZZ_WORK)/corpus/TARGET/.
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= zip json schema strings der identity validate store
+FUZZ_TARGETS ?= zip json schema strings der identity validate store pass pass-json pkpasses
 FUZZ_BUILD ?= .build-fuzz
 FUZZ_WORK ?= $(FUZZ_BUILD)/work
 FUZZ_BINARY = $(FUZZ_BUILD)/debug/wallet-orders-fuzz

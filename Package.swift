@@ -339,7 +339,7 @@ let package = Package(
         // with `-sanitize=fuzzer,address -DFUZZING` and otherwise replays files through it.
         .target(
             name: "WalletOrdersFuzzTargets",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore", "WalletOrdersIntake"],
+            dependencies: ["WalletOrders", "WalletPasses", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore", "WalletOrdersIntake"],
             path: "Tests/Fuzz/Targets",
             swiftSettings: swiftSettings
         ),

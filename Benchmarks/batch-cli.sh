@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times `wallet-orders build --batch` end to end, release build, on ORDERS orders (default 10,000)
-# generated from Samples/shipped-ecommerce (orderIdentifier and updatedAt vary per line), with
-# --jobs 1 and --jobs 2 (override with JOBS="1 2 4"), and prints orders/s, the speed-up over one
+# generated from Samples/shipped-ecommerce (orderIdentifier and updatedAt vary per line), or with
+# KIND=pass on as many passes from the template Samples/event-ticket-pass (each line the fields
+# of one ticket: serial number, barcode, runner, bib), with
+# --jobs 1 and --jobs 2 (override with JOBS="1 2 4"), and prints orders/s (passes/s), the speed-up over one
 # job, the CPU time per order and the peak resident memory (from wait4(2), the same figure as
 # /usr/bin/time -v's "Maximum resident set size"). Each setting runs REPEAT times (default 2)
 # and the fastest run counts: on a shared machine, other work only ever slows a run down.
@@ -9,6 +11,7 @@
 #   Benchmarks/batch-cli.sh            # 10,000 orders, --jobs 1 and 2
 #   Benchmarks/batch-cli.sh 100000     # the memory check: a 100,000-order batch
 #   SKIP_BUILD=1 JOBS=2 REPEAT=1 Benchmarks/batch-cli.sh 2000
+#   KIND=pass Benchmarks/batch-cli.sh  # 10,000 tickets
 #
 # It also builds once more with --jobs 1 --no-validate (the floor: building, signing and writing
 # alone). Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
@@ -20,6 +23,7 @@
 # TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
 set -euo pipefail
 ORDERS="${1:-10000}"
+KIND="${KIND:-order}"
 JOBS="${JOBS:-1 2}"
 REPEAT="${REPEAT:-2}"
 cd "$(dirname "$0")/.."
@@ -34,24 +38,45 @@ if [ -z "${BENCH_DIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then BENCH_DIR
 WORK="$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/wallet-orders-batch-bench.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
-"$BIN" dev-certs --order-type-id order.com.northwindoutfitters.shop --team-id BENCH00001 --out "$WORK/certs" >/dev/null
-python3 - "$ORDERS" "$WORK/orders.jsonl" <<'PY'
+if [ "$KIND" = pass ]; then
+    TEMPLATE=Samples/event-ticket-pass
+    "$BIN" dev-certs --pass-type-id "$TEMPLATE" --team-id ABCDE12345 --out "$WORK/certs" >/dev/null
+    LEAF=pass-type
+else
+    TEMPLATE=Samples/shipped-ecommerce
+    "$BIN" dev-certs --order-type-id order.com.northwindoutfitters.shop --team-id BENCH00001 --out "$WORK/certs" >/dev/null
+    LEAF=order-type
+fi
+python3 - "$ORDERS" "$WORK/orders.jsonl" "$KIND" <<'PY'
 import datetime, json, sys
-count, path = int(sys.argv[1]), sys.argv[2]
-order = json.load(open("Samples/shipped-ecommerce/order.json"))
+count, path, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+order = json.load(open("Samples/shipped-ecommerce/order.json")) if kind == "order" else None
 with open(path, "w") as out:
     for i in range(count):
-        order["orderIdentifier"] = f"bench-{i:07d}"
-        order["updatedAt"] = (start + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        out.write(json.dumps(order, separators=(",", ":")) + "\n")
+        if kind == "pass":
+            serial = f"NW-BENCH-{i:07d}"
+            line = {"serialNumber": serial,
+                    "barcodes": [{"format": "PKBarcodeFormatQR", "message": serial, "messageEncoding": "iso-8859-1", "altText": serial}],
+                    "eventTicket": {"secondaryFields": [{"key": "runner", "label": "RUNNER", "value": f"Runner {i}"},
+                                                        {"key": "start", "label": "START", "value": "2027-05-15T08:00:00+02:00",
+                                                         "dateStyle": "PKDateStyleMedium", "timeStyle": "PKDateStyleShort"}],
+                                    "auxiliaryFields": [{"key": "wave", "label": "WAVE", "value": "ABC"[i % 3]},
+                                                        {"key": "bib", "label": "BIB", "value": f"{i:05d}"}]}}
+        else:
+            order["orderIdentifier"] = f"bench-{i:07d}"
+            order["updatedAt"] = (start + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            line = order
+        out.write(json.dumps(line, separators=(",", ":")) + "\n")
 PY
 SIGNING_TIME="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "$(nproc) cores; $(uname -m); output on $(df --output=fstype "$WORK" | tail -1) ($WORK); $ORDERS orders, $(wc -c < "$WORK/orders.jsonl") bytes of JSON Lines; best of $REPEAT runs each; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$BIN" "$WORK" "$SIGNING_TIME" "$ORDERS" "$REPEAT" $JOBS <<'PY'
+python3 - "$BIN" "$WORK" "$SIGNING_TIME" "$ORDERS" "$REPEAT" "$TEMPLATE" "$LEAF" "$KIND" $JOBS <<'PY'
 import os, re, shutil, subprocess, sys, time
 binary, work, signing_time, orders, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-jobs_list = sys.argv[6:]
+template, leaf, noun = sys.argv[6], sys.argv[7], sys.argv[8]
+plural = "passes" if noun == "pass" else noun + "s"
+jobs_list = sys.argv[9:]
 best = {}
 
 def rsa_sign_rate():
@@ -69,9 +94,9 @@ for run in range(repeat):
         # A new folder per run, removed only at the end: creating files right after deleting as
         # many makes ext4 scan the recently deleted inodes, which would penalize later runs.
         out = os.path.join(work, f"out-{jobs}-{run}")
-        command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", "Samples/shipped-ecommerce",
+        command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", template,
                    "--out", out, "--signing-time", signing_time, "--jobs", jobs, "--quiet",
-                   "--cert", os.path.join(work, "certs/order-type.pem"), "--key", os.path.join(work, "certs/order-type.key.pem"),
+                   "--cert", os.path.join(work, f"certs/{leaf}.pem"), "--key", os.path.join(work, f"certs/{leaf}.key.pem"),
                    "--wwdr", os.path.join(work, "certs/wwdr-intermediate.pem")]
         started = time.monotonic()
         child = subprocess.Popen(command)
@@ -83,8 +108,8 @@ for run in range(repeat):
         if written != orders:
             sys.exit(f"jobs {jobs}: {written} archives written, expected {orders}")
         cpu = usage.ru_utime + usage.ru_stime
-        print(f"  run {run + 1}, --jobs {jobs}: {seconds:.2f} s, {orders / seconds:.1f} orders/s, "
-              f"CPU {cpu:.2f} s ({1000 * cpu / orders:.3f} ms/order), peak RSS {usage.ru_maxrss / 1024:.1f} MB", flush=True)
+        print(f"  run {run + 1}, --jobs {jobs}: {seconds:.2f} s, {orders / seconds:.1f} {plural}/s, "
+              f"CPU {cpu:.2f} s ({1000 * cpu / orders:.3f} ms/{noun}), peak RSS {usage.ru_maxrss / 1024:.1f} MB", flush=True)
         previous = best.get(jobs)
         if previous is None or seconds < previous[0]:
             best[jobs] = (seconds, cpu, max(usage.ru_maxrss, previous[2] if previous else 0))
@@ -95,14 +120,14 @@ for run in range(repeat):
 unvalidated = None
 for run in range(repeat):
     out = os.path.join(work, f"out-novalidate-{run}")
-    command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", "Samples/shipped-ecommerce",
+    command = [binary, "build", "--batch", os.path.join(work, "orders.jsonl"), "--template", template,
                "--out", out, "--signing-time", signing_time, "--jobs", "1", "--quiet", "--no-validate",
-               "--cert", os.path.join(work, "certs/order-type.pem"), "--key", os.path.join(work, "certs/order-type.key.pem"),
+               "--cert", os.path.join(work, f"certs/{leaf}.pem"), "--key", os.path.join(work, f"certs/{leaf}.key.pem"),
                "--wwdr", os.path.join(work, "certs/wwdr-intermediate.pem")]
     started = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     seconds = time.monotonic() - started
-    print(f"  run {run + 1}, --jobs 1 --no-validate: {seconds:.2f} s, {orders / seconds:.1f} orders/s", flush=True)
+    print(f"  run {run + 1}, --jobs 1 --no-validate: {seconds:.2f} s, {orders / seconds:.1f} {plural}/s", flush=True)
     unvalidated = min(seconds, unvalidated or seconds)
 # Validation of what the first run wrote: every archive in full (container, signature, chain,
 # schema, rules), clean archives printing nothing but the summary.
@@ -144,7 +169,7 @@ for run in range(repeat):
     listed = min(seconds, listed or seconds)
 rsa = (rsa_before + rsa_sign_rate()) / 2
 print(f"openssl speed rsa2048 on one core: {rsa:.0f} signs/s (mean of before and after)")
-print(f"{'jobs':<6} {'seconds':>8} {'orders/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'vs RSA sign':>12} {'CPU ms/order':>13} {'peak RSS (MB)':>14}")
+print(f"{'jobs':<6} {'seconds':>8} {plural + '/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'vs RSA sign':>12} {'CPU ms/' + noun:>13} {'peak RSS (MB)':>14}")
 base = orders / best[jobs_list[0]][0]
 for jobs in jobs_list:
     seconds, cpu, rss = best[jobs]

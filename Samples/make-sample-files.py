@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate every binary file (PNG images, PDF receipts and labels) of the sample orders.
+"""Regenerate every binary file (PNG images, PDF receipts and labels) of the sample orders and pass.
 
 Usage (from anywhere):
 
@@ -556,6 +556,20 @@ def lang_background(draw):
     return wrapped
 
 
+def pass_image(width, height, background, band):
+    """A pass image at its display size in pixels: a flat background with a band across it."""
+
+    def render():
+        back, stripe = rgb(background), rgb(band)
+        rows = []
+        for y in range(height):
+            colour = stripe if height * 2 // 5 <= y < height * 3 // 5 else back
+            rows.append(bytearray(colour * width))
+        return png_bytes(width, height, rows)
+
+    return render
+
+
 def catalogue():
     files = {
         "shipped-ecommerce/logo.png": image(northwind_logo),
@@ -575,6 +589,10 @@ def catalogue():
         "returns-and-transactions/receipt-refund.pdf": refund_receipt,
         "returns-and-transactions/return-label.pdf": return_label,
     }
+    # The event ticket pass: icon (29 x 29 pt) and logo (160 x 50 pt) at @1x, @2x and @3x.
+    for scale, suffix in ((1, ""), (2, "@2x"), (3, "@3x")):
+        files["event-ticket-pass/icon%s.png" % suffix] = pass_image(29 * scale, 29 * scale, "1F3A5F", "F2C14E")
+        files["event-ticket-pass/logo%s.png" % suffix] = pass_image(160 * scale, 50 * scale, "1F3A5F", "F2C14E")
     for lang in LANGS:
         for name, draw in (
             ("logo", lumiere_logo),

@@ -2,43 +2,7 @@ public import Foundation
 public import WalletOrders
 
 /// What became of one order of a batch.
-public struct OrderBatchResult: Sendable {
-    /// The position of the order in the input, from 0.
-    public var index: Int
-    /// Where the order came from.
-    public var origin: OrderBatchOrigin
-    /// The archive, or why there is none.
-    public var outcome: Outcome
-    /// The validation findings, when the batch validates: warnings and notes for a built order,
-    /// the errors for one refused by validation.
-    public var report: ValidationReport?
-
-    /// The archive, or why there is none.
-    public enum Outcome: Sendable {
-        /// Built and signed; `fileName` is ``OrderArchiveFileName/make(orderIdentifier:)`` of the order.
-        case built(BuiltOrderArchive, fileName: String)
-        /// Not built: unreadable, not a valid order, refused by validation, or signing failed.
-        case failed(WalletOrdersError)
-    }
-
-    /// The archive, when the order was built.
-    public var archive: BuiltOrderArchive? {
-        if case .built(let archive, _) = outcome { return archive }
-        return nil
-    }
-
-    /// The file name for the archive, when the order was built.
-    public var fileName: String? {
-        if case .built(_, let name) = outcome { return name }
-        return nil
-    }
-
-    /// Why the order was not built, when it wasn't.
-    public var error: WalletOrdersError? {
-        if case .failed(let error) = outcome { return error }
-        return nil
-    }
-}
+public typealias OrderBatchResult = BatchResult<BuiltOrderArchive>
 
 /// Builds and signs many orders that share one identity, one template and one signing time, on
 /// every core, with bounded memory.

@@ -35,14 +35,18 @@ public struct PassArchiveBuilder: Sendable {
         guard let passJSON = source.passJSON else {
             throw WalletOrdersError(.invalidSource, "The source has no pass.json.", hint: "Add pass.json at the top level.")
         }
-        let identity: PassIdentity
         switch PassIdentity.read(passJSON) {
-        case .identity(let read): identity = read
+        case .identity(let identity): return try build(source, identity: identity, signingTime: signingTime)
         case .unreadable(let problem):
             throw WalletOrdersError(
                 .invalidOrder, "pass.json is not valid JSON: \(problem.message) at \(problem.position).",
                 hint: "Fix pass.json; verifying the built pass lists every problem.")
         }
+    }
+
+    /// Builds and signs a pass whose `pass.json` the caller has read already (a batch validates
+    /// it first): `identity` is what it says, so it isn't parsed again.
+    package func build(_ source: PassSource, identity: PassIdentity, signingTime: Date) throws -> BuiltPassArchive {
         guard let passTypeIdentifier = identity.passTypeIdentifier else {
             throw WalletOrdersError(.invalidOrder, "pass.json has no passTypeIdentifier.", hint: "Add the pass type the certificate names.")
         }
@@ -61,7 +65,7 @@ public struct PassArchiveBuilder: Sendable {
 }
 
 /// A signed pass produced by ``PassArchiveBuilder``.
-public struct BuiltPassArchive: Sendable {
+public struct BuiltPassArchive: BuiltArchive {
     /// The `.pkpass` file's bytes.
     public var bytes: [UInt8]
     /// The manifest that was signed (SHA-1 hashes).

@@ -62,18 +62,29 @@ public struct PassArchiveVerifier: Sendable {
 
     /// Verifies an opened pass: the container, then what `pass.json` binds.
     public func verify(_ pass: PassArchive, subject: String = "pass", now: Date = Date()) -> ValidationReport {
+        verify(pass, subject: subject, now: now, readingPassJSON: true)
+    }
+
+    /// The container, then what `pass.json` binds; with `readingPassJSON`, also what reading
+    /// `pass.json` finds (its JSON problems, the keys Wallet requires), which validation reports
+    /// from its own reading otherwise.
+    package func verify(_ pass: PassArchive, subject: String, now: Date, readingPassJSON: Bool) -> ValidationReport {
         var (report, signer) = core.verifyContainer(pass.archive, subject: subject, now: now)
         guard let bytes = pass.contents(of: PassArchive.passPath) else { return report }
         let file = PassArchive.passPath
         switch PassIdentity.read(bytes) {
+        case .unreadable where !readingPassJSON:
+            break
         case .unreadable(let problem):
             report.add(
                 .passInvalid, "pass.json is not a JSON object Wallet can read: \(problem.message).",
                 at: .init(file: file, jsonPointer: problem.pointer, line: problem.position.line, column: problem.position.column),
                 hint: "Fix pass.json: validating the pass shows each problem in place.")
         case .identity(let identity):
-            report.diagnostics += JSONFindings.findings(identity.problems, in: file)
-            report.diagnostics += Self.identityFindings(identity)
+            if readingPassJSON {
+                report.diagnostics += JSONFindings.findings(identity.problems, in: file)
+                report.diagnostics += Self.identityFindings(identity)
+            }
             if let signer {
                 report.diagnostics += Self.bindingFindings(
                     signer: signer.signerNames, identity: identity,

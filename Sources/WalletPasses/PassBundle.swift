@@ -77,6 +77,18 @@ public struct PassBundle: Sendable {
     public static func verify(
         bytes: [UInt8], subject: String, with verifier: PassArchiveVerifier, now: Date = Date()
     ) -> [ValidationReport] {
+        reports(bytes: bytes, subject: subject) { verifier.verify(archiveBytes: $0, subject: $1, now: now) }
+    }
+
+    /// Validates every pass of the bundle on its own (``PassValidator``), reported as ``verify(bytes:subject:with:now:)`` does.
+    public static func validate(
+        bytes: [UInt8], subject: String, with validator: PassValidator, now: Date = Date()
+    ) -> [ValidationReport] {
+        reports(bytes: bytes, subject: subject) { validator.validate(archiveBytes: $0, subject: $1, now: now) }
+    }
+
+    /// The bundle's own report (when it has findings), then `check` of each pass's bytes and subject.
+    static func reports(bytes: [UInt8], subject: String, check: ([UInt8], String) -> ValidationReport) -> [ValidationReport] {
         let bundle: PassBundle
         do {
             bundle = try PassBundle(bytes: bytes)
@@ -89,7 +101,7 @@ public struct PassBundle: Sendable {
         var reports: [ValidationReport] = []
         if !bundle.diagnostics.isEmpty { reports.append(ValidationReport(subject: subject, diagnostics: bundle.diagnostics)) }
         for member in bundle.members {
-            reports.append(verifier.verify(archiveBytes: member.bytes, subject: "\(subject)/\(member.name)", now: now))
+            reports.append(check(member.bytes, "\(subject)/\(member.name)"))
         }
         return reports
     }

@@ -52,16 +52,22 @@ public struct PassIdentity: Sendable, Hashable {
                     kind: .syntax, message: "pass.json is \(parsed.root?.typeName ?? "empty"), not a JSON object",
                     position: parsed.root?.position ?? SourcePosition(line: 1, column: 1, offset: 0)))
         }
+        return .identity(PassIdentity(root: root, members: members, problems: parsed.problems))
+    }
+
+    /// The identity of a `pass.json` already parsed (`root` an object of `members`).
+    package init(root: JSONNode, members: [JSONMember], problems: [JSONProblem]) {
         var positions: [String: SourcePosition] = [:]
         for member in members where positions[member.key] == nil { positions[member.key] = member.keyPosition }
-        return .identity(
-            PassIdentity(
-                passTypeIdentifier: root["passTypeIdentifier"]?.stringValue, teamIdentifier: root["teamIdentifier"]?.stringValue,
-                serialNumber: root["serialNumber"]?.stringValue, organizationName: root["organizationName"]?.stringValue,
-                description: root["description"]?.stringValue,
-                styles: members.map(\.key).filter(styleKeys.contains),
-                hasNFC: root["nfc"]?.members != nil,
-                missingKeys: requiredKeys.filter { root[$0] == nil },
-                keyPositions: positions, problems: parsed.problems))
+        passTypeIdentifier = root["passTypeIdentifier"]?.stringValue
+        teamIdentifier = root["teamIdentifier"]?.stringValue
+        serialNumber = root["serialNumber"]?.stringValue
+        organizationName = root["organizationName"]?.stringValue
+        description = root["description"]?.stringValue
+        styles = members.map(\.key).filter(Self.styleKeys.contains)
+        hasNFC = root["nfc"]?.members != nil
+        missingKeys = Self.requiredKeys.filter { root[$0] == nil }
+        keyPositions = positions
+        self.problems = problems
     }
 }

@@ -2,12 +2,19 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletOrdersIntake
+import WalletPasses
 
-/// `wallet-orders build --batch INPUT --template DIR --out DIR`: many orders, every core, bounded
-/// memory, one failure never stopping the others.
+/// `wallet-orders build --batch INPUT --template DIR --out DIR`: many orders (or, with a pass
+/// template, many passes), every core, bounded memory, one failure never stopping the others.
 struct BatchBuild {
     let command: BuildCommand
     let input: String
+
+    /// Passes when the template holds pass.json, orders otherwise.
+    var kind: ArchiveKind {
+        guard let template = command.template else { return .order }
+        return FileManager.default.fileExists(atPath: template + "/pass.json") ? .pass : .order
+    }
 
     func run() async throws {
         AllocatorTuning.forBatch()
@@ -19,11 +26,28 @@ struct BatchBuild {
                 hint: "Pipe JSON Lines into the command (… --batch - < orders.jsonl), or give --batch a file or a folder.")
             throw ExitCode.failure
         }
-        let (builder, outFolder) = try reportingFailures(verbose: command.verbose) { () throws -> (OrderBatchBuilder, String) in
-            let identity = try command.signing.loadIdentity(validAt: time)
-            let template = try command.template.map { try OrderBatchTemplate(directory: URL(fileURLWithPath: $0)) } ?? OrderBatchTemplate()
+        let kind = kind
+        let (builder, outFolder) = try reportingFailures(verbose: command.verbose) { () throws -> (Builder, String) in
+            let identity = try command.signing.loadIdentity(validAt: time, for: kind)
+            let skippedFiles: [SkippedSourceFile]
+            let builder: Builder
+            if kind == .pass, let folder = command.template {
+                let template = try PassTemplate(directory: URL(fileURLWithPath: folder))
+                skippedFiles = template.source.skippedFiles
+                builder = .passes(
+                    try PassBatchBuilder(
+                        identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs,
+                        compression: command.compression.compression))
+            } else {
+                let template = try command.template.map { try OrderBatchTemplate(directory: URL(fileURLWithPath: $0)) } ?? OrderBatchTemplate()
+                skippedFiles = template.skippedFiles
+                builder = .orders(
+                    try OrderBatchBuilder(
+                        identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs,
+                        compression: command.compression.compression))
+            }
             if !command.quiet {
-                for skipped in template.skippedFiles {
+                for skipped in skippedFiles {
                     Terminal.write(Terminal.styled("note:", .dim, on: .standardError) + " template: skipped \(skipped)", to: .standardError)
                 }
             }
@@ -31,9 +55,6 @@ struct BatchBuild {
                 try OutputTarget.refuse(command.out, inside: folder, named: "template folder")
             }
             try OutputTarget.makeFolder(command.out)
-            let builder = try OrderBatchBuilder(
-                identity: identity, template: template, signingTime: time, validate: !command.noValidate, maximumConcurrency: jobs,
-                compression: command.compression.compression)
             return (builder, command.out)
         }
         let progressMode: BatchProgress.Mode =
@@ -81,11 +102,29 @@ struct BatchBuild {
         "file name '\(name)' is taken by \(winner) ('\(winnerName)'; names compare without case), which comes first; not written."
     }
 
-    /// Builds every order of `inputs`, writes the archives, reports; returns how many failed.
+    /// The batch builder of the kind the template is.
+    enum Builder {
+        case orders(OrderBatchBuilder)
+        case passes(PassBatchBuilder)
+    }
+
+    /// Builds every item of `inputs` with the builder of its kind, writes the archives, reports;
+    /// returns how many failed.
     func process<Inputs: AsyncSequence>(
-        _ inputs: Inputs, total: Int?, builder: OrderBatchBuilder, out: String, progress mode: BatchProgress.Mode,
-        inputsPerTask: Int = 1
-    ) async throws -> Int where Inputs.Element == OrderBatchInput {
+        _ inputs: Inputs, total: Int?, builder: Builder, out: String, progress mode: BatchProgress.Mode, inputsPerTask: Int = 1
+    ) async throws -> Int where Inputs.Element == BatchInput {
+        switch builder {
+        case .orders(let builder):
+            try await process(builder.results(for: inputs, inputsPerTask: inputsPerTask), total: total, out: out, progress: mode)
+        case .passes(let builder):
+            try await process(builder.results(for: inputs, inputsPerTask: inputsPerTask), total: total, out: out, progress: mode)
+        }
+    }
+
+    /// Writes the archives of `results` as they come, reports; returns how many failed.
+    func process<Results: AsyncSequence, Archive: BuiltArchive>(
+        _ results: Results, total: Int?, out: String, progress mode: BatchProgress.Mode
+    ) async throws -> Int where Results.Element == BatchResult<Archive> {
         let progress = BatchProgress(mode: mode, total: total)
         var built = 0
         var skipped = 0
@@ -101,12 +140,12 @@ struct BatchBuild {
         }
 
         do {
-            for try await result in builder.results(for: inputs, inputsPerTask: inputsPerTask) {
+            for try await result in results {
                 let origin = result.origin.description
                 switch result.outcome {
                 case .failed(var error):
                     // A JSON Lines order's findings are placed in the input file, at its line.
-                    if case .line(let line) = result.origin, let report = result.report, !report.isValid {
+                    if Archive.self == BuiltOrderArchive.self, case .line(let line) = result.origin, let report = result.report, !report.isValid {
                         error = OrderBatchBuilder.validationFailure(report, jsonLines: (input == "-" ? "<stdin>" : input, line))
                     }
                     var message = error.message
@@ -165,7 +204,7 @@ struct BatchBuild {
         }
         if !command.quiet {
             for (ruleID, warning) in warnings.sorted(by: { $0.key < $1.key }) {
-                let others = warning.count > 1 ? " (and \(warning.count - 1) other order\(warning.count == 2 ? "" : "s"))" : ""
+                let others = warning.count > 1 ? " (and \(warning.count - 1) other \(warning.count == 2 ? kind.noun : kind.plural))" : ""
                 Terminal.reportWarning("\(warning.first): [\(ruleID)] \(warning.message)\(others)")
             }
         }
@@ -174,7 +213,7 @@ struct BatchBuild {
         let skippedText = command.skipExisting ? ", skipped \(skipped) (already in \(out))" : ""
         Terminal.write(
             "built \(built)\(skippedText), failed \(failed) in \(String(format: "%.2f", seconds)) s: "
-                + "\(String(format: "%.1f", Double(built + skipped + failed) / seconds)) orders/s, \(bytes) bytes written to \(out)")
+                + "\(String(format: "%.1f", Double(built + skipped + failed) / seconds)) \(kind.plural)/s, \(bytes) bytes written to \(out)")
         return failed
     }
 

@@ -60,6 +60,18 @@ package struct BuildCommand: AsyncParsableCommand {
                   --template Samples/shipped-ecommerce \\
                   --cert order-type.pem --key order-type.key.pem --wwdr wwdr.pem
 
+            With a --template holding pass.json, the batch builds passes: each line (or file) \
+            is a JSON object of the fields of one pass, merged into the template's pass.json as \
+            a JSON Merge Patch (RFC 7396: objects merge, other values replace, null removes), \
+            such as {"serialNumber": "T-42", "barcodes": [{"format": "PKBarcodeFormatQR", \
+            "message": "T-42", "messageEncoding": "iso-8859-1"}]}. Each pass is validated, \
+            signed with the Pass Type ID certificate, and named from its serialNumber \
+            (the rule above, '.pkpass' appended).
+
+              wallet-orders build --batch tickets.jsonl --out tickets/ \\
+                  --template ticket-template \\
+                  --cert pass-type.pem --key pass-type.key.pem --wwdr wwdr.pem
+
             \(OutputTarget.policy) \
             --out may not be inside SOURCE (nor, with --batch, inside --template); \
             real paths are compared, so symbolic links and '..' don't get around it.

@@ -210,7 +210,7 @@ package struct DevCertsCommand: ParsableCommand {
             Signing certificate: \(summary.subject)
             Valid: \(ISO8601DateFormatter().string(from: summary.notBefore)) to \(ISO8601DateFormatter().string(from: summary.notAfter))
 
-            For real \(kind.noun)s, export your \(kind.certificateName) certificate from Keychain Access (.p12) and
+            For real \(kind.plural), export your \(kind.certificateName) certificate from Keychain Access (.p12) and
             download Apple's WWDR intermediate (AppleWWDRCAG4.cer) from https://www.apple.com/certificateauthority/.
 
             """

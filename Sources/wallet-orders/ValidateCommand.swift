@@ -75,25 +75,25 @@ struct ValidateCommand: AsyncParsableCommand {
             let anchors = try TrustRoots.read(trustRoots)
             return try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: anchors))
         }
-        let passVerifier = try reportingFailures { try PassArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)) }
+        let passValidator = try reportingFailures {
+            try PassValidator(verifier: PassArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)))
+        }
         let targets = PathArguments.expand(paths)
         if targets.count > 1 { AllocatorTuning.forBatch() }
         let renderer = ReportRenderer(
             strict: strict, colors: format == .text && Terminal.colorsEnabled(on: .standardOutput),
             minimumSeverity: minimumSeverity?.severity ?? (quiet ? .warning : .info))
         let start = ContinuousClock.now
-        // Missing paths get their report at once; the others are checked in parallel, and every
-        // report is printed (text) or kept (other formats) in the order of `targets`.
-        var urls: [URL] = []
-        var targetOfURL: [Int] = []
+        // Missing paths get their report at once; the others (orders and passes alike) are
+        // checked in parallel, and every report is printed (text) or kept (other formats) in the
+        // order of `targets`.
+        var checked: [(index: Int, target: PathArguments.Target)] = []
         var pending: [Int: ValidationReport] = [:]
         for (index, target) in targets.enumerated() {
-            switch target {
-            case .missing, .pass, .passBundle, .passSource:
-                pending[index] = Self.validate(target, with: validator, passes: passVerifier)
-            case .archive(let path), .source(let path):
-                urls.append(URL(fileURLWithPath: path))
-                targetOfURL.append(index)
+            if case .missing = target {
+                pending[index] = Self.validate(target, with: validator, passes: passValidator)
+            } else {
+                checked.append((index, target))
             }
         }
         var summary = Summary()
@@ -121,8 +121,13 @@ struct ValidateCommand: AsyncParsableCommand {
             }
         }
         flush()
-        for try await result in validator.validateBatch(urls, maximumConcurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount) {
-            pending[targetOfURL[result.index]] = CLIHints.annotated(result.report)
+        let concurrency = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let batch = BatchSequence(
+            base: BatchSynchronousInputs(checked), maximumConcurrency: concurrency,
+            inputsPerTask: batchInputsPerTask(count: checked.count, maximumConcurrency: concurrency)
+        ) { item, _ in (item.index, CLIHints.annotated(Self.validate(item.target, with: validator, passes: passValidator))) }
+        for try await (index, report) in batch {
+            pending[index] = report
             flush()
         }
         flush(final: true)
@@ -131,7 +136,12 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         let duration = ContinuousClock.now - start
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let allArchives = targets.allSatisfy { if case .source = $0 { false } else { true } }
+        let allArchives = targets.allSatisfy {
+            switch $0 {
+            case .source, .passSource: false
+            default: true
+            }
+        }
         Terminal.write(summary.line(noun: allArchives ? "archive" : "item", seconds: seconds), to: format == .text ? .standardOutput : .standardError)
         if summary.failed > 0 { throw ExitCode.failure }
     }
@@ -160,23 +170,27 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     /// The report of one target that is not an order checked in the parallel batch.
-    static func validate(_ target: PathArguments.Target, with validator: OrderValidator, passes: PassArchiveVerifier)
+    static func validate(_ target: PathArguments.Target, with validator: OrderValidator, passes: PassValidator)
         -> ValidationReport
     {
         switch target {
         case .missing(let path, let reason):
             return PathArguments.missingReport(path, reason: reason)
         case .pass(let path):
-            return passes.verify(archiveAt: path)
+            return passes.validate(archiveAt: path)
         case .passBundle(let path):
-            return PassBundleFile.mergedReport(path, with: passes)
+            return PassBundleFile.merged(PassBundleFile.validate(path, with: passes), path: path)
         case .passSource(let path):
-            return PathArguments.sourceFolderReport(path, command: "validate", kind: .pass)
+            do {
+                return passes.validate(try PassSource(directory: URL(fileURLWithPath: path)), subject: path)
+            } catch {
+                return .unreadable(path, error)
+            }
         case .archive(let path):
-            return CLIHints.annotated(validator.validate(archiveAt: path))
+            return validator.validate(archiveAt: path)
         case .source(let path):
             do {
-                return CLIHints.annotated(validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path))
+                return validator.validate(try OrderSource(directory: URL(fileURLWithPath: path)), subject: path)
             } catch {
                 return .unreadable(path, error)
             }

@@ -80,11 +80,19 @@ enum ReportPrinter {
     }
 }
 
-/// A `.pkpasses` file read within its limit, then each pass verified on its own.
+/// A `.pkpasses` file read within its limit, then each pass checked on its own.
 enum PassBundleFile {
     static func verify(_ path: String, with verifier: PassArchiveVerifier) -> [ValidationReport] {
+        read(path) { PassBundle.verify(bytes: $0, subject: path, with: verifier) }
+    }
+
+    static func validate(_ path: String, with validator: PassValidator) -> [ValidationReport] {
+        read(path) { PassBundle.validate(bytes: $0, subject: path, with: validator) }
+    }
+
+    private static func read(_ path: String, _ check: ([UInt8]) -> [ValidationReport]) -> [ValidationReport] {
         do {
-            return PassBundle.verify(bytes: try BoundedFile.read(path, as: .passArchive), subject: path, with: verifier)
+            return check(try BoundedFile.read(path, as: .passArchive))
         } catch {
             return [.unreadable(path, error)]
         }
@@ -92,9 +100,9 @@ enum PassBundleFile {
 
     /// The bundle's reports as one report of `path`: each finding's file named inside its pass
     /// (`ticket.pkpass/pass.json`).
-    static func mergedReport(_ path: String, with verifier: PassArchiveVerifier) -> ValidationReport {
+    static func merged(_ reports: [ValidationReport], path: String) -> ValidationReport {
         var merged = ValidationReport(subject: path)
-        for report in verify(path, with: verifier) {
+        for report in reports {
             let member = report.subject.hasPrefix(path + "/") ? String(report.subject.dropFirst(path.count + 1)) : nil
             for var diagnostic in report.diagnostics {
                 if let member { diagnostic.location.file = member + (diagnostic.location.file.map { "/" + $0 } ?? "") }

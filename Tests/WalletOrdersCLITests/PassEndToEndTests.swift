@@ -80,4 +80,31 @@ import WalletOrdersTestSupport
         #expect(validated.status == 1, "\(validated)")
         #expect(validated.output.contains("signature.signer-pass-type-mismatch"), "\(validated)")
     }
+
+    @Test("build --batch with a pass template builds a ticket per line, and validate passes the folder of them")
+    func batchOfTickets() async throws {
+        let folder = try TemporaryFolder.ofTest
+        let template = Repository.samples.appendingPathComponent("event-ticket-pass").path
+        let certs = folder.file("certs").path
+        let made = try await CLI.run(["dev-certs", "--pass-type-id", template, "--team-id", "ABCDE12345", "--out", certs])
+        #expect(made.status == 0, "\(made)")
+        let lines = (1...12).map {
+            #"{"serialNumber": "T-\#($0)", "barcodes": [{"format": "PKBarcodeFormatQR", "message": "T-\#($0)", "messageEncoding": "iso-8859-1"}]}"#
+        }
+        let input = try folder.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "tickets.jsonl")
+        let out = folder.file("tickets").path
+        let built = try await CLI.run([
+            "build", "--batch", input.path, "--template", template, "--out", out, "--jobs", "2", "--cert", certs + "/pass-type.pem",
+            "--key", certs + "/pass-type.key.pem", "--wwdr", certs + "/wwdr-intermediate.pem",
+        ])
+        #expect(built.status == 0, "\(built)")
+        #expect(built.output.contains("built 12, failed 0"), "\(built)")
+        #expect(built.output.contains("passes/s"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written.count == 12)
+        #expect(written.contains("T-7.pkpass"))
+        let validated = try await CLI.run(["validate", out, "--trust-root", certs + "/root-ca.pem", "--quiet"])
+        #expect(validated.status == 0, "\(validated)")
+        #expect(validated.output.contains("12 archives, 12 passed"), "\(validated)")
+    }
 }

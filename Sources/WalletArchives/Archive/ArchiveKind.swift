@@ -68,6 +68,14 @@ public enum ArchiveKind: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// `order` or `pass`, as messages say it.
     public var noun: String { rawValue }
 
+    /// `orders` or `passes`.
+    public var plural: String {
+        switch self {
+        case .order: "orders"
+        case .pass: "passes"
+        }
+    }
+
     /// `an order` or `a pass`.
     public var withArticle: String {
         switch self {

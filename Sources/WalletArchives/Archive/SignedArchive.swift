@@ -103,8 +103,8 @@ public struct SignedArchive: Sendable {
         if layout.usesZip64 {
             diagnostics.append(
                 Diagnostic(
-                    .zip64, "The archive uses ZIP64 records or fields, which Wallet \(kind.noun)s don't need.",
-                    hint: "Write the archive without ZIP64 (\(kind.noun)s are far below its 4 GB threshold)."))
+                    .zip64, "The archive uses ZIP64 records or fields, which Wallet \(kind.plural) don't need.",
+                    hint: "Write the archive without ZIP64 (\(kind.plural) are far below its 4 GB threshold)."))
         }
         // libzip's index is the central directory's when both read the same number of records.
         let sameRecords = layout.records.count == reader.entries.count

@@ -14,6 +14,11 @@ extension ValidationRule {
         .passInvalid,
         .passMissingKey,
         .passJunkFile,
+        .passIconMissing,
+        .passStyleMissing,
+        .passStyleMultiple,
+        .fieldsDuplicateKey,
+        .passWebServiceNotHTTPS,
     ]
 
     package static let archive: [ValidationRule] = [
@@ -337,6 +342,16 @@ extension ValidationRule {
     public static let passMissingKey = ValidationRule("pass.missing-key", .error, "pass.json lacks a key Wallet requires.", "The device requires formatVersion, passTypeIdentifier, serialNumber, description, organizationName and teamIdentifier at the top level and refuses a pass without one: 'Pass dictionary must contain key '%@'.'")
     /// A pass holds .DS_Store, __MACOSX/ or another hidden file.
     public static let passJunkFile = ValidationRule("pass.junk-file", .warning, "A pass holds .DS_Store, __MACOSX/ or another hidden file.", "Apple: such files belong neither in the manifest nor in the pass. Wallet refuses a pass holding a file its manifest doesn't list ('No entry in manifest for file …', manifest.missing-entry); one the manifest lists installs (an Apple-signed pass Wallet shows carries a listed .DS_Store), so this alone is a warning.")
+    /// A pass has no icon.
+    public static let passIconMissing = ValidationRule("pass.icon-missing", .error, "A pass has no icon.png, icon@2x.png or icon@3x.png.", "The device refuses a pass without an icon at some resolution: 'Pass does not contain icon.png/icon@2x.png/icon@3x.png' (the device's validation, passes specification §1.2). Notifications and the lock screen show it.")
+    /// pass.json has no style key.
+    public static let passStyleMissing = ValidationRule("pass.style-missing", .error, "pass.json has no style key.", "Every pass is one of boardingPass, coupon, eventTicket, generic or storeCard (posterGeneric on iOS 27), and the device refuses one with none: 'Pass dictionary must have an entry for one of {…}'.")
+    /// pass.json has more than one style key.
+    public static let passStyleMultiple = ValidationRule("pass.style-multiple", .warning, "pass.json has more than one style key.", "Apple: a pass has exactly one style. Which one Wallet shows when there are more is not documented; posterGeneric with generic, its fallback on older iOS, is the one allowed pair.")
+    /// Two front fields share a key.
+    public static let fieldsDuplicateKey = ValidationRule("fields.duplicate-key", .error, "Two fields on the front of a pass share a key.", "Field keys must be unique within a pass; the device's validation refuses a duplicate in the header, primary, secondary or auxiliary fields: 'more than one field has the key '%@''.")
+    /// A pass's webServiceURL is not https.
+    public static let passWebServiceNotHTTPS = ValidationRule("pass.web-service-not-https", .error, "A pass's webServiceURL is not https.", "A production device refuses the pass: 'scheme of webServiceURL '%@' needs to be an https rather than %@.' (the device's validation); http works only on a device set to allow HTTP services for development.")
     public static let orderInvalid = ValidationRule("order.invalid", .error, "order.json does not decode as an order.", "The typed model could not read order.json; the schema findings say why.")
     /// A junk file was left out of the archive.
     public static let buildSkippedFile = ValidationRule("build.skipped-file", .info, "A junk file was left out of the archive.", "`wallet-orders build` skips .DS_Store, __MACOSX/, dotfiles and stale manifests or signatures.")

@@ -69,7 +69,7 @@ package enum SourceFolder {
             guard type == S_IFREG else {
                 let what = type == S_IFLNK ? "a symbolic link" : "a special file (device, socket or pipe)"
                 throw WalletOrdersError(
-                    .invalidSource, "'\(path)' in \(folderName) is \(what); \(kind.noun)s may only contain regular files.",
+                    .invalidSource, "'\(path)' in \(folderName) is \(what); \(kind.plural) may only contain regular files.",
                     hint: type == S_IFLNK
                         ? "Replace the link with a copy of the file it points to (cp -L), or remove it."
                         : "Remove it from \(folderName).")

@@ -214,7 +214,7 @@ public struct SigningIdentity: Sendable {
             .certificateProfile,
             problems.count == 1
                 ? "\(first.message) Wallet would refuse every \(kind.noun) it signs (\(first.ruleID))."
-                : "The signing certificate can't sign \(kind.noun)s:\n" + problems.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
+                : "The signing certificate can't sign \(kind.plural):\n" + problems.map { "  \($0.ruleID): \($0.message)" }.joined(separator: "\n"),
             hint: first.hint)
     }
 

@@ -148,7 +148,7 @@ package enum OrderTypeCertificateProfile {
                 Problem(
                     rule: .certificateLeafIsCA,
                     message: "The signing certificate \(name) is a certificate authority (basicConstraints cA: TRUE).",
-                    hint: "\(kind.noun.capitalizedFirst)s are signed by an end-entity \(certificate), never by a CA certificate."))
+                    hint: "\(kind.plural.capitalizedFirst) are signed by an end-entity \(certificate), never by a CA certificate."))
         }
         if !facts.allowsDigitalSignature {
             problems.append(

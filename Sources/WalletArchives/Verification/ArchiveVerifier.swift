@@ -289,7 +289,7 @@ package struct ArchiveVerifier: Sendable {
         if !accepted.contains(digest) {
             report.add(
                 .signatureDigestAlgorithm,
-                "The signature uses \(digest); \(kind.noun)s are signed with SHA-256\(kind == .pass ? " (or SHA-1)" : "").",
+                "The signature uses \(digest); \(kind.plural) are signed with SHA-256\(kind == .pass ? " (or SHA-1)" : "").",
                 at: file, hint: "Sign with -md sha256.")
         }
         let attributes = signerInfo.signedAttributeOIDs
@@ -467,7 +467,7 @@ package struct ArchiveVerifier: Sendable {
                     "The certificate chain of '\(signer.subject)' does not lead to a trusted root (\(chain.errorText)).\(device)",
                     at: file,
                     hint:
-                        "Genuine \(kind.noun)s chain to Apple Root CA through a WWDR intermediate; development certificates chain to their own test root, which must be trusted explicitly."
+                        "Genuine \(kind.plural) chain to Apple Root CA through a WWDR intermediate; development certificates chain to their own test root, which must be trusted explicitly."
                 )
             } else {
                 report.add(
@@ -477,8 +477,8 @@ package struct ArchiveVerifier: Sendable {
         for certificate in [signer] + issuers where now > certificate.notAfter {
             report.add(
                 .certificateExpiredNow,
-                "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new \(kind.noun)s need a valid certificate.",
-                at: file, hint: "Renew the certificate before signing more \(kind.noun)s.")
+                "'\(certificate.subject)' expired on \(certificate.notAfter.formatted(.iso8601)); the archive was signed before that, but new \(kind.plural) need a valid certificate.",
+                at: file, hint: "Renew the certificate before signing more \(kind.plural).")
         }
     }
 }

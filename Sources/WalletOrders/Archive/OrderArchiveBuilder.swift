@@ -109,7 +109,7 @@ public struct OrderArchiveBuilder: Sendable {
 }
 
 /// A signed archive produced by ``OrderArchiveBuilder``.
-public struct BuiltOrderArchive: Sendable {
+public struct BuiltOrderArchive: BuiltArchive {
     /// The `.order` file's bytes.
     public var bytes: [UInt8]
     /// The manifest that was signed.

@@ -1,5 +1,3 @@
-import WalletOrdersInterop
-
 /// The file name of an order's archive in a batch's output folder, made safe from its
 /// `orderIdentifier`.
 ///
@@ -20,36 +18,12 @@ import WalletOrdersInterop
 /// without case.
 public enum OrderArchiveFileName {
     /// The longest name before `.order`, in bytes.
-    public static let maximumStemBytes = 200
+    public static let maximumStemBytes = ArchiveFileName.maximumStemBytes
 
     /// The archive file name for an order with this `orderIdentifier`.
     public static func make(orderIdentifier: String) -> String {
-        stem(orderIdentifier) + ".order"
+        ArchiveFileName.make(identifier: orderIdentifier, kind: .order)
     }
 
-    static func stem(_ identifier: String) -> String {
-        if identifier.isEmpty { return "%" }
-        var out: [UInt8] = []
-        out.reserveCapacity(identifier.utf8.count)
-        var boundaries: [Int] = []  // where each encoded byte starts, to cut between escapes
-        let hex = Array("0123456789ABCDEF".utf8)
-        for (position, byte) in identifier.utf8.enumerated() {
-            boundaries.append(out.count)
-            let keep =
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || (byte == UInt8(ascii: ".") && position > 0)
-            if keep {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        if out.count > maximumStemBytes {
-            let limit = maximumStemBytes - 17
-            let cut = boundaries.last { $0 <= limit } ?? 0
-            out = Array(out[..<cut]) + Array("~".utf8) + Array(SHA256.hexHash(Array(identifier.utf8)).prefix(16).utf8)
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func stem(_ identifier: String) -> String { ArchiveFileName.stem(identifier) }
 }

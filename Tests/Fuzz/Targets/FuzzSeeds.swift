@@ -1,6 +1,7 @@
 public import Foundation
 import WalletOrders
 import WalletOrdersJSON
+import WalletPasses
 
 /// The seed corpus of every target, written into a folder per target (`make fuzz-seeds`):
 /// files from `Samples/`, the test fixtures and `../shared/conformance/`, plus what only the
@@ -65,6 +66,30 @@ public enum FuzzSeeds {
             add(.identity, "\(name).encrypted.pem", [1] + chainPEM + Array(try certificate.privateKeyPEM(passphrase: passphrase).utf8))
             add(.identity, "\(name).p12", [2] + (try certificate.pkcs12(passphrase: passphrase)))
             add(.identity, "\(name).legacy.p12", [2] + (try certificate.pkcs12(passphrase: passphrase, legacyEncryption: true)))
+        }
+
+        // Passes: the real ones beside the repository (../shared/reference/real-passes), their
+        // pass.json files and sources, and bundles; and a pass built from Apple's sample with the
+        // development PKI.
+        let realPasses = root.deletingLastPathComponent().appendingPathComponent("shared/reference/real-passes")
+        for file in files(under: realPasses, extension: "pkpass") { add(.pass, flatName(file), file.bytes) }
+        for file in files(under: realPasses, extension: "pkpasses") { add(.pkpasses, flatName(file), file.bytes) }
+        for file in files(under: realPasses.appendingPathComponent("sources"), extension: "json") where file.path.hasSuffix("/pass.json") {
+            add(.passJSON, flatName(file), file.bytes)
+        }
+        for file in files(under: realPasses.appendingPathComponent("sources"), extension: "strings") {
+            add(.strings, flatName(file), file.bytes)
+        }
+        let sample = realPasses.appendingPathComponent("sources/apple-devpubs-boardingpass.pass")
+        if FileManager.default.fileExists(atPath: sample.path) {
+            let source = try PassSource(directory: sample)
+            if let json = source.passJSON, let identity = try? PassArchive.identity(of: json), let type = identity.passTypeIdentifier {
+                let certificate = try authority.issuePassTypeCertificate(
+                    passTypeIdentifier: type, teamIdentifier: identity.teamIdentifier ?? "FUZZTEAM01", validFrom: validFrom)
+                let built = try PassArchiveBuilder(identity: try certificate.signingIdentity(validAt: FuzzTarget.now))
+                    .build(source, signingTime: FuzzTarget.now)
+                add(.pass, "built-boardingpass.pkpass", built.bytes)
+            }
         }
 
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

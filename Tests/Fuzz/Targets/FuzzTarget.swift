@@ -27,6 +27,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case validate
     /// `OrderIntake.save(signedArchive:)` into a SQLite store in a temporary folder.
     case store
+    /// `PassValidator.validate(archiveBytes:)`: everything `wallet-orders validate` does with a `.pkpass`.
+    case pass
+    /// `pass.json` alone, read as the device reads it and validated as a source's.
+    case passJSON = "pass-json"
+    /// `.pkpasses` bundles, each pass verified on its own.
+    case pkpasses
 
     /// Runs the target on one input.
     ///
@@ -42,6 +48,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .identity: try IdentityFuzzing.run(bytes)
         case .validate: try ValidateFuzzing.run(bytes)
         case .store: try StoreFuzzing.run(bytes)
+        case .pass: try PassFuzzing.run(bytes)
+        case .passJSON: try PassJSONFuzzing.run(bytes)
+        case .pkpasses: try PassBundleFuzzing.run(bytes)
         }
     }
 
@@ -52,6 +61,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .schema: _ = SchemaFuzzing.schema
         case .validate: _ = ValidateFuzzing.validator
         case .store: _ = StoreFuzzing.store
+        case .pass, .passJSON, .pkpasses: _ = PassFuzzing.validator
         default: break
         }
     }

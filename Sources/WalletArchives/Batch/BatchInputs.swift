@@ -1,39 +1,39 @@
 public import Foundation
 
-/// Ready-made inputs for `OrderBatchBuilder`: a JSON Lines file read line by line, or a folder
-/// of `order.json` files.
-public enum OrderBatchInputs {
+/// Ready-made inputs for the batch builders: a JSON Lines file read line by line, or a folder of
+/// JSON files (`order.json` documents for orders, per-pass fields for passes).
+public enum BatchInputs {
     /// The longest line read: an `order.json` can't be larger than a whole archive may be.
     public static let maximumLineBytes = ArchiveLimits.maximumBundleBytes
 
     /// The orders of a JSON Lines file, one `order.json` document per line, read as the batch
     /// goes (64 KiB at a time: memory does not grow with the file). Blank lines are skipped;
     /// each order's origin is its line number. A line longer than ``maximumLineBytes`` is not
-    /// kept: it becomes an ``OrderBatchInput/unreadable(origin:error:)`` input.
+    /// kept: it becomes an ``BatchInput/unreadable(origin:error:)`` input.
     ///
     /// - Throws: ``WalletOrdersError/Code/fileAccess`` when the file can't be opened.
-    public static func jsonLines(at url: URL) throws -> JSONLinesOrders {
+    public static func jsonLines(at url: URL) throws -> JSONLinesInputs {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw WalletOrdersError(
                 .fileAccess, "Cannot open '\(url.path)': \(String(cString: strerror(errno))).", hint: "Check the path.")
         }
-        return JSONLinesOrders(reader: LineReader(descriptor: descriptor, closeWhenDone: true, name: url.path))
+        return JSONLinesInputs(reader: LineReader(descriptor: descriptor, closeWhenDone: true, name: url.path))
     }
 
     /// The orders of JSON Lines read from an open file descriptor (standard input is 0), which
     /// is not closed.
-    public static func jsonLines(fileDescriptor: Int32) -> JSONLinesOrders {
-        JSONLinesOrders(reader: LineReader(descriptor: fileDescriptor, closeWhenDone: false, name: "standard input"))
+    public static func jsonLines(fileDescriptor: Int32) -> JSONLinesInputs {
+        JSONLinesInputs(reader: LineReader(descriptor: fileDescriptor, closeWhenDone: false, name: "standard input"))
     }
 
     /// The `*.json` files directly inside `directory` (not below it; hidden files skipped), in
     /// byte order of their names; each order's origin is its file name. Each file is read when
     /// its turn comes; one that can't be read becomes an
-    /// ``OrderBatchInput/unreadable(origin:error:)`` input.
+    /// ``BatchInput/unreadable(origin:error:)`` input.
     ///
     /// - Throws: ``WalletOrdersError/Code/fileAccess`` when the folder can't be listed.
-    public static func jsonFiles(in directory: URL) throws -> OrderBatchSynchronousInputs<LazyMapSequence<[String], OrderBatchInput>> {
+    public static func jsonFiles(in directory: URL) throws -> BatchSynchronousInputs<LazyMapSequence<[String], BatchInput>> {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -44,7 +44,7 @@ public enum OrderBatchInputs {
                 .fileAccess, "Cannot list '\(directory.path)': \(error.localizedDescription)", hint: "Check the path.")
         }
         let folder = directory.path
-        return OrderBatchSynchronousInputs(
+        return BatchSynchronousInputs(
             names.lazy.map { name in
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 var info = stat()
@@ -61,7 +61,7 @@ public enum OrderBatchInputs {
                             hint: "Wallet refuses orders of 5 MB or more."))
                 }
                 do {
-                    return OrderBatchInput(origin: .file(name), orderJSON: try BoundedFile.read(path, as: .orderFile, regularFileOnly: true))
+                    return BatchInput(origin: .file(name), orderJSON: try BoundedFile.read(path, as: .orderFile, regularFileOnly: true))
                 } catch {
                     return .unreadable(origin: .file(name), error: WalletOrdersError.wrapping(error))
                 }
@@ -69,24 +69,24 @@ public enum OrderBatchInputs {
     }
 }
 
-/// The orders of a JSON Lines file (see ``OrderBatchInputs/jsonLines(at:)``). Iterate once.
-public struct JSONLinesOrders: AsyncSequence, Sendable {
-    let reader: LineReader
+/// The orders of a JSON Lines file (see ``BatchInputs/jsonLines(at:)``). Iterate once.
+public struct JSONLinesInputs: AsyncSequence, Sendable {
+    package let reader: LineReader
 
     /// Makes the iterator; there is one pass over the file.
     public func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
 
     /// Reads the next non-blank line.
     public struct Iterator: AsyncIteratorProtocol {
-        let reader: LineReader
+        package let reader: LineReader
         /// The next order, `nil` at the end of the file.
         /// - Throws: ``WalletOrdersError/Code/fileAccess`` when reading fails.
-        public mutating func next() async throws -> OrderBatchInput? { try reader.nextInput() }
+        public mutating func next() async throws -> BatchInput? { try reader.nextInput() }
     }
 }
 
 /// Reads lines from a file descriptor through one fixed buffer.
-final class LineReader: @unchecked Sendable {  // used by one iterator at a time (single pass), never concurrently
+package final class LineReader: @unchecked Sendable {  // used by one iterator at a time (single pass), never concurrently
     private let descriptor: Int32
     private let closeWhenDone: Bool
     private let name: String
@@ -96,7 +96,7 @@ final class LineReader: @unchecked Sendable {  // used by one iterator at a time
     private var atEnd = false
     private var lineNumber = 0
 
-    init(descriptor: Int32, closeWhenDone: Bool, name: String) {
+    package init(descriptor: Int32, closeWhenDone: Bool, name: String) {
         self.descriptor = descriptor
         self.closeWhenDone = closeWhenDone
         self.name = name
@@ -107,20 +107,20 @@ final class LineReader: @unchecked Sendable {  // used by one iterator at a time
     }
 
     /// The next non-blank line as an input, or `nil` at the end.
-    func nextInput() throws -> OrderBatchInput? {
+    package func nextInput() throws -> BatchInput? {
         while let (line, tooLong) = try nextLine() {
             lineNumber += 1
             if tooLong {
                 return .unreadable(
                     origin: .line(lineNumber),
                     error: WalletOrdersError(
-                        .bundleTooLarge, "The line is longer than \(OrderBatchInputs.maximumLineBytes) bytes; an order.json must be under 5 MB.",
+                        .bundleTooLarge, "The line is longer than \(BatchInputs.maximumLineBytes) bytes; an order.json must be under 5 MB.",
                         hint: "Wallet refuses orders of 5 MB or more."))
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             var bytes = line
             if bytes.last == 0x0D { bytes.removeLast() }
-            return OrderBatchInput(origin: .line(lineNumber), orderJSON: bytes)
+            return BatchInput(origin: .line(lineNumber), orderJSON: bytes)
         }
         return nil
     }
@@ -134,7 +134,7 @@ final class LineReader: @unchecked Sendable {  // used by one iterator at a time
                 let found = buffer[start..<end].firstIndex(of: 0x0A)
                 let stop = found ?? end
                 if !tooLong {
-                    if line.count + (stop - start) > OrderBatchInputs.maximumLineBytes {
+                    if line.count + (stop - start) > BatchInputs.maximumLineBytes {
                         tooLong = true
                         line = []
                     } else {

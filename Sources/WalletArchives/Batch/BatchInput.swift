@@ -1,6 +1,6 @@
 /// Where one order of a batch came from, for messages: a line of a JSON Lines file, a file, or a
 /// label of the caller's.
-public enum OrderBatchOrigin: Sendable, Hashable, CustomStringConvertible {
+public enum BatchOrigin: Sendable, Hashable, CustomStringConvertible {
     /// A line of a JSON Lines file, counted from 1.
     case line(Int)
     /// A file, by the name or path the caller gave.
@@ -18,17 +18,20 @@ public enum OrderBatchOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One order of a batch: the bytes of its `order.json` and where they came from.
-public struct OrderBatchInput: Sendable {
+/// One item of a batch: the bytes of its JSON document (an order's `order.json`, or the fields of
+/// one pass of a pass batch) and where they came from.
+public struct BatchInput: Sendable {
     /// Where the order came from, for messages.
-    public var origin: OrderBatchOrigin
-    /// The exact bytes of `order.json`.
+    public var origin: BatchOrigin
+    /// The exact bytes of the document (`order.json` for an order).
     public var orderJSON: [UInt8]
+    /// The exact bytes of the document (the name for any kind of batch).
+    public var json: [UInt8] { orderJSON }
     /// Why the order could not even be read, when it couldn't.
     public var readFailure: WalletOrdersError?
 
     /// An order to build.
-    public init(origin: OrderBatchOrigin, orderJSON: [UInt8]) {
+    public init(origin: BatchOrigin, orderJSON: [UInt8]) {
         self.origin = origin
         self.orderJSON = orderJSON
         self.readFailure = nil
@@ -36,7 +39,7 @@ public struct OrderBatchInput: Sendable {
 
     /// An order that could not be read (an unreadable file, a line over the size limit): the
     /// batch reports it as a failure with `error` and goes on with the others.
-    public static func unreadable(origin: OrderBatchOrigin, error: WalletOrdersError) -> Self {
+    public static func unreadable(origin: BatchOrigin, error: WalletOrdersError) -> Self {
         var input = Self(origin: origin, orderJSON: [])
         input.readFailure = error
         return input

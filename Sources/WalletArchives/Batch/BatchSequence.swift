@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The results of a batch, delivered as they complete: the asynchronous sequence returned by
-/// `OrderBatchBuilder.results` and
-/// ``OrderValidator/validateBatch(_:maximumConcurrency:now:)``.
+/// The results of a batch, delivered as they complete: the asynchronous sequence the batch APIs
+/// of both kinds return (`OrderBatchBuilder.results`, `OrderValidator.validateBatch`,
+/// `PassBatchBuilder.results`).
 ///
 /// The sequence pulls inputs from `Base` only as fast as results are taken: at most
 /// ``maximumConcurrency`` × ``inputsPerTask`` inputs are ever started and not yet returned by
@@ -17,7 +17,7 @@ import Synchronization
 /// when the iterating task is cancelled, `next()` throws `CancellationError` and inputs not yet
 /// started never are (those running finish, and their results are dropped with the iterator).
 /// `next()` rethrows an error thrown by `Base` after the results of the inputs already started.
-public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncSequence where Base.Element: Sendable {
+public struct BatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncSequence where Base.Element: Sendable {
     /// How many tasks may work at once (at least 1).
     public let maximumConcurrency: Int
     /// How many consecutive inputs each task takes (at least 1).
@@ -28,10 +28,10 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
     /// wakes a thread, which cost a quarter of validating a small archive.
     public let inputsPerTask: Int
     /// Counters of this batch: started, finished, in flight and the most ever in flight.
-    public let statistics: OrderBatchStatistics
+    public let statistics: BatchStatistics
 
-    let base: Base
-    let transform: @Sendable (Base.Element, Int) -> Element
+    package let base: Base
+    package let transform: @Sendable (Base.Element, Int) -> Element
 
     package init(
         base: Base, maximumConcurrency: Int, inputsPerTask: Int = 1, transform: @escaping @Sendable (Base.Element, Int) -> Element
@@ -40,7 +40,7 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
         self.maximumConcurrency = Swift.max(1, maximumConcurrency)
         self.inputsPerTask = Swift.max(1, inputsPerTask)
         self.transform = transform
-        self.statistics = OrderBatchStatistics()
+        self.statistics = BatchStatistics()
     }
 
     /// Makes the iterator. Make only one per sequence.
@@ -52,21 +52,21 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
 
     /// Starts inputs up to the concurrency limit and hands out results as they complete.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
+        package var base: Base.AsyncIterator
         /// Inputs started and not yet handed out, at most.
-        let limit: Int
-        let inputsPerTask: Int
-        let transform: @Sendable (Base.Element, Int) -> Element
-        let statistics: OrderBatchStatistics
-        let completions = Completions<Element>()
-        var nextIndex = 0
-        var inFlight = 0
-        var baseFinished = false
-        var baseError: (any Error)?
+        package let limit: Int
+        package let inputsPerTask: Int
+        package let transform: @Sendable (Base.Element, Int) -> Element
+        package let statistics: BatchStatistics
+        package let completions = Completions<Element>()
+        package var nextIndex = 0
+        package var inFlight = 0
+        package var baseFinished = false
+        package var baseError: (any Error)?
 
-        init(
+        package init(
             base: Base.AsyncIterator, limit: Int, inputsPerTask: Int, transform: @escaping @Sendable (Base.Element, Int) -> Element,
-            statistics: OrderBatchStatistics
+            statistics: BatchStatistics
         ) {
             self.base = base
             let (product, overflow) = limit.multipliedReportingOverflow(by: inputsPerTask)
@@ -130,9 +130,9 @@ public struct OrderBatchSequence<Base: AsyncSequence, Element: Sendable>: AsyncS
     }
 }
 
-extension OrderBatchSequence: Sendable where Base: Sendable {}
+extension BatchSequence: Sendable where Base: Sendable {}
 
-/// ``OrderBatchSequence/inputsPerTask`` for `count` inputs known in advance: at least 16 tasks for
+/// ``BatchSequence/inputsPerTask`` for `count` inputs known in advance: at least 16 tasks for
 /// each of `maximumConcurrency`, so that the work still spreads evenly, and at most 16 inputs a task.
 package func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
     min(16, max(1, count / 16 / max(1, maximumConcurrency)))  // no product: `--jobs` may be huge
@@ -140,15 +140,15 @@ package func batchInputsPerTask(count: Int, maximumConcurrency: Int) -> Int {
 
 /// Counters of one batch, safe to read from any task while it runs (for progress displays and
 /// tests).
-public final class OrderBatchStatistics: Sendable {
+public final class BatchStatistics: Sendable {
     private struct Counts {
-        var started = 0
-        var finished = 0
-        var peakInFlight = 0
+        package var started = 0
+        package var finished = 0
+        package var peakInFlight = 0
     }
     private let counts = Mutex(Counts())
 
-    init() {}
+    package init() {}
 
     /// Inputs whose work has started.
     public var started: Int { counts.withLockVisibleToSanitizers { $0.started } }
@@ -160,14 +160,14 @@ public final class OrderBatchStatistics: Sendable {
     /// `inputsPerTask`.
     public var peakInFlight: Int { counts.withLockVisibleToSanitizers { $0.peakInFlight } }
 
-    func recordStart(_ count: Int = 1) {
+    package func recordStart(_ count: Int = 1) {
         counts.withLockVisibleToSanitizers {
             $0.started += count
             $0.peakInFlight = Swift.max($0.peakInFlight, $0.started - $0.finished)
         }
     }
 
-    func recordFinish() {
+    package func recordFinish() {
         counts.withLockVisibleToSanitizers { $0.finished += 1 }
     }
 }
@@ -176,10 +176,10 @@ public final class OrderBatchStatistics: Sendable {
 package final class Completions<Output: Sendable>: Sendable {
     private struct State {
         /// Outputs not yet taken: `ready[taken...]`.
-        var ready: [Output] = []
-        var taken = 0
-        var waiter: CheckedContinuation<Void, Never>?
-        var cancelled = false
+        package var ready: [Output] = []
+        package var taken = 0
+        package var waiter: CheckedContinuation<Void, Never>?
+        package var cancelled = false
     }
     private let state = Mutex(State())
 
@@ -238,8 +238,8 @@ package final class Completions<Output: Sendable>: Sendable {
 }
 
 /// A synchronous sequence as an asynchronous one.
-public struct OrderBatchSynchronousInputs<Base: Sequence>: AsyncSequence {
-    let base: Base
+public struct BatchSynchronousInputs<Base: Sequence>: AsyncSequence {
+    package let base: Base
 
     /// Wraps `base`.
     public init(_ base: Base) { self.base = base }
@@ -249,10 +249,10 @@ public struct OrderBatchSynchronousInputs<Base: Sequence>: AsyncSequence {
 
     /// Hands out `base`'s elements.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: Base.Iterator
+        package var base: Base.Iterator
         /// The next element of `base`.
         public mutating func next() async -> Base.Element? { base.next() }
     }
 }
 
-extension OrderBatchSynchronousInputs: Sendable where Base: Sendable {}
+extension BatchSynchronousInputs: Sendable where Base: Sendable {}

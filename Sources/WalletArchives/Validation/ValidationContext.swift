@@ -1,29 +1,32 @@
-import Foundation
-import WalletOrdersJSON
+package import Foundation
+package import WalletOrdersJSON
 
-/// What content rules look at: the parsed `order.json`, every other file, and the parsed
-/// `order.strings` of each localization.
+/// What content rules look at: the parsed content file (`order.json`, `pass.json`), every other
+/// file, and the parsed strings file of each localization.
 /// A class, not a struct: the rules and their JSON walks share one context instead of copying
 /// its dictionaries and tree (those copies were a twentieth of a full validation).
-final class ValidationContext {
+package final class ValidationContext {
+    /// The kind of archive, which names the content file.
+    package let kind: ArchiveKind
     /// Every file except `manifest.json` and `signature`.
-    let files: [String: [UInt8]]
-    /// The parsed `order.json`, or `nil` when it is missing or not JSON.
-    let root: JSONNode?
-    /// `order.json`'s bytes, for quoting the line a finding points at.
-    let orderBytes: [UInt8]
+    package let files: [String: [UInt8]]
+    /// The parsed content file, or `nil` when it is missing or not JSON.
+    package let root: JSONNode?
+    /// The content file's bytes, for quoting the line a finding points at.
+    package let contentBytes: [UInt8]
     /// The `.lproj` folder names (`fr.lproj`), sorted.
-    let localizationFolders: [String]
-    /// Parsed `order.strings` per `.lproj` folder (only those that parsed).
-    var strings: [String: StringsFile] = [:]
+    package let localizationFolders: [String]
+    /// Parsed strings files (`order.strings`, `pass.strings`) per `.lproj` folder (only those that parsed).
+    package var strings: [String: StringsFile] = [:]
     /// The time dates are compared with (``UpdatedAtLimit``).
-    let now: Date
+    package let now: Date
 
-    init(files: [String: [UInt8]], root: JSONNode?, now: Date = Date()) {
+    package init(files: [String: [UInt8]], root: JSONNode?, now: Date = Date(), kind: ArchiveKind = .order) {
+        self.kind = kind
         self.files = files
         self.root = root
         self.now = now
-        self.orderBytes = files[OrderArchive.orderPath] ?? []
+        self.contentBytes = files[kind.contentPath] ?? []
         var folders = Set<String>()
         for path in files.keys {
             if let first = path.split(separator: "/").first, first.hasSuffix(".lproj"), path.contains("/") {
@@ -33,15 +36,15 @@ final class ValidationContext {
         self.localizationFolders = folders.sorted()
     }
 
-    /// A finding located in `order.json` at `pointer` (position taken from the parsed document).
-    func diagnostic(
+    /// A finding located in the content file at `pointer` (position taken from the parsed document).
+    package func diagnostic(
         _ rule: ValidationRule, _ message: String, pointer: String, position: SourcePosition? = nil, hint: String? = nil,
         severity: Diagnostic.Severity? = nil
     ) -> Diagnostic {
         let at = position ?? root?.resolve(pointer: pointer)?.position
         var diagnostic = Diagnostic(
             rule.id, severity ?? rule.severity, message,
-            at: .init(file: OrderArchive.orderPath, jsonPointer: pointer, line: at?.line, column: at?.column), hint: hint)
+            at: .init(file: kind.contentPath, jsonPointer: pointer, line: at?.line, column: at?.column), hint: hint)
         if let at, let excerpt = line(around: at.offset, column: at.column) {
             diagnostic.sourceLine = excerpt.text
             if excerpt.startColumn > 1 { diagnostic.sourceLineStartColumn = excerpt.startColumn }
@@ -49,50 +52,53 @@ final class ValidationContext {
         return diagnostic
     }
 
-    /// The line of order.json holding byte `offset` (whose column is `column`), without its line
+    /// The line of the content file holding byte `offset` (whose column is `column`), without its line
     /// ending; a line longer than ``Diagnostic/sourceExcerptLimit`` bytes is cut to that many
     /// around `offset`, on UTF-8 character boundaries, with `…` where it was cut at the end.
-    func line(around offset: Int, column: Int) -> (text: String, startColumn: Int)? {
-        guard offset >= 0, offset <= orderBytes.count else { return nil }
+    package func line(around offset: Int, column: Int) -> (text: String, startColumn: Int)? {
+        guard offset >= 0, offset <= contentBytes.count else { return nil }
         let isBreak = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
         let isContinuation = { (byte: UInt8) in byte & 0xC0 == 0x80 }
         let half = Diagnostic.sourceExcerptLimit / 2
         // Walk out from `offset`, at most `half` bytes each way: a long line costs no more.
-        var start = min(offset, orderBytes.count)
-        while start > 0, offset - start < half, !isBreak(orderBytes[start - 1]) { start -= 1 }
-        while start < offset, isContinuation(orderBytes[start]) { start += 1 }
-        let cutAtStart = start > 0 && !isBreak(orderBytes[start - 1])
+        var start = min(offset, contentBytes.count)
+        while start > 0, offset - start < half, !isBreak(contentBytes[start - 1]) { start -= 1 }
+        while start < offset, isContinuation(contentBytes[start]) { start += 1 }
+        let cutAtStart = start > 0 && !isBreak(contentBytes[start - 1])
         var end = offset
-        while end < orderBytes.count, end - offset < half, !isBreak(orderBytes[end]) { end += 1 }
-        while end > offset, end < orderBytes.count, isContinuation(orderBytes[end]) { end -= 1 }
-        let cutAtEnd = end < orderBytes.count && !isBreak(orderBytes[end])
-        var slice = orderBytes[start..<end]
+        while end < contentBytes.count, end - offset < half, !isBreak(contentBytes[end]) { end += 1 }
+        while end > offset, end < contentBytes.count, isContinuation(contentBytes[end]) { end -= 1 }
+        let cutAtEnd = end < contentBytes.count && !isBreak(contentBytes[end])
+        var slice = contentBytes[start..<end]
         if !cutAtStart, slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
         let text = String(decoding: slice, as: UTF8.self) + (cutAtEnd ? "…" : "")
         guard cutAtStart else { return (text, 1) }
-        let before = String(decoding: orderBytes[start..<offset], as: UTF8.self).utf16.count
+        let before = String(decoding: contentBytes[start..<offset], as: UTF8.self).utf16.count
         return (text, max(1, column - before))
     }
 
     /// A finding about another file.
-    func fileDiagnostic(_ rule: ValidationRule, _ message: String, file: String, line: Int? = nil, hint: String? = nil) -> Diagnostic {
+    package func fileDiagnostic(_ rule: ValidationRule, _ message: String, file: String, line: Int? = nil, hint: String? = nil) -> Diagnostic {
         Diagnostic(
             rule, message, at: .init(file: file, line: line), hint: hint)
     }
 }
 
 /// A path into a JSON document, rendered as an RFC 6901 pointer only when a finding needs it.
-struct JSONPath {
+package struct JSONPath {
     /// One step: an object key or an array index (kept as a number until a pointer is rendered).
-    enum Token {
+    package enum Token {
         case key(String)
         case index(Int)
     }
 
-    var tokens: [Token] = []
+    package var tokens: [Token] = []
+
+    /// The root's path.
+    package init() {}
 
     /// The pointer, such as `/payment/total/currency`.
-    var pointer: String {
+    package var pointer: String {
         tokens.reduce(into: "") { pointer, token in
             switch token {
             case .key(let key): pointer += "/" + JSONPointer.escape(key)
@@ -102,7 +108,7 @@ struct JSONPath {
     }
 
     /// The pointer of a child of this path.
-    func pointer(appending token: String) -> String { pointer + "/" + JSONPointer.escape(token) }
+    package func pointer(appending token: String) -> String { pointer + "/" + JSONPointer.escape(token) }
 }
 
 /// "Did you mean …?" suggestions by edit distance.
@@ -121,7 +127,7 @@ package enum NearestName {
         return best.name
     }
 
-    static func levenshtein(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func levenshtein(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import WalletOrdersTestSupport
+import WalletPasses
+
+/// `validate` of a pass: each mistake of the passes specification's list is named by its rule at
+/// its line and column in pass.json, and every real pass Wallet accepts validates without an error.
+@Suite struct PassValidationTests {
+    static let validator = try! PassValidator()
+
+    /// A pass that validates clean (the specification's minimal pass, §3.12), with Apple's
+    /// sample icon; `edit` changes its text.
+    static func report(_ edit: (String) -> String = { $0 }, dropIcon: Bool = false) throws -> ValidationReport {
+        let json = """
+            {
+              "formatVersion": 1,
+              "passTypeIdentifier": "pass.com.example.member",
+              "serialNumber": "M-000123",
+              "teamIdentifier": "ABCDE12345",
+              "organizationName": "Example",
+              "description": "Example membership",
+              "generic": {
+                "primaryFields": [{"key": "name", "label": "Member", "value": "Ada"}],
+                "secondaryFields": [{"key": "level", "label": "Level", "value": "Gold"}]
+              }
+            }
+            """
+        let icon = try RealPasses.bytes("sources/apple-devpubs-boardingpass.pass/icon.png")
+        var files: [String: [UInt8]] = ["pass.json": Array(edit(json).utf8)]
+        if !dropIcon { files["icon.png"] = icon }
+        return validator.validate(PassSource(files: files), subject: "pass")
+    }
+
+    @Test("The minimal pass of the specification validates without a finding")
+    func minimalPassIsClean() throws {
+        let report = try Self.report()
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+    }
+
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        var name: String
+        var edit: @Sendable (String) -> String
+        var dropIcon = false
+        var rule: String
+        var line: Int?
+        var message: String?
+        var testDescription: String { name }
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(name: "no icon", edit: { $0 }, dropIcon: true, rule: "pass.icon-missing", message: "Pass does not contain icon.png"),
+        Mistake(
+            name: "no description", edit: { $0.replacingOccurrences(of: "  \"description\": \"Example membership\",\n", with: "") },
+            rule: "pass.missing-key", message: "Pass dictionary must contain key 'description'."),
+        Mistake(
+            name: "no style", edit: { $0.replacingOccurrences(of: "\"generic\"", with: "\"genric\"") }, rule: "pass.style-missing",
+            line: 1, message: "must have an entry for one of"),
+        Mistake(
+            name: "two styles", edit: { $0.replacingOccurrences(of: "  \"generic\": {", with: "  \"coupon\": {},\n  \"generic\": {") },
+            rule: "pass.style-multiple", line: 9),
+        Mistake(
+            name: "a field key used twice",
+            edit: { $0.replacingOccurrences(of: "\"key\": \"level\"", with: "\"key\": \"name\"") }, rule: "fields.duplicate-key", line: 10,
+            message: "more than one field has the key 'name'"),
+        Mistake(
+            name: "formatVersion 2", edit: { $0.replacingOccurrences(of: "\"formatVersion\": 1", with: "\"formatVersion\": 2") },
+            rule: "schema.const", line: 2),
+        Mistake(
+            name: "a colour in no format Wallet reads",
+            edit: { $0.replacingOccurrences(of: "  \"generic\"", with: "  \"backgroundColor\": \"blue\",\n  \"generic\"") },
+            rule: "schema.pattern", line: 8),
+        Mistake(
+            name: "a date without a time zone",
+            edit: { $0.replacingOccurrences(of: "  \"generic\"", with: "  \"expirationDate\": \"2026-12-31T23:59\",\n  \"generic\"") },
+            rule: "schema.pattern", line: 8),
+        Mistake(
+            name: "a latitude out of range",
+            edit: {
+                $0.replacingOccurrences(of: "  \"generic\"", with: "  \"locations\": [{\"latitude\": 100, \"longitude\": 2}],\n  \"generic\"")
+            }, rule: "schema.range", line: 8),
+        Mistake(
+            name: "a web service over http",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with: "  \"webServiceURL\": \"http://example.com/passes\",\n  \"authenticationToken\": \"0123456789abcdef0123\",\n  \"generic\"")
+            }, rule: "pass.web-service-not-https", line: 8, message: "needs to be an https rather than http"),
+        Mistake(
+            name: "an authentication token under 16 characters",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with: "  \"webServiceURL\": \"https://example.com/passes\",\n  \"authenticationToken\": \"short\",\n  \"generic\"")
+            }, rule: "schema.length", line: 9),
+        Mistake(
+            name: "a web service without a token",
+            edit: { $0.replacingOccurrences(of: "  \"generic\"", with: "  \"webServiceURL\": \"https://example.com/passes\",\n  \"generic\"") },
+            rule: "schema.dependent-required", line: 8),
+        Mistake(
+            name: "a misspelt key",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "\"organizationName\": \"Example\",", with: "\"organizationName\": \"Example\",\n  \"logoTxt\": \"Example\",")
+            },
+            rule: "schema.unknown-key", line: 7, message: "Unknown key 'logoTxt'"),
+        Mistake(
+            name: "a trailing comma", edit: { $0.replacingOccurrences(of: "\"value\": \"Gold\"}]", with: "\"value\": \"Gold\"},]") },
+            rule: "json.trailing-comma", line: 10),
+    ]
+
+    @Test("Each mistake is named by its rule, in pass.json at its line", arguments: mistakes)
+    func mistake(_ mistake: Mistake) throws {
+        let report = try Self.report(mistake.edit, dropIcon: mistake.dropIcon)
+        let finding = try #require(report.diagnostics.first { $0.ruleID == mistake.rule }, "\(report.diagnostics)")
+        if let line = mistake.line {
+            #expect(finding.location.file == "pass.json")
+            #expect(finding.location.line == line, "\(finding)")
+            #expect(finding.location.column != nil)
+        }
+        if let message = mistake.message { #expect(finding.message.contains(message), "\(finding.message)") }
+        // One mistake, one error at most: no other rule reports the same fault.
+        #expect(report.errors.count <= 1, "\(report.errors)")
+    }
+
+    @Test(
+        "Every real pass Wallet accepts validates without an error (keys Apple doesn't document are warnings)",
+        arguments: RealPasses.entries.filter { $0.verdict == "accept" && $0.file.hasSuffix(".pkpass") }.map(\.file))
+    func realAcceptedPasses(_ file: String) throws {
+        let report = Self.validator.validate(archiveBytes: try RealPasses.bytes(file), subject: file, now: RealPasses.now)
+        #expect(report.errors.isEmpty, "\(report.errors.map { "\($0.location): \($0.ruleID): \($0.message)" })")
+    }
+}
