@@ -1,4 +1,5 @@
 public import Foundation
+import WalletOrdersInterop
 
 /// A `.pkpasses` bundle: a zip whose members are `.pkpass` files, which Safari and Mail hand to
 /// Wallet to add several passes at once (MIME `application/vnd.apple.pkpasses`). The bundle is not
@@ -21,6 +22,12 @@ public struct PassBundle: Sendable {
         public var name: String
         /// The `.pkpass` bytes.
         public var bytes: [UInt8]
+
+        /// A pass of a bundle.
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
     }
 
     /// The passes, in the zip's order.
@@ -70,6 +77,42 @@ public struct PassBundle: Sendable {
         }
         self.members = members
         self.diagnostics = diagnostics
+    }
+
+    /// The `.pkpasses` bytes of `members`: a zip of the passes, stored (each is compressed
+    /// already), in the order given, every timestamp `date` (so the same passes and date give the
+    /// same bytes).
+    ///
+    /// - Throws: ``WalletOrdersError/Code/invalidSource`` for no pass, more than
+    ///   ``maximumPassCount``, more than 150 MB, a name that isn't `NAME.pkpass` without a folder,
+    ///   or the same name twice; ``WalletOrdersError/Code/archiveWriteFailed``.
+    public static func make(_ members: [Member], date: Date = Date()) throws -> [UInt8] {
+        let hint = "A .pkpasses bundle holds 1 to \(maximumPassCount) passes, 150 MB at most, each NAME.pkpass at its root."
+        guard !members.isEmpty else { throw WalletOrdersError(.invalidSource, "A bundle needs at least one pass.", hint: hint) }
+        guard members.count <= maximumPassCount else {
+            throw WalletOrdersError(.invalidSource, "\(members.count) passes are more than Wallet adds at once (\(maximumPassCount)).", hint: hint)
+        }
+        let total = members.reduce(0) { $0 + $1.bytes.count }
+        guard total <= ArchiveLimits.maximumPassFileBytes else {
+            throw WalletOrdersError(
+                .invalidSource, "The passes add up to \(ByteCountText.format(total)), more than Wallet takes at once (150 MB).", hint: hint)
+        }
+        var seen: Set<String> = []
+        for member in members {
+            guard member.name.lowercased().hasSuffix(".pkpass"), !member.name.contains("/"), SignedArchive.pathProblem(member.name) == nil
+            else {
+                throw WalletOrdersError(.invalidSource, "'\(member.name)' is not a pass name (NAME.pkpass, no folder).", hint: hint)
+            }
+            guard seen.insert(member.name.lowercased()).inserted else {
+                throw WalletOrdersError(.invalidSource, "Two passes are named '\(member.name)' (names compare without case).", hint: hint)
+            }
+        }
+        do {
+            return try ZipWriter.write(
+                members.map { ZipWriter.Entry(path: $0.name, bytes: $0.bytes, deflate: false) }, timestamp: SignedArchiveWriter.dosTimestamp(date))
+        } catch {
+            throw WalletOrdersError(.archiveWriteFailed, "Writing the bundle failed: \(error)", underlying: error)
+        }
     }
 
     /// Verifies every pass of the bundle on its own, as Wallet adds each: one report per pass

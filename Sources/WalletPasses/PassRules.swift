@@ -6,8 +6,6 @@ enum PassRules {
     /// The style keys Wallet reads (one per pass; `posterGeneric` since iOS 27, with `generic` as
     /// its fallback on older systems).
     static let styles = PassIdentity.styleKeys
-    /// The field lists of a style that Wallet shows on the front.
-    static let frontFieldLists = ["headerFields", "primaryFields", "secondaryFields", "auxiliaryFields"]
 
     static func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let root = context.root, root.members != nil else { return [] }
@@ -15,7 +13,11 @@ enum PassRules {
         checkIcon(context, into: &findings)
         checkStyle(root, context: context, into: &findings)
         checkFieldKeys(root, context: context, into: &findings)
+        checkFieldCounts(root, context: context, into: &findings)
         checkWebService(root, context: context, into: &findings)
+        PassLayoutRules.check(root, context: context, into: &findings)
+        PassLocalizationRules.check(context, into: &findings)
+        PassImageRules.check(context, styles: (root.members ?? []).map(\.key).filter(styles.contains), into: &findings)
         return findings
     }
 
@@ -55,27 +57,93 @@ enum PassRules {
         }
     }
 
-    /// `fields.duplicate-key`: keys of the front fields must differ within a style ("more than one
-    /// field has the key '%@'", from the device's validation of the header, primary, secondary and
-    /// auxiliary fields).
+    /// The field lists whose warnings fail the pass (the device escalates a field warning there)
+    /// and those where it is only logged (passes specification §3.3, from `_PKValidateStyleFields`).
+    static let fatalFieldLists: Set<String> = ["headerFields", "primaryFields", "auxiliaryFields"]
+    static let fieldLists = ["headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields", "additionalInfoFields"]
+
+    /// Field keys unique across the pass (`fields.duplicate-key`, or `-logged` where the device
+    /// only logs it) and change messages with exactly one `%@` (`fields.change-message`, `-logged`).
     static func checkFieldKeys(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        var seen: [String: String] = [:]
         for style in styles {
             guard let fields = root[style], fields.members != nil else { continue }
-            var seen: [String: String] = [:]
-            for list in frontFieldLists {
+            for list in fieldLists {
+                let fatal = fatalFieldLists.contains(list)
                 for (index, field) in (fields[list]?.elements ?? []).enumerated() {
-                    guard let key = field["key"]?.stringValue else { continue }
-                    let pointer = "/\(style)/\(list)/\(index)/key"
-                    if let first = seen[key] {
+                    let pointer = "/\(style)/\(list)/\(index)"
+                    if let key = field["key"]?.stringValue {
+                        if let first = seen[key] {
+                            findings.append(
+                                context.diagnostic(
+                                    fatal ? .fieldsDuplicateKey : .fieldsDuplicateKeyLogged,
+                                    "The field key '\(key)' is used again (first at \(first)). Wallet logs: 'more than one field has the key '\(key)'. Field keys must be unique.'\(fatal ? "" : " In \(list) the device only logs it.")",
+                                    pointer: pointer + "/key", hint: "Give every field of the pass its own key."))
+                        } else {
+                            seen[key] = pointer
+                        }
+                    }
+                    // An empty changeMessage asks for no notification: two Apple-signed passes Wallet
+                    // shows carry one in their header and primary fields.
+                    if let message = field["changeMessage"]?.stringValue, !message.isEmpty, let problem = changeMessageProblem(message) {
                         findings.append(
                             context.diagnostic(
-                                .fieldsDuplicateKey,
-                                "The field key '\(key)' is used again (first at \(first)). Wallet logs: 'more than one field has the key '\(key)''.",
-                                pointer: pointer, hint: "Give every field of the pass its own key."))
-                    } else {
-                        seen[key] = pointer
+                                fatal ? .fieldsChangeMessage : .fieldsChangeMessageLogged,
+                                "changeMessage '\(message)' \(problem)\(fatal ? "" : " In \(list) the device only logs it.")",
+                                pointer: pointer + "/changeMessage",
+                                hint: "Write one %@ where the new value goes, such as 'Gate changed to %@.' (%% for a percent sign)."))
                     }
                 }
+            }
+        }
+    }
+
+    /// What is wrong with a change message, with the device's words: it needs exactly one `%@`
+    /// and no other format code (`%%` is a percent sign).
+    static func changeMessageProblem(_ message: String) -> String? {
+        var placeholders = 0
+        var others: [String] = []
+        var characters = message.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { continue }
+            switch characters.next() {
+            case "@": placeholders += 1
+            case "%": continue
+            case let other: others.append("%" + (other.map(String.init) ?? ""))
+            }
+        }
+        if !others.isEmpty {
+            return
+                "has a format code other than %@ (\(others.joined(separator: ", "))). Wallet logs: 'Change message … has a format code other than %%@'."
+        }
+        if placeholders == 0 { return "has no %@ for the new value. Wallet logs: 'Change message %@ needs to contain %%@.'" }
+        if placeholders > 1 { return "has more than one %@. Wallet logs: 'Change message … has more than one %%@'." }
+        return nil
+    }
+
+    /// `fields.too-many`: more fields on the front than the style shows (the HIG's limits; what
+    /// doesn't fit is not shown, so a warning).
+    static func checkFieldCounts(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        for style in styles {
+            guard let fields = root[style], fields.members != nil else { continue }
+            func count(_ list: String) -> Int { fields[list]?.elements?.count ?? 0 }
+            var limits: [(lists: [String], limit: Int)] = [(["headerFields"], 3), (["secondaryFields"], 4)]
+            switch style {
+            case "boardingPass": limits += [(["primaryFields"], 2), (["auxiliaryFields"], 5)]
+            case "coupon", "storeCard": limits += [(["primaryFields"], 1), (["secondaryFields", "auxiliaryFields"], 4)]
+            case "eventTicket": limits += [(["primaryFields"], 1), (["auxiliaryFields"], 8)]
+            case "posterGeneric": limits = [(["headerFields"], 1), (["primaryFields"], 4)]
+            default: limits += [(["primaryFields"], 1), (["auxiliaryFields"], 4)]
+            }
+            for (lists, limit) in limits {
+                let total = lists.map(count).reduce(0, +)
+                guard total > limit else { continue }
+                findings.append(
+                    context.diagnostic(
+                        .fieldsTooMany,
+                        "\(style) has \(total) \(lists.joined(separator: " and ")); Wallet shows at most \(limit) on the front of a \(style) pass, and the rest don't display.",
+                        pointer: "/\(style)/\(lists.last ?? "")",
+                        hint: "Move the others to backFields, which has room for any number."))
             }
         }
     }

@@ -3,12 +3,14 @@ import Foundation
 import WalletOrders
 
 extension OrderSourceTemplate.Kind: ExpressibleByArgument {}
+extension PassSourceTemplate.Style: ExpressibleByArgument {}
 
-/// `wallet-orders init DIR --order-type-id ID [--type ecommerce|pickup]`
+/// `wallet-orders init DIR --order-type-id ID [--type ecommerce|pickup]` and
+/// `wallet-orders init DIR --pass STYLE --pass-type-id ID --team-id TEAM`
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Start an order source folder: an order.json and placeholder images that validate clean.",
+        abstract: "Start an order or pass source folder: the JSON and placeholder images, which validate clean.",
         discussion: """
             Writes into DIR (made when missing; an existing folder must be empty):
               order.json  the keys the schema requires, a line item, a fulfillment
@@ -28,8 +30,16 @@ struct InitCommand: ParsableCommand {
             service for every later version; without one, a change reaches the customer only \
             as a new archive.
 
+            With --pass STYLE (boardingPass, coupon, eventTicket, generic or storeCard), \
+            a pass source instead: pass.json with fields for the style, a QR code, \
+            webServiceURL (--web-service-url, https://passes.example.com when not given) and a \
+            random authenticationToken, and the icon and logo at @1x, @2x and @3x. \
+            --pass-type-id and --team-id name the Pass Type ID certificate that will sign it.
+
             Examples:
               wallet-orders init my-order --order-type-id order.com.example.shop
+              wallet-orders init my-ticket --pass eventTicket \\
+                  --pass-type-id pass.com.example.ticket --team-id ABCDE12345
               wallet-orders init pickup-order --order-type-id order.com.example.shop \\
                   --type pickup
               wallet-orders init my-order --order-type-id order.com.example.shop \\
@@ -43,7 +53,18 @@ struct InitCommand: ParsableCommand {
     @Option(
         name: .customLong("order-type-id"),
         help: ArgumentHelp("The order type identifier (order.com.example.shop): the certificate that signs the order names it.", valueName: "id"))
-    var orderTypeIdentifier: String
+    var orderTypeIdentifier: String?
+
+    @Option(help: ArgumentHelp("Start a pass of this style instead of an order.", valueName: "style"))
+    var pass: PassSourceTemplate.Style?
+
+    @Option(
+        name: .customLong("pass-type-id"),
+        help: ArgumentHelp("With --pass: the pass type identifier (pass.com.example.ticket) its certificate names.", valueName: "id"))
+    var passTypeIdentifier: String?
+
+    @Option(name: .customLong("team-id"), help: ArgumentHelp("With --pass: the Team ID (the certificate's OU).", valueName: "team"))
+    var teamIdentifier: String?
 
     @Option(name: .customLong("type"), help: ArgumentHelp("How the order reaches the customer: ecommerce (shipped) or pickup.", valueName: "type"))
     var kind: OrderSourceTemplate.Kind = .ecommerce
@@ -56,12 +77,31 @@ struct InitCommand: ParsableCommand {
     var webServiceURL: String?
 
     func validate() throws {
+        if let webServiceURL { try Self.checkWebServiceURL(webServiceURL) }
+        if pass != nil {
+            if orderTypeIdentifier != nil { throw ValidationError("Give --order-type-id for an order or --pass for a pass, not both.") }
+            guard let passTypeIdentifier, !passTypeIdentifier.isEmpty else {
+                throw ValidationError("Missing --pass-type-id (the pass type identifier, such as pass.com.example.ticket).")
+            }
+            guard let teamIdentifier, !teamIdentifier.isEmpty else { throw ValidationError("Missing --team-id (the Team ID).") }
+            for (option, value) in [("--pass-type-id", passTypeIdentifier), ("--team-id", teamIdentifier)]
+            where value.contains(where: { $0 == "\"" || $0 == "\\" || $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } ?? false }) {
+                throw ValidationError("\(option) '\(LogText.printable(value))' holds a character an identifier can't have.")
+            }
+            return
+        }
+        if passTypeIdentifier != nil || teamIdentifier != nil {
+            throw ValidationError("--pass-type-id and --team-id go with --pass STYLE.")
+        }
+        guard let orderTypeIdentifier else {
+            throw ValidationError(
+                "Missing --order-type-id (an order type identifier such as order.com.example.shop), or --pass STYLE for a pass.")
+        }
         if orderTypeIdentifier.isEmpty { throw ValidationError("--order-type-id must not be empty.") }
         if orderTypeIdentifier.contains(where: { $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } ?? false }) {
             throw ValidationError(
                 "--order-type-id '\(orderTypeIdentifier)' is not an order type identifier; give a reverse-DNS name such as order.com.example.shop.")
         }
-        if let webServiceURL { try Self.checkWebServiceURL(webServiceURL) }
     }
 
     /// Refuses what Wallet won't call: anything but an absolute `https://` URL (the schema's
@@ -80,6 +120,11 @@ struct InitCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let pass, let passTypeIdentifier, let teamIdentifier {
+            try runPass(pass, passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier)
+            return
+        }
+        let orderTypeIdentifier = orderTypeIdentifier ?? ""
         try reportingFailures {
             try Self.prepareFolder(directory)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -103,6 +148,30 @@ struct InitCommand: ParsableCommand {
                 Terminal.write("webServiceURL is \(template.webServiceURL); authenticationToken is new and random.")
             }
             Terminal.write("Next: edit \(directory)/order.json, then `wallet-orders validate \(directory)`.")
+        }
+    }
+
+    /// `init --pass STYLE`: the pass source of ``PassSourceTemplate``.
+    func runPass(_ style: PassSourceTemplate.Style, passTypeIdentifier: String, teamIdentifier: String) throws {
+        try reportingFailures {
+            try Self.prepareFolder(directory)
+            var template = PassSourceTemplate(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier, style: style)
+            if let webServiceURL {
+                template.webServiceURL = webServiceURL.hasSuffix("/") ? String(webServiceURL.dropLast()) : webServiceURL
+            }
+            let folder = URL(fileURLWithPath: directory)
+            for file in template.files {
+                try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
+            }
+            Terminal.write(
+                "wrote a pass source (\(style.rawValue)) for \(passTypeIdentifier)/\(PassSourceTemplate.serialNumber) to \(directory)/:")
+            for file in template.files { Terminal.write("  \(file.name)") }
+            if webServiceURL == nil {
+                Terminal.write(
+                    "webServiceURL is the placeholder \(PassSourceTemplate.placeholderWebServiceURL): set it to your service's base URL before the pass ships (or run init with --web-service-url)."
+                )
+            }
+            Terminal.write("Next: edit \(directory)/pass.json, then `wallet-orders validate \(directory)`.")
         }
     }
 

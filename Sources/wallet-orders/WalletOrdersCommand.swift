@@ -24,7 +24,7 @@ package struct WalletOrdersCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, BuildCommand.self, ValidateCommand.self, VerifyCommand.self, InspectCommand.self, RulesCommand.self,
             StoreCommand.self, ServeCommand.self, CheckServiceCommand.self, DoctorCommand.self, PreviewCommand.self, DevCertsCommand.self,
-            DemoCommand.self,
+            DemoCommand.self, BundleCommand.self,
         ]
     )
 }

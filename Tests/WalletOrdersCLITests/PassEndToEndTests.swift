@@ -106,5 +106,61 @@ import WalletOrdersTestSupport
         let validated = try await CLI.run(["validate", out, "--trust-root", certs + "/root-ca.pem", "--quiet"])
         #expect(validated.status == 0, "\(validated)")
         #expect(validated.output.contains("12 archives, 12 passed"), "\(validated)")
+
+        // Two of them as a bundle, which verify reads back pass by pass and Python's zipfile opens.
+        let trip = folder.file("trip.pkpasses").path
+        let bundled = try await CLI.run(["bundle", out + "/T-1.pkpass", out + "/T-2.pkpass", "--out", trip, "--trust-root", certs + "/root-ca.pem"])
+        #expect(bundled.status == 0, "\(bundled)")
+        #expect(bundled.output.contains("bundled 2 passes into"), "\(bundled)")
+        let reread = try await CLI.run(["verify", trip, "--trust-root", certs + "/root-ca.pem"])
+        #expect(reread.status == 0, "\(reread)")
+        #expect(reread.output.contains("\(trip)/T-1.pkpass: OK") && reread.output.contains("\(trip)/T-2.pkpass: OK"), "\(reread)")
+        let names = try await ExternalProgram.python("import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", [trip])
+        #expect(names.output.trimmingCharacters(in: .whitespacesAndNewlines) == "['T-1.pkpass', 'T-2.pkpass']", "\(names)")
+        // Eleven passes are more than Wallet adds at once; a pass that doesn't verify stays out.
+        let eleven = try await CLI.run([
+            "bundle", out + "/*.pkpass", "--out", folder.file("too-many.pkpasses").path, "--trust-root", certs + "/root-ca.pem",
+        ])
+        #expect(eleven.status == 1, "\(eleven)")
+        #expect(eleven.errorOutput.contains("more than Wallet adds at once"), "\(eleven)")
+        let untrusted = try await CLI.run(["bundle", out + "/T-1.pkpass", "--out", folder.file("untrusted.pkpasses").path])
+        #expect(untrusted.status == 1, "\(untrusted)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("untrusted.pkpasses").path))
+    }
+
+    @Test(
+        "init --pass writes a source of each style that validates without a finding",
+        arguments: ["boardingPass", "coupon", "eventTicket", "generic", "storeCard"])
+    func initEachStyle(_ style: String) async throws {
+        let folder = try TemporaryFolder.ofTest
+        let source = folder.file(style).path
+        let made = try await CLI.run([
+            "init", source, "--pass", style, "--pass-type-id", "pass.com.example.\(style.lowercased())", "--team-id", "ABCDE12345",
+        ])
+        #expect(made.status == 0, "\(made)")
+        #expect(made.output.hasPrefix("wrote a pass source (\(style)) for pass.com.example.\(style.lowercased())/PASS-1"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: source).sorted()
+        #expect(names == ["icon.png", "icon@2x.png", "icon@3x.png", "logo.png", "logo@2x.png", "logo@3x.png", "pass.json"])
+        let validated = try await CLI.run(["validate", source])
+        #expect(validated.status == 0, "\(validated)")
+        #expect(!validated.output.contains("error[") && !validated.output.contains("warning["), "\(validated)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/pass.json"))) as? [String: Any])
+        #expect((json["authenticationToken"] as? String)?.count == 32)
+        #expect(json[style] is [String: Any])
+    }
+
+    @Test("init --pass needs --pass-type-id and --team-id, and not --order-type-id")
+    func initPassUsage() async throws {
+        let folder = try TemporaryFolder.ofTest
+        let noType = try await CLI.run(["init", folder.file("a").path, "--pass", "coupon", "--team-id", "T"])
+        #expect(noType.status == 64, "\(noType)")
+        #expect(noType.errorOutput.contains("--pass-type-id"))
+        let both = try await CLI.run([
+            "init", folder.file("b").path, "--pass", "coupon", "--pass-type-id", "pass.x", "--team-id", "T", "--order-type-id", "order.x",
+        ])
+        #expect(both.status == 64, "\(both)")
+        let badStyle = try await CLI.run(["init", folder.file("c").path, "--pass", "ticket", "--pass-type-id", "pass.x", "--team-id", "T"])
+        #expect(badStyle.status == 64, "\(badStyle)")
     }
 }

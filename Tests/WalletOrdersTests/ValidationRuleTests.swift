@@ -484,7 +484,7 @@ import WalletOrdersTestSupport
         let here = Set(Self.cases.flatMap { $0.expected.map(\.rule) })
         let containerAreas = [
             "file.", "zip.", "archive.", "bundle.", "manifest.", "signature.", "certificate.", "schema.", "build.", "order.invalid",
-            "pass.", "fields.",  // the pass rules: WalletPassesTests
+            "pass.", "fields.", "images.", "layout.",  // the pass rules: WalletPassesTests
         ]
         let contentRules = ValidationRule.all.filter { rule in !containerAreas.contains { rule.id.hasPrefix($0) } }
         let ownTests: Set<String> = [

@@ -31,10 +31,28 @@ import WalletPasses
         return validator.validate(PassSource(files: files), subject: "pass")
     }
 
-    @Test("The minimal pass of the specification validates without a finding")
+    @Test("The minimal pass of the specification validates without an error or warning (its icon at @1x only is a note)")
     func minimalPassIsClean() throws {
         let report = try Self.report()
-        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(report.diagnostics.map(\.ruleID) == ["images.missing-scale"], "\(report.diagnostics)")
+    }
+
+    @Test("Images are checked against their style and their size in points at each scale")
+    func images() throws {
+        let icon = try RealPasses.bytes("sources/apple-devpubs-boardingpass.pass/icon.png")
+        var files: [String: [UInt8]] = [
+            "icon.png": icon, "icon@2x.png": icon, "icon@3x.png": icon, "footer.png": icon, "strip.png": Array("not a png".utf8),
+        ]
+        files["pass.json"] = Array(
+            #"{"formatVersion": 1, "passTypeIdentifier": "pass.x", "serialNumber": "1", "teamIdentifier": "T", "organizationName": "O", "description": "D", "coupon": {}}"#
+                .utf8)
+        let report = Self.validator.validate(PassSource(files: files), subject: "pass")
+        let rules = report.diagnostics.map { "\($0.location.file ?? ""): \($0.ruleID)" }
+        #expect(rules.contains("footer.png: images.unused-for-style"), "\(rules)")
+        #expect(rules.contains("icon@2x.png: images.size"), "\(rules)")  // a 29×29 image where 58×58 belongs
+        #expect(rules.contains("strip.png: images.not-png"), "\(rules)")
+        #expect(!rules.contains("icon.png: images.size"), "\(rules)")
+        #expect(report.errors.isEmpty, "\(report.errors)")
     }
 
     struct Mistake: Sendable, CustomTestStringConvertible {
@@ -59,9 +77,33 @@ import WalletPasses
             name: "two styles", edit: { $0.replacingOccurrences(of: "  \"generic\": {", with: "  \"coupon\": {},\n  \"generic\": {") },
             rule: "pass.style-multiple", line: 9),
         Mistake(
-            name: "a field key used twice",
-            edit: { $0.replacingOccurrences(of: "\"key\": \"level\"", with: "\"key\": \"name\"") }, rule: "fields.duplicate-key", line: 10,
-            message: "more than one field has the key 'name'"),
+            name: "a field key used twice, in secondary fields (logged)",
+            edit: { $0.replacingOccurrences(of: "\"key\": \"level\"", with: "\"key\": \"name\"") }, rule: "fields.duplicate-key-logged",
+            line: 10, message: "more than one field has the key 'name'"),
+        Mistake(
+            name: "a field key used twice, in auxiliary fields (refused)",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "\"value\": \"Gold\"}]", with: "\"value\": \"Gold\"}],\n    \"auxiliaryFields\": [{\"key\": \"name\", \"value\": \"Ada\"}]")
+            }, rule: "fields.duplicate-key", line: 11),
+        Mistake(
+            name: "a change message without %@",
+            edit: { $0.replacingOccurrences(of: "\"label\": \"Member\",", with: "\"label\": \"Member\", \"changeMessage\": \"Member changed\",") },
+            rule: "fields.change-message", line: 9, message: "needs to contain %%@"),
+        Mistake(
+            name: "a change message with two placeholders",
+            edit: {
+                $0.replacingOccurrences(of: "\"label\": \"Level\",", with: "\"label\": \"Level\", \"changeMessage\": \"%@ is now %@\",")
+            }, rule: "fields.change-message-logged", line: 10, message: "more than one %@"),
+        Mistake(
+            name: "more header fields than Wallet shows",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\": {\n",
+                    with:
+                        "  \"generic\": {\n    \"headerFields\": [{\"key\": \"h1\", \"value\": \"1\"}, {\"key\": \"h2\", \"value\": \"2\"}, {\"key\": \"h3\", \"value\": \"3\"}, {\"key\": \"h4\", \"value\": \"4\"}],\n"
+                )
+            }, rule: "fields.too-many", line: 9, message: "at most 3"),
         Mistake(
             name: "formatVersion 2", edit: { $0.replacingOccurrences(of: "\"formatVersion\": 1", with: "\"formatVersion\": 2") },
             rule: "schema.const", line: 2),
@@ -103,6 +145,33 @@ import WalletPasses
                     of: "\"organizationName\": \"Example\",", with: "\"organizationName\": \"Example\",\n  \"logoTxt\": \"Example\",")
             },
             rule: "schema.unknown-key", line: 7, message: "Unknown key 'logoTxt'"),
+        Mistake(
+            name: "a poster event ticket without its semantics",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\": {", with: "  \"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"],\n  \"eventTicket\": {")
+            }, rule: "layout.poster-falls-back", line: 8, message: "shows as a classic event ticket"),
+        Mistake(
+            name: "a semantic boarding pass that isn't a flight",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\": {",
+                    with:
+                        "  \"preferredStyleSchemes\": [\"semanticBoardingPass\", \"boardingPass\"],\n  \"boardingPass\": {\"transitType\": \"PKTransitTypeTrain\","
+                )
+            }, rule: "layout.semantic-boarding-falls-back", line: 8),
+        Mistake(
+            name: "posterGeneric without generic", edit: { $0.replacingOccurrences(of: "  \"generic\": {", with: "  \"posterGeneric\": {") },
+            rule: "layout.poster-generic-without-generic", line: 8, message: "iOS 26 and earlier can't add the pass"),
+        Mistake(
+            name: "a barcode only iOS 27 draws",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with:
+                        "  \"barcodes\": [{\"format\": \"PKBarcodeFormatEAN13\", \"message\": \"4006381333931\", \"messageEncoding\": \"iso-8859-1\"}],\n  \"generic\""
+                )
+            }, rule: "layout.barcode-without-fallback", line: 8),
         Mistake(
             name: "a trailing comma", edit: { $0.replacingOccurrences(of: "\"value\": \"Gold\"}]", with: "\"value\": \"Gold\"},]") },
             rule: "json.trailing-comma", line: 10),

@@ -18,7 +18,24 @@ extension ValidationRule {
         .passStyleMissing,
         .passStyleMultiple,
         .fieldsDuplicateKey,
+        .fieldsDuplicateKeyLogged,
+        .fieldsChangeMessage,
+        .fieldsChangeMessageLogged,
+        .fieldsTooMany,
         .passWebServiceNotHTTPS,
+        .imagesUnusedForStyle,
+        .imagesSize,
+        .imagesMissingScale,
+        .imagesNotPNG,
+        .imagesStripExcludesOthers,
+        .layoutPosterFallsBack,
+        .layoutPosterWithoutArtwork,
+        .layoutSemanticBoardingFallsBack,
+        .layoutPosterGenericWithoutGeneric,
+        .layoutBarcodeWithoutFallback,
+        .passStringsSyntax,
+        .passStringsEncoding,
+        .passStringsKeysDiffer,
     ]
 
     package static let archive: [ValidationRule] = [
@@ -348,10 +365,44 @@ extension ValidationRule {
     public static let passStyleMissing = ValidationRule("pass.style-missing", .error, "pass.json has no style key.", "Every pass is one of boardingPass, coupon, eventTicket, generic or storeCard (posterGeneric on iOS 27), and the device refuses one with none: 'Pass dictionary must have an entry for one of {…}'.")
     /// pass.json has more than one style key.
     public static let passStyleMultiple = ValidationRule("pass.style-multiple", .warning, "pass.json has more than one style key.", "Apple: a pass has exactly one style. Which one Wallet shows when there are more is not documented; posterGeneric with generic, its fallback on older iOS, is the one allowed pair.")
-    /// Two front fields share a key.
-    public static let fieldsDuplicateKey = ValidationRule("fields.duplicate-key", .error, "Two fields on the front of a pass share a key.", "Field keys must be unique within a pass; the device's validation refuses a duplicate in the header, primary, secondary or auxiliary fields: 'more than one field has the key '%@''.")
+    /// Two fields share a key where the device refuses it.
+    public static let fieldsDuplicateKey = ValidationRule("fields.duplicate-key", .error, "Two fields of a pass share a key, the second in its header, primary or auxiliary fields.", "Field keys must be unique across the pass ('more than one field has the key '%@'. Field keys must be unique.'); the device fails the pass for it in headerFields, primaryFields and auxiliaryFields (passes specification §3.3, from the device's validation).")
+    /// Two fields share a key where the device only logs it.
+    public static let fieldsDuplicateKeyLogged = ValidationRule("fields.duplicate-key-logged", .warning, "Two fields of a pass share a key, the second in its secondary, back or additional info fields.", "The device logs 'more than one field has the key '%@'' there without failing the pass; which of the two a change notification or an update names is undefined.")
+    /// A change message without exactly one %@, where the device refuses it.
+    public static let fieldsChangeMessage = ValidationRule("fields.change-message", .error, "A changeMessage in the header, primary or auxiliary fields doesn't have exactly one %@.", "The device checks a change message: one %@ for the new value and no other format code ('Change message %@ needs to contain %%@.', '…has more than one %%@', '…has a format code other than %%@'); in those fields the warning fails the pass.")
+    /// A change message without exactly one %@, where the device only logs it.
+    public static let fieldsChangeMessageLogged = ValidationRule("fields.change-message-logged", .warning, "A changeMessage in the secondary, back or additional info fields doesn't have exactly one %@.", "The device logs the problem there without failing the pass, and the change notification shows wrong text or none.")
+    /// More fields than the style shows.
+    public static let fieldsTooMany = ValidationRule("fields.too-many", .warning, "A pass has more fields on its front than its style shows.", "The HIG's limits: up to 3 header fields, 1 primary (2 on a boarding pass), 4 secondary and 4 auxiliary (5 on a boarding pass; 4 secondary and auxiliary together on a coupon or store card; two rows of auxiliary fields on an event ticket). What doesn't fit is not shown, so the information belongs on the back.")
     /// A pass's webServiceURL is not https.
     public static let passWebServiceNotHTTPS = ValidationRule("pass.web-service-not-https", .error, "A pass's webServiceURL is not https.", "A production device refuses the pass: 'scheme of webServiceURL '%@' needs to be an https rather than %@.' (the device's validation); http works only on a device set to allow HTTP services for development.")
+    /// A pass image its style doesn't show.
+    public static let imagesUnusedForStyle = ValidationRule("images.unused-for-style", .warning, "A pass holds an image its style doesn't show.", "Apple's styles show their own images (the HIG): a boarding pass logo, icon and footer; a coupon and a store card a strip; an event ticket a strip, or a background and thumbnail; a generic pass a thumbnail. Another is carried for nothing.")
+    /// A pass image is not the size Apple documents.
+    public static let imagesSize = ValidationRule("images.size", .warning, "A pass image is not the size Apple documents for it.", "Sizes are in points, ×2 and ×3 in pixels at @2x and @3x (Apple's Pass Design and Creation): icon 29×29, logo at most 160×50, strip 375×98 on an event ticket and 375×144 on a coupon or store card, thumbnail at most 90×90, footer 286×15. Wallet scales and crops another size, so this is a warning.")
+    /// A pass image lacks one of its scales.
+    public static let imagesMissingScale = ValidationRule("images.missing-scale", .info, "A pass image lacks its @1x, @2x or @3x file.", "Apple asks for each image at every scale; a device of a missing scale stretches another.")
+    /// A pass image is not PNG.
+    public static let imagesNotPNG = ValidationRule("images.not-png", .warning, "A pass image is not a PNG.", "Wallet shows PNG images; a JPEG named .png is silently not shown (php-passbook#48).")
+    /// An event ticket has a strip and a background or thumbnail.
+    public static let imagesStripExcludesOthers = ValidationRule("images.strip-excludes-others", .warning, "An event ticket has a strip image and a background or thumbnail.", "The HIG: an event ticket shows a strip, or a background and a thumbnail; with a strip the others are not shown.")
+    /// A poster event ticket lacks the semantics its layout needs.
+    public static let layoutPosterFallsBack = ValidationRule("layout.poster-falls-back", .warning, "A pass asks for the poster event ticket layout but lacks the semantics it needs.", "Apple (Creating a poster event pass using semantic tags): eventName, venueName, venueRegionName and venueRoom, plus the team abbreviations for sports and performerNames for live performances. Without them iOS 18 and later show the classic event ticket, silently; iOS 17 always does.")
+    /// A poster event ticket has no artwork.
+    public static let layoutPosterWithoutArtwork = ValidationRule("layout.poster-without-artwork", .warning, "A poster event ticket has no background or artwork image.", "The poster layout is drawn around its artwork (background.png, or artwork.png in Apple's pass-builder); without one it shows without its artwork.")
+    /// A semantic boarding pass lacks what its layout needs.
+    public static let layoutSemanticBoardingFallsBack = ValidationRule("layout.semantic-boarding-falls-back", .warning, "A pass asks for the semantic boarding pass layout but lacks what it needs.", "Apple (Creating an airline boarding pass using semantic tags): transitType PKTransitTypeAir and the flight's semantic tags. Without them iOS 26 and later show the classic boarding pass.")
+    /// posterGeneric has no generic fallback.
+    public static let layoutPosterGenericWithoutGeneric = ValidationRule("layout.poster-generic-without-generic", .error, "A posterGeneric pass has no generic fallback.", "posterGeneric is new in iOS 27; a pass with it alone can't be added on iOS 26 and earlier (WWDC26-209), and a pass syncs to every device of the account. The generic dictionary is what older systems show.")
+    /// Every barcode is in a format older systems can't draw.
+    public static let layoutBarcodeWithoutFallback = ValidationRule("layout.barcode-without-fallback", .warning, "Every barcode of a pass is in a format new in iOS 27.", "Code 39, Codabar, EAN-13 and Interleaved 2 of 5 arrive in iOS 27 (WWDC26-209); Wallet shows the first barcode of barcodes it can draw, so with no QR, PDF417, Aztec or Code 128 after them iOS 26 and earlier show none.")
+    /// A pass.strings file can't be parsed.
+    public static let passStringsSyntax = ValidationRule("pass.strings-syntax", .warning, "A pass.strings file can't be parsed.", "Lines are \"key\" = \"value\"; with /* */ comments (Apple: Creating the Source for a Pass). Where the file can't be read Wallet shows the keys of pass.json untranslated.")
+    /// A pass.strings file is neither UTF-8 nor UTF-16 with a byte-order mark.
+    public static let passStringsEncoding = ValidationRule("pass.strings-encoding", .warning, "A pass.strings file is neither UTF-8 nor UTF-16 with a byte-order mark.", "Apple asks for UTF-16 when a file has non-ASCII text; UTF-8 files install too (php-pkpass and passkit-generator write them), so both are read and anything else is reported.")
+    /// The pass.strings files don't have the same keys.
+    public static let passStringsKeysDiffer = ValidationRule("pass.strings-keys-differ", .warning, "The pass.strings files of a pass don't have the same keys.", "Apple's Building a Pass (Common Problems): the key sets of all pass.strings files match. A language without a key shows the key itself.")
     public static let orderInvalid = ValidationRule("order.invalid", .error, "order.json does not decode as an order.", "The typed model could not read order.json; the schema findings say why.")
     /// A junk file was left out of the archive.
     public static let buildSkippedFile = ValidationRule("build.skipped-file", .info, "A junk file was left out of the archive.", "`wallet-orders build` skips .DS_Store, __MACOSX/, dotfiles and stale manifests or signatures.")
