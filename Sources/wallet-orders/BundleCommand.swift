@@ -41,6 +41,10 @@ struct BundleCommand: ParsableCommand {
         var members: [PassBundle.Member] = []
         var failed: [ValidationReport] = []
         for target in PathArguments.expand(passes) {
+            if case .missing(let path, let reason) = target {
+                failed.append(PathArguments.missingReport(path, reason: reason))
+                continue
+            }
             guard case .pass(let path) = target else {
                 failed.append(
                     .unreadable(

@@ -87,7 +87,7 @@ public struct SignedArchive: Sendable {
             throw WalletOrdersError(
                 .archiveUnreadable, "The data is not a readable zip archive: \(error.message).",
                 hint: error.isNotZip
-                    ? "An .\(kind.fileExtension) file is a zip archive; check that the download or upload did not alter it."
+                    ? "\(kind == .order ? "An" : "A") .\(kind.fileExtension) file is a zip archive; check that the download or upload did not alter it."
                     : "Rebuild the archive; the zip structure is damaged.",
                 underlying: error)
         }
