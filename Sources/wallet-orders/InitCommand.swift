@@ -133,18 +133,11 @@ struct InitCommand: ParsableCommand {
                 // Published without a trailing slash: the device appends "/v1/…".
                 template.webServiceURL = webServiceURL.hasSuffix("/") ? String(webServiceURL.dropLast()) : webServiceURL
             }
-            let folder = URL(fileURLWithPath: directory)
-            for file in template.files {
-                try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
-            }
-            Terminal.write(
-                "wrote an order source (\(kind.rawValue)) for \(orderTypeIdentifier)/\(OrderSourceTemplate.orderIdentifier) to \(directory)/:")
-            for file in template.files { Terminal.write("  \(file.name)") }
-            if webServiceURL == nil {
-                Terminal.write(
-                    "webServiceURL is the placeholder \(OrderSourceTemplate.placeholderWebServiceURL): set it to your service's base URL before the order ships (or run init with --web-service-url)."
-                )
-            } else {
+            try write(
+                template.files,
+                what: "an order source (\(kind.rawValue)) for \(orderTypeIdentifier)/\(OrderSourceTemplate.orderIdentifier)",
+                placeholder: OrderSourceTemplate.placeholderWebServiceURL, noun: "order")
+            if webServiceURL != nil {
                 Terminal.write("webServiceURL is \(template.webServiceURL); authenticationToken is new and random.")
             }
             Terminal.write("Next: edit \(directory)/order.json, then `wallet-orders validate \(directory)`.")
@@ -159,19 +152,26 @@ struct InitCommand: ParsableCommand {
             if let webServiceURL {
                 template.webServiceURL = webServiceURL.hasSuffix("/") ? String(webServiceURL.dropLast()) : webServiceURL
             }
-            let folder = URL(fileURLWithPath: directory)
-            for file in template.files {
-                try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
-            }
-            Terminal.write(
-                "wrote a pass source (\(style.rawValue)) for \(passTypeIdentifier)/\(PassSourceTemplate.serialNumber) to \(directory)/:")
-            for file in template.files { Terminal.write("  \(file.name)") }
-            if webServiceURL == nil {
-                Terminal.write(
-                    "webServiceURL is the placeholder \(PassSourceTemplate.placeholderWebServiceURL): set it to your service's base URL before the pass ships (or run init with --web-service-url)."
-                )
-            }
+            try write(
+                template.files, what: "a pass source (\(style.rawValue)) for \(passTypeIdentifier)/\(PassSourceTemplate.serialNumber)",
+                placeholder: PassSourceTemplate.placeholderWebServiceURL, noun: "pass")
             Terminal.write("Next: edit \(directory)/pass.json, then `wallet-orders validate \(directory)`.")
+        }
+    }
+
+    /// Writes a template's files into the folder and says what was written, and that the
+    /// `webServiceURL` is a placeholder when `--web-service-url` wasn't given.
+    func write(_ files: [(name: String, bytes: [UInt8])], what: String, placeholder: String, noun: String) throws {
+        let folder = URL(fileURLWithPath: directory)
+        for file in files {
+            try OutputTarget.path(folder.appendingPathComponent(file.name).path).write(file.bytes)
+        }
+        Terminal.write("wrote \(what) to \(directory)/:")
+        for file in files { Terminal.write("  \(file.name)") }
+        if webServiceURL == nil {
+            Terminal.write(
+                "webServiceURL is the placeholder \(placeholder): set it to your service's base URL before the \(noun) ships (or run init with --web-service-url)."
+            )
         }
     }
 

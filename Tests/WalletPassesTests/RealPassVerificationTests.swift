@@ -117,7 +117,12 @@ import WalletPasses
         let report = try Self.reports(try #require(RealPasses.entries.first { $0.file.contains("bad-marker") }))[0]
         let finding = try #require(report.diagnostics.first { $0.ruleID == "signature.signer-pass-type-mismatch" })
         #expect(finding.location.file == "pass.json")
-        #expect(finding.location.line != nil)
+        // At the passTypeIdentifier key of pass.json, as a reader counts its lines.
+        let entry = try #require(RealPasses.entries.first { $0.file.contains("bad-marker") })
+        let passJSON = String(decoding: try #require(try PassArchive(bytes: RealPasses.bytes(entry.file)).contents(of: "pass.json")), as: UTF8.self)
+        let keyLine = try #require(
+            passJSON.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("\"passTypeIdentifier\"") })
+        #expect(finding.location.line == keyLine + 1)
         #expect(finding.message.contains("may not match your certificate"))
     }
 
