@@ -361,7 +361,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletPassesTests",
-            dependencies: ["WalletPasses", "WalletArchives", "WalletOrdersInterop", "WalletOrdersTestSupport"],
+            dependencies: ["WalletPasses", "WalletArchives", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

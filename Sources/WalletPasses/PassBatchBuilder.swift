@@ -1,4 +1,5 @@
 public import Foundation
+import WalletOrdersJSON
 
 /// What became of one pass of a batch.
 public typealias PassBatchResult = BatchResult<BuiltPassArchive>
@@ -75,15 +76,16 @@ public struct PassBatchBuilder: Sendable {
         }
         if let failure = input.readFailure { return failed(failure) }
         let source: PassSource
+        let parsed: JSONParseResult?
         do {
-            source = try template.source(merging: input.json)
+            (source, parsed) = try template.merged(with: input.json)
         } catch {
             return failed(error)
         }
         var report: ValidationReport?
         var identity: PassIdentity?
         if let validator {
-            let (findings, read) = validator.checkContent(files: source.files, now: signingTime)
+            let (findings, read) = validator.checkContent(files: source.files, parsed: parsed, now: signingTime)
             let checked = ValidationReport(subject: input.origin.description, diagnostics: findings)
             identity = read
             if !checked.isValid {

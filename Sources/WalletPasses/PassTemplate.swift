@@ -13,6 +13,10 @@ public struct PassTemplate: Sendable {
     public let source: PassSource
     /// The template's `pass.json`, parsed once.
     package let root: JSONNode
+    /// Whether the template's `pass.json` parsed without a problem (no duplicate key, no
+    /// trailing comma, …): then a merged pass's text parses back to exactly the tree
+    /// ``JSONWriting`` builds while writing it, and the batch needn't parse it again.
+    let parsedCleanly: Bool
 
     /// A template from a pass source.
     ///
@@ -30,6 +34,7 @@ public struct PassTemplate: Sendable {
         }
         self.source = source
         self.root = root
+        self.parsedCleanly = parsed.problems.isEmpty
     }
 
     /// A template from a pass source folder (or a `.pkpasstemplate`).
@@ -42,6 +47,12 @@ public struct PassTemplate: Sendable {
     ///
     /// - Throws: ``WalletOrdersError/Code/invalidOrder`` when `fields` is not a JSON object.
     public func source(merging fields: [UInt8]) throws -> PassSource {
+        try merged(with: fields).source
+    }
+
+    /// ``source(merging:)``, with the parsed `pass.json` when it is known without parsing the
+    /// text again (see ``parsedCleanly``).
+    package func merged(with fields: [UInt8]) throws -> (source: PassSource, parsed: JSONParseResult?) {
         let parsed = JSONParser.parse(fields, maxDepth: 64)
         guard let patch = parsed.root, patch.members != nil, parsed.problems.isEmpty else {
             let problem = parsed.problems.first.map { ": \($0.message) at \($0.position)" } ?? ""
@@ -50,12 +61,11 @@ public struct PassTemplate: Sendable {
                 hint: "Each line holds a JSON object of the fields that differ from the template (serialNumber, barcodes, …).")
         }
         var files = source.files
-        var out: [UInt8] = []
-        out.reserveCapacity(4_096)
-        JSONWriting.write(Self.merge(root, patch), indent: 0, into: &out)
-        out.append(0x0A)
-        files[PassArchive.passPath] = out
-        return PassSource(files: files)
+        var writer = JSONWriting()
+        let written = writer.write(Self.merge(root, patch), indent: 0)
+        writer.out.append(0x0A)
+        files[PassArchive.passPath] = writer.out
+        return (PassSource(files: files), parsedCleanly ? JSONParseResult(root: written, problems: []) : nil)
     }
 
     /// RFC 7396: `patch` merged into `target`.
@@ -78,40 +88,83 @@ public struct PassTemplate: Sendable {
 }
 
 /// JSON text from a parsed document: two-space indentation, members in order, numbers as their
-/// exact source text, strings escaped as the manifest's are.
-enum JSONWriting {
-    static func write(_ node: JSONNode, indent: Int, into out: inout [UInt8]) {
+/// exact source text, strings escaped as the manifest's are. It returns the document again with
+/// the positions of what it wrote (line, UTF-16 column, byte offset): what parsing its text gives.
+struct JSONWriting {
+    /// The text written so far.
+    var out: [UInt8] = []
+    /// The line being written (1-based) and the offset where it starts.
+    private var line = 1
+    private var lineStart = 0
+
+    init() {
+        out.reserveCapacity(4_096)
+    }
+
+    /// The position of the next byte written.
+    private var position: SourcePosition {
+        var column = 1
+        var index = lineStart
+        while index < out.count {
+            let byte = out[index]
+            // One UTF-16 unit a character, two for a 4-byte sequence; continuation bytes none.
+            if byte & 0xC0 != 0x80 { column += byte >= 0xF0 ? 2 : 1 }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column, offset: out.count)
+    }
+
+    private mutating func newLine(indent: Int) {
+        out.append(0x0A)
+        line += 1
+        lineStart = out.count
+        out.append(contentsOf: repeatElement(0x20, count: indent))
+    }
+
+    @discardableResult
+    mutating func write(_ node: JSONNode, indent: Int) -> JSONNode {
+        let start = position
         switch node.value {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .number(let text): out += Array(text.utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let text): JSONText.appendString(text, to: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
-                out += Array("[]".utf8)
-                return
+                out.append(contentsOf: "[]".utf8)
+                return JSONNode(.array([]), at: start)
             }
-            out += Array("[\n".utf8)
+            out.append(UInt8(ascii: "["))
+            var written: [JSONNode] = []
+            written.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                out += [UInt8](repeating: 0x20, count: indent + 2)
-                write(element, indent: indent + 2, into: &out)
-                out += Array((index < elements.count - 1 ? ",\n" : "\n").utf8)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newLine(indent: indent + 2)
+                written.append(write(element, indent: indent + 2))
             }
-            out += [UInt8](repeating: 0x20, count: indent) + [UInt8(ascii: "]")]
+            newLine(indent: indent)
+            out.append(UInt8(ascii: "]"))
+            return JSONNode(.array(written), at: start)
         case .object(let members):
             guard !members.isEmpty else {
-                out += Array("{}".utf8)
-                return
+                out.append(contentsOf: "{}".utf8)
+                return JSONNode(.object([]), at: start)
             }
-            out += Array("{\n".utf8)
+            out.append(UInt8(ascii: "{"))
+            var written: [JSONMember] = []
+            written.reserveCapacity(members.count)
             for (index, member) in members.enumerated() {
-                out += [UInt8](repeating: 0x20, count: indent + 2)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newLine(indent: indent + 2)
+                let keyPosition = position
                 JSONText.appendString(member.key, to: &out)
-                out += Array(": ".utf8)
-                write(member.value, indent: indent + 2, into: &out)
-                out += Array((index < members.count - 1 ? ",\n" : "\n").utf8)
+                out.append(contentsOf: ": ".utf8)
+                written.append(JSONMember(key: member.key, keyPosition: keyPosition, value: write(member.value, indent: indent + 2)))
             }
-            out += [UInt8](repeating: 0x20, count: indent) + [UInt8(ascii: "}")]
+            newLine(indent: indent)
+            out.append(UInt8(ascii: "}"))
+            return JSONNode(.object(written), at: start)
         }
+        return JSONNode(node.value, at: start)
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import WalletOrdersJSON
+package import WalletOrdersJSON
 
 /// Judges a pass the way Wallet would, and says exactly why: the archive (zip, manifest,
 /// signature, chain and the Pass Type ID binding, through ``PassArchiveVerifier``), `pass.json`
@@ -63,12 +63,15 @@ public struct PassValidator: Sendable {
 
     /// ``validateContent(files:now:)``, also giving what `pass.json` says of the pass's identity
     /// (when it is an object), read from the same parse, for a builder that signs it next.
-    package func checkContent(files: [String: [UInt8]], now: Date) -> (findings: [Diagnostic], identity: PassIdentity?) {
+    /// `parsed` is `pass.json` already parsed, when the caller has it (a batch's merge).
+    package func checkContent(
+        files: [String: [UInt8]], parsed known: JSONParseResult? = nil, now: Date
+    ) -> (findings: [Diagnostic], identity: PassIdentity?) {
         guard let bytes = files[PassArchive.passPath] else {
             let nested = files.keys.first { $0.hasSuffix("/pass.json") }
             return ([ArchiveVerifier.missingRootFile(PassArchive.passPath, kind: .pass, nestedAt: nested)], nil)
         }
-        let parsed = JSONParser.parse(bytes, maxDepth: 64, allowingTrailingCommas: true)
+        let parsed = known ?? JSONParser.parse(bytes, maxDepth: 64, allowingTrailingCommas: true)
         let context = ValidationContext(files: files, root: parsed.root, now: now, kind: .pass)
         var findings = JSONFindings.findings(parsed.problems, in: PassArchive.passPath)
         guard let root = parsed.root else { return (findings, nil) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletOrdersJSON
 import WalletOrdersTestSupport
 import WalletPasses
 
@@ -53,6 +54,22 @@ import WalletPasses
         // One at a time, the same pass to the byte.
         let again = builder.build(BatchInput(origin: .line(8), orderJSON: Self.fields(7)))
         #expect(again.archive?.bytes == built[7]?.bytes)
+    }
+
+    @Test(
+        "The tree the merge writes, with its positions, is what parsing the text it wrote gives: a batch validates it without parsing again",
+        arguments: [
+            #"{"serialNumber": "S-1"}"#,
+            #"{"organizationName": "Ünïcödé 🎟️ \"quoted\"\n\t", "eventTicket": {"secondaryFields": []}, "userInfo": {"a": [1, 2.50, -0, 1e3, true, null, {}]}}"#,
+            #"{"barcodes": [{"format": "PKBarcodeFormatQR", "message": "𝄞\u0001", "messageEncoding": "utf-8"}], "logoText": null}"#,
+        ])
+    func mergedTreeIsTheParse(fields: String) throws {
+        let (source, parsed) = try Self.template.merged(with: Array(fields.utf8))
+        let written = try #require(parsed?.root, "the sample template parses cleanly")
+        let text = try #require(source.files["pass.json"])
+        let reparsed = JSONParser.parse(text, maxDepth: 64, allowingTrailingCommas: true)
+        #expect(reparsed.problems.isEmpty)
+        #expect(reparsed.root == written)
     }
 
     @Test("A line that is no JSON object, or makes an invalid pass, fails alone, with the rule")

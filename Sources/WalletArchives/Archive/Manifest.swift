@@ -101,11 +101,11 @@ public struct Manifest: Sendable, Hashable {
         let keys = hashes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(keys.count * 100 + 4)
-        out.append(contentsOf: Array("{\n".utf8))
+        out.append(contentsOf: "{\n".utf8)
         for (position, key) in keys.enumerated() {
-            out.append(contentsOf: Array("  ".utf8))
+            out.append(contentsOf: "  ".utf8)
             JSONText.appendString(key, to: &out)
-            out.append(contentsOf: Array(": ".utf8))
+            out.append(contentsOf: ": ".utf8)
             JSONText.appendString(hashes[key] ?? "", to: &out)
             if position < keys.count - 1 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\n"))
@@ -120,22 +120,32 @@ package enum JSONText {
     /// Appends `string` as a JSON string literal: `"` and `\` escaped, control characters as
     /// `\uXXXX` (or their short forms), everything else, `/` and non-ASCII included, as UTF-8.
     package static func appendString(_ string: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        let utf8 = string.utf8
+        // Most strings need no escape: copy them whole.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
             case 0x0a: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0d: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x00..<0x20:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0f)])
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0f))
             default: out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The lower-case hex digit of `nibble` (0…15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -29,8 +29,8 @@ package final class ValidationContext {
         self.contentBytes = files[kind.contentPath] ?? []
         var folders = Set<String>()
         for path in files.keys {
-            if let first = path.split(separator: "/").first, first.hasSuffix(".lproj"), path.contains("/") {
-                folders.insert(String(first))
+            if let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")), path[..<slash].hasSuffix(".lproj") {
+                folders.insert(String(path[..<slash]))
             }
         }
         self.localizationFolders = folders.sorted()

@@ -46,7 +46,7 @@ package enum ZipWriter {
     ///
     /// Every entry gets the same timestamp, Unix permissions 0644 and UTF-8 names, so equal input
     /// gives equal output. Entries marked `deflate` (of at least ``minimumDeflatedSize`` bytes)
-    /// are compressed here with one ``Deflater`` at zlib `level` and handed to libzip already
+    /// are compressed here with one ``Deflater`` at zlib `level` (kept for the next archive) and handed to libzip already
     /// compressed (see ``PrecompressedSource``); an entry that deflate would not make smaller is
     /// stored instead.
     ///
@@ -73,13 +73,14 @@ package enum ZipWriter {
         var closed = false
         defer { if !closed { zip_discard(archive) } }
 
-        var deflater: Deflater?
-        for entry in entries {
-            var compressed: [UInt8]?
-            if entry.deflate && entry.bytes.count >= minimumDeflatedSize {
-                if deflater == nil { deflater = try Deflater(level: level) }
-                compressed = try deflater?.deflate(entry.bytes)
+        var deflated = [[UInt8]?](repeating: nil, count: entries.count)
+        let toDeflate = entries.indices.filter { entries[$0].deflate && entries[$0].bytes.count >= minimumDeflatedSize }
+        if !toDeflate.isEmpty {
+            try Deflater.borrow(level: level) { deflater throws(ZipError) in
+                for index in toDeflate { deflated[index] = try deflater.deflate(entries[index].bytes) }
             }
+        }
+        for (entry, compressed) in zip(entries, deflated) {
             let source: OpaquePointer
             if let compressed {
                 source = try PrecompressedSource.make(
