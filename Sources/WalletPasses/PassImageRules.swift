@@ -28,17 +28,19 @@ enum PassImageRules {
         Kind(name: "footer", styles: ["boardingPass"], points: [nil: (286, 15)]),
     ]
 
+    /// `styles`: the pass's style keys in order. A pass with two (`posterGeneric` and its
+    /// `generic` twin) uses an image when either shows it, sized for the first that does.
     static func check(_ context: ValidationContext, styles: [String], into findings: inout [Diagnostic]) {
-        guard let style = styles.first(where: { $0 != "generic" }) ?? styles.first else { return }
+        guard !styles.isEmpty else { return }
         for kind in kinds {
             let variants = ["", "@2x", "@3x"].map { (suffix: $0, path: "\(kind.name)\($0).png") }
             let present = variants.filter { context.files[$0.path] != nil }
             guard !present.isEmpty else { continue }
-            if !kind.styles.contains(style) {
+            guard let style = styles.first(where: kind.styles.contains) else {
                 findings.append(
                     Diagnostic(
                         .imagesUnusedForStyle,
-                        "\(present[0].path): a \(style) pass doesn't show a \(kind.name) image (Apple shows it on \(kind.styles.sorted().joined(separator: ", ")) passes).",
+                        "\(present[0].path): a \(styles.joined(separator: " and ")) pass doesn't show a \(kind.name) image (Apple shows it on \(kind.styles.sorted().joined(separator: ", ")) passes).",
                         at: .init(file: present[0].path), hint: "Remove it, or use the images this style shows."))
                 continue
             }
@@ -55,7 +57,7 @@ enum PassImageRules {
                         at: .init(file: present[0].path), hint: "Apple asks for every image at @1x, @2x and @3x."))
             }
         }
-        if style == "eventTicket", context.files["strip.png"] ?? context.files["strip@2x.png"] != nil,
+        if styles.contains("eventTicket"), context.files["strip.png"] ?? context.files["strip@2x.png"] != nil,
             ["background", "thumbnail"].contains(where: { context.files["\($0).png"] ?? context.files["\($0)@2x.png"] != nil })
         {
             findings.append(

@@ -12,8 +12,10 @@ enum PassRules {
         var findings: [Diagnostic] = []
         checkIcon(context, into: &findings)
         checkStyle(root, context: context, into: &findings)
-        checkFieldKeys(root, context: context, into: &findings)
-        checkFieldCounts(root, context: context, into: &findings)
+        PassFieldRules.check(root, context: context, into: &findings)
+        PassBarcodeRules.check(root, context: context, into: &findings)
+        checkReservedKeys(root, context: context, into: &findings)
+        checkEntryCounts(root, context: context, into: &findings)
         checkWebService(root, context: context, into: &findings)
         PassLayoutRules.check(root, context: context, into: &findings)
         PassLocalizationRules.check(context, into: &findings)
@@ -37,7 +39,8 @@ enum PassRules {
     /// shows is undocumented).
     static func checkStyle(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
         let present = (root.members ?? []).filter { styles.contains($0.key) }
-        if present.isEmpty {
+        // Apple's own styles count for the device; pass.reserved-key reports them.
+        if present.isEmpty && !(root.members ?? []).contains(where: { reservedStyles.contains($0.key) }) {
             findings.append(
                 context.diagnostic(
                     .passStyleMissing,
@@ -57,94 +60,63 @@ enum PassRules {
         }
     }
 
-    /// The field lists whose warnings fail the pass (the device escalates a field warning there)
-    /// and those where it is only logged (passes specification §3.3, from `_PKValidateStyleFields`).
-    static let fatalFieldLists: Set<String> = ["headerFields", "primaryFields", "auxiliaryFields"]
-    static let fieldLists = ["headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields", "additionalInfoFields"]
+    /// The styles the device knows that Apple keeps for its own passes.
+    static let reservedStyles: Set<String> = ["healthPass", "paymentCard", "accessCard"]
 
-    /// Field keys unique across the pass (`fields.duplicate-key`, or `-logged` where the device
-    /// only logs it) and change messages with exactly one `%@` (`fields.change-message`, `-logged`).
-    static func checkFieldKeys(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
-        var seen: [String: String] = [:]
-        for style in styles {
-            guard let fields = root[style], fields.members != nil else { continue }
-            for list in fieldLists {
-                let fatal = fatalFieldLists.contains(list)
-                for (index, field) in (fields[list]?.elements ?? []).enumerated() {
-                    let pointer = "/\(style)/\(list)/\(index)"
-                    if let key = field["key"]?.stringValue {
-                        if let first = seen[key] {
-                            findings.append(
-                                context.diagnostic(
-                                    fatal ? .fieldsDuplicateKey : .fieldsDuplicateKeyLogged,
-                                    "The field key '\(key)' is used again (first at \(first)). Wallet logs: 'more than one field has the key '\(key)'. Field keys must be unique.'\(fatal ? "" : " In \(list) the device only logs it.")",
-                                    pointer: pointer + "/key", hint: "Give every field of the pass its own key."))
-                        } else {
-                            seen[key] = pointer
-                        }
-                    }
-                    // An empty changeMessage asks for no notification: two Apple-signed passes Wallet
-                    // shows carry one in their header and primary fields.
-                    if let message = field["changeMessage"]?.stringValue, !message.isEmpty, let problem = changeMessageProblem(message) {
-                        findings.append(
-                            context.diagnostic(
-                                fatal ? .fieldsChangeMessage : .fieldsChangeMessageLogged,
-                                "changeMessage '\(message)' \(problem)\(fatal ? "" : " In \(list) the device only logs it.")",
-                                pointer: pointer + "/changeMessage",
-                                hint: "Write one %@ where the new value goes, such as 'Gate changed to %@.' (%% for a percent sign)."))
-                    }
-                }
-            }
+    /// Top-level keys the device knows and Apple reserves (passes specification §3.1, from the
+    /// device's validation): those it refuses on a pass type outside Apple's own, with the
+    /// type identifier's prefix that allows it and the device's message, and those it reads only
+    /// on Apple's passes (`nil`).
+    static let reservedKeys: [String: (allowedPrefix: String, message: String)?] = {
+        var keys: [String: (allowedPrefix: String, message: String)?] = [
+            "sharing": ("pass.com.apple.", "Pass is not permitted to contain the sharing key."),
+            "healthPass": ("healthpass", "Invalid passTypeIdentifier for pass style 'healthPass'"),
+            "paymentCard": ("paymentpass", "Invalid passTypeIdentifier for pass style 'paymentCard'"),
+            "accessCard": ("paymentpass", "Invalid passTypeIdentifier for pass style 'accessCard'"),
+        ]
+        for key in [
+            "transactionServiceURL", "transactionPushTopic", "paymentApplications", "associatedPassTypeIdentifiers", "systemAppBundleIdentifiers",
+            "dynamicLayerConfiguration", "barcodeSettings", "auxiliaryCapabilities", "cardType", "cardSubtype", "secondaryBackgroundColor",
+            "hasStoredValue",
+        ] {
+            keys[key] = .some(nil)
         }
-    }
+        return keys
+    }()
 
-    /// What is wrong with a change message, with the device's words: it needs exactly one `%@`
-    /// and no other format code (`%%` is a percent sign).
-    static func changeMessageProblem(_ message: String) -> String? {
-        var placeholders = 0
-        var others: [String] = []
-        var characters = message.makeIterator()
-        while let character = characters.next() {
-            guard character == "%" else { continue }
-            switch characters.next() {
-            case "@": placeholders += 1
-            case "%": continue
-            case let other: others.append("%" + (other.map(String.init) ?? ""))
-            }
-        }
-        if !others.isEmpty {
-            return
-                "has a format code other than %@ (\(others.joined(separator: ", "))). Wallet logs: 'Change message … has a format code other than %%@'."
-        }
-        if placeholders == 0 { return "has no %@ for the new value. Wallet logs: 'Change message %@ needs to contain %%@.'" }
-        if placeholders > 1 { return "has more than one %@. Wallet logs: 'Change message … has more than one %%@'." }
-        return nil
-    }
-
-    /// `fields.too-many`: more fields on the front than the style shows (the HIG's limits; what
-    /// doesn't fit is not shown, so a warning).
-    static func checkFieldCounts(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
-        for style in styles {
-            guard let fields = root[style], fields.members != nil else { continue }
-            func count(_ list: String) -> Int { fields[list]?.elements?.count ?? 0 }
-            var limits: [(lists: [String], limit: Int)] = [(["headerFields"], 3), (["secondaryFields"], 4)]
-            switch style {
-            case "boardingPass": limits += [(["primaryFields"], 2), (["auxiliaryFields"], 5)]
-            case "coupon", "storeCard": limits += [(["primaryFields"], 1), (["secondaryFields", "auxiliaryFields"], 4)]
-            case "eventTicket": limits += [(["primaryFields"], 1), (["auxiliaryFields"], 8)]
-            case "posterGeneric": limits = [(["headerFields"], 1), (["primaryFields"], 4)]
-            default: limits += [(["primaryFields"], 1), (["auxiliaryFields"], 4)]
-            }
-            for (lists, limit) in limits {
-                let total = lists.map(count).reduce(0, +)
-                guard total > limit else { continue }
+    /// `pass.reserved-key` (the device refuses it) and `pass.reserved-key-unread` (the device
+    /// reads it on Apple's own passes only).
+    static func checkReservedKeys(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        let passType = root["passTypeIdentifier"]?.stringValue ?? ""
+        for member in root.members ?? [] {
+            guard let reserved = reservedKeys[member.key] else { continue }
+            if let (prefix, message) = reserved {
+                guard !passType.hasPrefix(prefix) else { continue }
                 findings.append(
                     context.diagnostic(
-                        .fieldsTooMany,
-                        "\(style) has \(total) \(lists.joined(separator: " and ")); Wallet shows at most \(limit) on the front of a \(style) pass, and the rest don't display.",
-                        pointer: "/\(style)/\(lists.last ?? "")",
-                        hint: "Move the others to backFields, which has room for any number."))
+                        .passReservedKey,
+                        "'\(member.key)' is Apple's: the device refuses it on a pass type that doesn't start with \(prefix). Wallet logs: '\(message)'",
+                        pointer: "/" + member.key, position: member.keyPosition, hint: "Remove it; Apple issues these passes itself."))
+            } else {
+                findings.append(
+                    context.diagnostic(
+                        .passReservedKeyUnread, "'\(member.key)' is a key the device reads on Apple's own passes only; on this one it does nothing.",
+                        pointer: "/" + member.key, position: member.keyPosition, hint: "Remove it."))
             }
+        }
+    }
+
+    /// `pass.too-many-entries`: more locations, beacons or featured actions than Apple documents
+    /// (10, 10 and 2: Pass, "Showing a Pass on the Lock Screen", WWDC26 session 209). What
+    /// Wallet does with the rest is not documented, so a warning.
+    static func checkEntryCounts(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        for (key, limit, what) in [("locations", 10, "locations"), ("beacons", 10, "beacons"), ("featuredActions", 2, "featured actions")] {
+            guard let count = root[key]?.elements?.count, count > limit else { continue }
+            findings.append(
+                context.diagnostic(
+                    .passTooManyEntries,
+                    "\(key) has \(count) entries; Apple documents at most \(limit) \(what) a pass, and which of the others Wallet uses is not documented.",
+                    pointer: "/\(key)/\(limit)", hint: "Keep the \(limit) that matter most, first."))
         }
     }
 

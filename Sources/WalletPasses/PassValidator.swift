@@ -85,6 +85,8 @@ public struct PassValidator: Sendable {
         // each with the device's message.
         findings += schema.findings(root, context: context) { violation in
             guard violation.instancePointer.isEmpty else { return true }
+            // Apple's reserved keys are pass.reserved-key's, not unknown keys.
+            if violation.keyword == "additionalProperties" { return PassRules.reservedKeys[violation.property ?? ""] == nil }
             if violation.keyword == "required" { return !PassIdentity.requiredKeys.contains(violation.property ?? "") }
             return violation.keyword != "anyOf"
         }

@@ -15,10 +15,12 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Validate archives or source folders the way Wallet would, and say exactly why.",
         discussion: """
-            PATH is a .order archive, an order source folder (holding order.json), a folder of \
-            .order archives (searched recursively), or a glob ('out/*.order'). Archives get the full \
-            check: zip, manifest, signature, chain, then order.json against Schemas/order.schema.json \
-            and every rule (`wallet-orders rules` lists them). Source folders get the content checks.
+            PATH is a .order archive, a .pkpass pass, a .pkpasses bundle (each pass inside reported \
+            on its own), a source folder (holding order.json or pass.json), a folder of archives \
+            (searched recursively), or a glob ('out/*.pkpass'). Each report says which kind it \
+            found. Archives get the full check: zip, manifest, signature, chain and the certificate \
+            profile of their kind, then order.json or pass.json against its schema in Schemas/ and \
+            every rule (`wallet-orders rules` lists them). Source folders get the content checks.
 
             Items are checked on every core (--jobs); reports come out in the order the paths \
             were given (folders and globs sorted), and one summary line ends the run: on stdout \
@@ -31,6 +33,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
             Examples:
               wallet-orders validate Samples/store-pickup
+              wallet-orders validate Samples/event-ticket-pass ticket.pkpass
               wallet-orders validate 'out/*.order' --trust-root certs/root-ca.pem --quiet
               wallet-orders validate out --format sarif > wallet-orders.sarif
               wallet-orders validate out --format junit --strict > junit.xml

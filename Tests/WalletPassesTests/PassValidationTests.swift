@@ -55,6 +55,39 @@ import WalletPasses
         #expect(report.errors.isEmpty, "\(report.errors)")
     }
 
+    @Test("A posterGeneric pass with its generic twin uses the images either style shows: the twin's logo and thumbnail are not unused")
+    func posterGenericTwinImages() throws {
+        let icon = try RealPasses.bytes("sources/apple-devpubs-boardingpass.pass/icon.png")
+        let files: [String: [UInt8]] = [
+            "icon.png": icon, "logo.png": icon, "thumbnail.png": icon, "background.png": icon, "footer.png": icon,
+            "pass.json": Array(
+                #"{"formatVersion": 1, "passTypeIdentifier": "pass.x", "serialNumber": "1", "teamIdentifier": "T", "organizationName": "O", "description": "D", "posterGeneric": {}, "generic": {}}"#
+                    .utf8),
+        ]
+        let unused = Self.validator.validate(PassSource(files: files), subject: "pass").diagnostics.filter { $0.ruleID == "images.unused-for-style" }
+        #expect(unused.map(\.location.file) == ["footer.png"], "\(unused)")
+        #expect(unused.first?.message.contains("a posterGeneric and generic pass") == true, "\(unused)")
+    }
+
+    @Test("Values that suit their options, and IANA encodings their messages fit, raise nothing")
+    func wellFormattedFields() throws {
+        let report = try Self.report {
+            $0.replacingOccurrences(
+                of: "\"value\": \"Ada\"}",
+                with: #""value": "2027-05-15T08:00:00.000+02:00", "dateStyle": "PKDateStyleShort", "timeStyle": "PKDateStyleNone", "row": 1}"#
+            )
+            .replacingOccurrences(of: "\"value\": \"Gold\"}", with: #""value": 21.75, "currencyCode": "USD"}"#)
+            .replacingOccurrences(
+                of: "  \"generic\"",
+                with: #"""
+                      "barcodes": [{"format": "PKBarcodeFormatQR", "message": "Zoë 10 €", "messageEncoding": "UTF-8"}, {"format": "PKBarcodeFormatPDF417", "message": "Zoë", "messageEncoding": "ISO-8859-1"}, {"format": "PKBarcodeFormatAztec", "message": "– €", "messageEncoding": "windows-1252"}],
+                      "nfc": {"message": "M-000123", "encryptionPublicKey": "MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgACWpF1zC3h+dCh+eWyqV8unVddh2LQaUoV8LQrgb3BKkM="},
+                      "generic"
+                    """#)
+        }
+        #expect(report.diagnostics.filter { $0.ruleID != "images.missing-scale" }.isEmpty, "\(report.diagnostics)")
+    }
+
     struct Mistake: Sendable, CustomTestStringConvertible {
         var name: String
         var edit: @Sendable (String) -> String
@@ -64,6 +97,8 @@ import WalletPasses
         var message: String?
         var testDescription: String { name }
     }
+
+    static let elevenLocations = Array(repeating: #"{"latitude": 48.1, "longitude": 11.5}"#, count: 11).joined(separator: ", ")
 
     static let mistakes: [Mistake] = [
         Mistake(name: "no icon", edit: { $0 }, dropIcon: true, rule: "pass.icon-missing", message: "Pass does not contain icon.png"),
@@ -172,6 +207,76 @@ import WalletPasses
                         "  \"barcodes\": [{\"format\": \"PKBarcodeFormatEAN13\", \"message\": \"4006381333931\", \"messageEncoding\": \"iso-8859-1\"}],\n  \"generic\""
                 )
             }, rule: "layout.barcode-without-fallback", line: 8),
+        Mistake(
+            name: "a date style on a value that is no date (a primary field: refused)",
+            edit: { $0.replacingOccurrences(of: "\"label\": \"Member\",", with: "\"label\": \"Member\", \"dateStyle\": \"PKDateStyleShort\",") },
+            rule: "fields.invalid", line: 9, message: "this should be a string parseable as a date"),
+        Mistake(
+            name: "a currency code on a string value (a secondary field: logged)",
+            edit: { $0.replacingOccurrences(of: "\"label\": \"Level\",", with: "\"label\": \"Level\", \"currencyCode\": \"USD\",") },
+            rule: "fields.invalid-logged", line: 10, message: "isn't a number"),
+        Mistake(
+            name: "both a number style and a currency code",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "\"value\": \"Ada\"}", with: "\"value\": 12.5, \"numberStyle\": \"PKNumberStyleDecimal\", \"currencyCode\": \"EUR\"}")
+            }, rule: "fields.invalid", line: 9, message: "both a numberStyle and a currencyCode"),
+        Mistake(
+            name: "an auxiliary row past the second",
+            edit: { $0.replacingOccurrences(of: "\"label\": \"Member\",", with: "\"label\": \"Member\", \"row\": 2,") },
+            rule: "fields.invalid", line: 9, message: "two rows"),
+        Mistake(
+            name: "a legacy barcode its encoding can't hold",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with:
+                        "  \"barcode\": {\"format\": \"PKBarcodeFormatQR\", \"message\": \"Zoë\", \"messageEncoding\": \"us-ascii\"},\n  \"generic\"")
+            }, rule: "pass.barcode-encoding", line: 8, message: "isn't encodable with encoding 'us-ascii'"),
+        Mistake(
+            name: "a barcode of the array its encoding can't hold (logged)",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with:
+                        "  \"barcodes\": [{\"format\": \"PKBarcodeFormatQR\", \"message\": \"10 €\", \"messageEncoding\": \"iso-8859-1\"}],\n  \"generic\""
+                )
+            }, rule: "pass.barcode-encoding-logged", line: 8, message: "U+20AC"),
+        Mistake(
+            name: "a barcode encoding that is no character set name",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"",
+                    with:
+                        "  \"barcodes\": [{\"format\": \"PKBarcodeFormatQR\", \"message\": \"M-1\", \"messageEncoding\": \"latin-1\"}],\n  \"generic\""
+                )
+            }, rule: "pass.barcode-encoding-unknown", line: 8, message: "is not an IANA character set name"),
+        Mistake(
+            name: "an NFC key that is no P-256 public key",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"", with: "  \"nfc\": {\"message\": \"M-1\", \"encryptionPublicKey\": \"bm90IGEga2V5\"},\n  \"generic\"")
+            },
+            rule: "pass.nfc-key", line: 8, message: "Valid curves are secp256r1"),
+        Mistake(
+            name: "an NFC payload over 64 bytes",
+            edit: {
+                $0.replacingOccurrences(
+                    of: "  \"generic\"", with: "  \"nfc\": {\"message\": \"\(String(repeating: "x", count: 65))\"},\n  \"generic\"")
+            },
+            rule: "pass.nfc-message-length", line: 8, message: "65 bytes"),
+        Mistake(
+            name: "Apple's sharing key", edit: { $0.replacingOccurrences(of: "  \"generic\"", with: "  \"sharing\": {},\n  \"generic\"") },
+            rule: "pass.reserved-key", line: 8,
+            message: "Pass is not permitted to contain the sharing key."),
+        Mistake(
+            name: "a key only Apple's passes use", edit: { $0.replacingOccurrences(of: "  \"generic\"", with: "  \"cardType\": 1,\n  \"generic\"") },
+            rule: "pass.reserved-key-unread", line: 8),
+        Mistake(
+            name: "eleven locations",
+            edit: {
+                $0.replacingOccurrences(of: "  \"generic\"", with: "  \"locations\": [\(Self.elevenLocations)],\n  \"generic\"")
+            }, rule: "pass.too-many-entries", line: 8, message: "at most 10"),
         Mistake(
             name: "a trailing comma", edit: { $0.replacingOccurrences(of: "\"value\": \"Gold\"}]", with: "\"value\": \"Gold\"},]") },
             rule: "json.trailing-comma", line: 10),

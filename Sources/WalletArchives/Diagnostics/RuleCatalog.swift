@@ -22,7 +22,17 @@ extension ValidationRule {
         .fieldsChangeMessage,
         .fieldsChangeMessageLogged,
         .fieldsTooMany,
+        .fieldsInvalid,
+        .fieldsInvalidLogged,
         .passWebServiceNotHTTPS,
+        .passBarcodeEncoding,
+        .passBarcodeEncodingLogged,
+        .passBarcodeEncodingUnknown,
+        .passNFCMessageLength,
+        .passNFCKey,
+        .passReservedKey,
+        .passReservedKeyUnread,
+        .passTooManyEntries,
         .imagesUnusedForStyle,
         .imagesSize,
         .imagesMissingScale,
@@ -375,6 +385,26 @@ extension ValidationRule {
     public static let fieldsChangeMessageLogged = ValidationRule("fields.change-message-logged", .warning, "A changeMessage in the secondary, back or additional info fields doesn't have exactly one %@.", "The device logs the problem there without failing the pass, and the change notification shows wrong text or none.")
     /// More fields than the style shows.
     public static let fieldsTooMany = ValidationRule("fields.too-many", .warning, "A pass has more fields on its front than its style shows.", "The HIG's limits: up to 3 header fields, 1 primary (2 on a boarding pass), 4 secondary and 4 auxiliary (5 on a boarding pass; 4 secondary and auxiliary together on a coupon or store card; two rows of auxiliary fields on an event ticket). What doesn't fit is not shown, so the information belongs on the back.")
+    /// A field the device warns about, where the warning fails the pass.
+    public static let fieldsInvalid = ValidationRule("fields.invalid", .error, "A header, primary or auxiliary field has a value that doesn't suit its formatting options, both a numberStyle and a currencyCode, date and number options, or a row other than 0 or 1.", "The device warns about such a field ('There are date formatting options, so this should be a string parseable as a date.', '…has both a numberStyle and a currencyCode…'), and in headerFields, primaryFields and auxiliaryFields the warning fails the pass (passes specification §3.3–§3.4, from the device's validation).")
+    /// A field the device warns about, where it only logs the warning.
+    public static let fieldsInvalidLogged = ValidationRule("fields.invalid-logged", .warning, "A secondary, back or additional info field has a value that doesn't suit its formatting options, or conflicting options.", "The device logs the warning there without failing the pass, and shows the value unformatted.")
+    /// A barcode message its encoding can't hold, in the legacy barcode key.
+    public static let passBarcodeEncoding = ValidationRule("pass.barcode-encoding", .error, "The legacy barcode's message has characters its messageEncoding can't encode.", "The device refuses the pass: 'barcode message '%@' isn't encodable with encoding '%@'.' (passes specification §3.5, from the device's validation; an invalid legacy barcode is fatal).")
+    /// A barcode message its encoding can't hold, in the barcodes array.
+    public static let passBarcodeEncodingLogged = ValidationRule("pass.barcode-encoding-logged", .warning, "A barcode of the barcodes array has characters its messageEncoding can't encode.", "The device logs 'The barcodes array did not validate correctly' without refusing the pass, and the barcode doesn't show (passes specification §3.5). ASCII, Latin-1, Windows-1252 and the Unicode encodings are checked.")
+    /// A messageEncoding that is no character set name this tool knows.
+    public static let passBarcodeEncodingUnknown = ValidationRule("pass.barcode-encoding-unknown", .warning, "A barcode's messageEncoding is not a character set name this tool knows.", "The device refuses a name that is not IANA's ('message encoding %@ is not an IANA character set name.'); the tool knows IANA's common names and aliases, not the whole registry, so a name it doesn't know is a warning.")
+    /// An NFC payload over 64 bytes.
+    public static let passNFCMessageLength = ValidationRule("pass.nfc-message-length", .warning, "nfc.message is longer than 64 bytes.", "Apple documents a payload of 64 bytes at most (Pass.NFC); a longer one is cut (passes specification §3.7).")
+    /// An NFC encryption key that is no P-256 SubjectPublicKeyInfo.
+    public static let passNFCKey = ValidationRule("pass.nfc-key", .error, "nfc.encryptionPublicKey is not a Base64 P-256 SubjectPublicKeyInfo.", "The device validates the key: 'nfc encryptionPublicKey '%@' isn't a valid EC compact public key. Valid curves are secp256r1.' (passes specification §3.7, from the device's validation). The key is read with OpenSSL.")
+    /// A key Apple reserves that the device refuses on other passes.
+    public static let passReservedKey = ValidationRule("pass.reserved-key", .error, "pass.json has a key Apple reserves for its own passes (sharing, healthPass, paymentCard, accessCard).", "The device refuses it unless the pass type is Apple's ('Pass is not permitted to contain the sharing key.', 'Invalid passTypeIdentifier for pass style 'paymentCard''; passes specification §3.1, from the device's validation).")
+    /// A key the device reads on Apple's own passes only.
+    public static let passReservedKeyUnread = ValidationRule("pass.reserved-key-unread", .warning, "pass.json has a key the device reads on Apple's own passes only.", "transactionServiceURL, paymentApplications, cardType and the like are known to the device but reserved for Apple's passes (passes specification §3.1); on another pass they do nothing.")
+    /// More locations, beacons or featured actions than Apple documents.
+    public static let passTooManyEntries = ValidationRule("pass.too-many-entries", .warning, "A pass has more than 10 locations, 10 beacons or 2 featured actions.", "Apple documents those limits (Pass; Showing a Pass on the Lock Screen; WWDC26 session 209); which entries Wallet uses beyond them is not documented.")
     /// A pass's webServiceURL is not https.
     public static let passWebServiceNotHTTPS = ValidationRule("pass.web-service-not-https", .error, "A pass's webServiceURL is not https.", "A production device refuses the pass: 'scheme of webServiceURL '%@' needs to be an https rather than %@.' (the device's validation); http works only on a device set to allow HTTP services for development.")
     /// A pass image its style doesn't show.
