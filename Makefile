@@ -219,7 +219,7 @@ bench-serve-pg:
 ## $(FUZZ_WORK)/crashes/TARGET/. What libFuzzer finds stays in $(FUZZ_WORK)/corpus/TARGET/.
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= zip json schema strings der identity validate store pass pass-json pkpasses
+FUZZ_TARGETS ?= zip json schema strings der identity validate store pass pass-json pkpasses pass-strings
 FUZZ_BUILD ?= .build-fuzz
 FUZZ_WORK ?= $(FUZZ_BUILD)/work
 FUZZ_BINARY = $(FUZZ_BUILD)/debug/wallet-orders-fuzz

@@ -17,8 +17,8 @@
 # alone). Then it validates the archives one run wrote (`wallet-orders validate DIR --quiet`) with the
 # same --jobs settings, and again with the text report written to a file (what the report itself
 # costs against the quiet run) and with the archives given as one path each (against the folder),
-# and prints every rate next to `openssl speed rsa2048`'s sign rate
-# on one core from the same run (the mean of a run before and after).
+# and prints every rate next to `openssl speed rsa2048`'s sign rate (building's floor) and
+# verify rate (validation's) on one core from the same run (the mean of a run before and after).
 #
 # TEST-ONLY certificates are made in a temporary folder (wallet-orders dev-certs) and removed.
 set -euo pipefail
@@ -79,16 +79,17 @@ plural = "passes" if noun == "pass" else noun + "s"
 jobs_list = sys.argv[9:]
 best = {}
 
-def rsa_sign_rate():
-    """`openssl speed rsa2048` signs per second on one core (taskset -c 0 when there is taskset)."""
+def rsa_rates():
+    """`openssl speed rsa2048` signs and verifies per second on one core (taskset -c 0 when there
+    is taskset): the floors of building (a signature an archive) and of validating (a verify)."""
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     out = subprocess.run(pin + ["openssl", "speed", "-seconds", "3", "rsa2048"], capture_output=True, text=True).stdout
     match = re.search(r"^rsa 2048 bits\s+([0-9.]+)s\s+([0-9.]+)s\s+([0-9.]+)\s+([0-9.]+)", out, re.M)
     if not match:
         sys.exit(f"unexpected openssl speed output:\n{out}")
-    return float(match.group(3))
+    return float(match.group(3)), float(match.group(4))
 
-rsa_before = rsa_sign_rate()
+rsa_before = rsa_rates()
 for run in range(repeat):
     for jobs in jobs_list:
         # A new folder per run, removed only at the end: creating files right after deleting as
@@ -167,8 +168,10 @@ for run in range(repeat):
         sys.exit(f"validate PATHS exited with {result.returncode}:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     print(f"  validate run {run + 1}, --jobs {jobs_list[-1]}, {len(paths)} paths: {seconds:.2f} s", flush=True)
     listed = min(seconds, listed or seconds)
-rsa = (rsa_before + rsa_sign_rate()) / 2
-print(f"openssl speed rsa2048 on one core: {rsa:.0f} signs/s (mean of before and after)")
+rsa_after = rsa_rates()
+rsa = (rsa_before[0] + rsa_after[0]) / 2
+verify = (rsa_before[1] + rsa_after[1]) / 2
+print(f"openssl speed rsa2048 on one core: {rsa:.0f} signs/s, {verify:.0f} verifies/s (means of before and after)")
 print(f"{'jobs':<6} {'seconds':>8} {plural + '/s':>10} {'vs --jobs ' + jobs_list[0]:>12} {'vs RSA sign':>12} {'CPU ms/' + noun:>13} {'peak RSS (MB)':>14}")
 base = orders / best[jobs_list[0]][0]
 for jobs in jobs_list:
@@ -177,11 +180,12 @@ for jobs in jobs_list:
     print(f"{jobs:<6} {seconds:8.2f} {rate:10.1f} {rate / base:11.2f}x {rate / rsa:11.2f}x {1000 * cpu / orders:13.3f} {rss / 1024:14.1f}")
 rate = orders / unvalidated
 print(f"{'1 --no-validate':<15} {unvalidated:8.2f} {rate:10.1f} {rate / base:11.2f}x {rate / rsa:11.2f}x")
-print(f"{'validate':<9} {'seconds':>8} {'archives/s':>11} {'per core vs RSA sign':>21} {'text report (s)':>16} {'its cost vs --quiet':>20}")
+print(f"{'validate':<9} {'seconds':>8} {'archives/s':>11} {'per core vs RSA sign':>21} {'vs RSA verify':>14} {'text report (s)':>16} {'its cost vs --quiet':>20}")
 for jobs in jobs_list:
     rate = orders / validated[jobs]
     cost = (reported[jobs] - validated[jobs]) / validated[jobs]
-    print(f"--jobs {jobs:<2} {validated[jobs]:8.2f} {rate:11.1f} {rate / int(jobs) / rsa:20.2f}x {reported[jobs]:16.2f} {cost:19.2f}x")
+    print(f"--jobs {jobs:<2} {validated[jobs]:8.2f} {rate:11.1f} {rate / int(jobs) / rsa:20.2f}x {rate / int(jobs) / verify:13.3f}x "
+          f"{reported[jobs]:16.2f} {cost:19.2f}x")
 print(f"validate, {orders} paths against their folder (--jobs {jobs_list[-1]}): {listed:.2f} s / {validated[jobs_list[-1]]:.2f} s = "
       f"{listed / validated[jobs_list[-1]]:.2f}x")
 PY

@@ -114,14 +114,14 @@ public struct PassArchiveVerifier: Sendable {
             of: signer, passTypeIdentifier: identity.passTypeIdentifier, teamIdentifier: identity.teamIdentifier
         ).map { problem in
             let key = problem.rule == .signatureSignerTeamMismatch ? "teamIdentifier" : "passTypeIdentifier"
-            let position = identity.keyPositions[key]
+            let position = identity.keyPosition(of: key)
             return Diagnostic(
                 problem.rule, problem.message,
                 at: .init(file: file, jsonPointer: "/" + key, line: position?.line, column: position?.column), hint: problem.hint)
         }
         if (identity.hasNFC || hasPersonalization) && !signer.isNFCEnabled && !signer.isOrderTypeCertificate {
             let what = identity.hasNFC ? "an nfc dictionary" : "a personalization.json"
-            let position = identity.keyPositions["nfc"]
+            let position = identity.keyPosition(of: "nfc")
             findings.append(
                 Diagnostic(
                     .certificateNFCRequired,

@@ -16,15 +16,58 @@ enum PassFieldRules {
     static let fatalFieldLists: Set<String> = ["headerFields", "primaryFields", "auxiliaryFields"]
     static let fieldLists = ["headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields", "additionalInfoFields"]
 
-    /// Every field of every style and list, in order, with its JSON pointer and whether the
-    /// device fails the pass for a warning about it (``fatalFieldLists``).
-    static func forEachField(_ root: JSONNode, _ body: (_ field: JSONNode, _ pointer: String, _ list: String, _ fatal: Bool) -> Void) {
+    /// Where a field is: its style, list and index, and whether the device fails the pass for a
+    /// warning about it (``fatalFieldLists``).
+    struct Place {
+        var style: String
+        var list: String
+        var index: Int
+        var fatal: Bool
+
+        var pointer: String { "/\(style)/\(list)/\(index)" }
+        /// What a finding adds where the device only logs the problem.
+        var logged: String { fatal ? "" : " In \(list) the device only logs it." }
+    }
+
+    /// The members of a field the rules read, found in one pass over it.
+    struct Members {
+        var key: String?
+        var value: JSONNode?
+        var changeMessage: String?
+        var dateStyle = false
+        var timeStyle = false
+        var numberStyle = false
+        var currencyCode = false
+        var row: JSONNode?
+
+        init(_ members: [JSONMember]) {
+            for member in members {
+                switch member.key {
+                case "key": key = key ?? member.value.stringValue
+                case "value": value = value ?? member.value
+                case "changeMessage": changeMessage = changeMessage ?? member.value.stringValue
+                case "dateStyle": dateStyle = true
+                case "timeStyle": timeStyle = true
+                case "numberStyle": numberStyle = true
+                case "currencyCode": currencyCode = true
+                case "row": row = row ?? member.value
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Every field of every style and list, in order, with where it is.
+    static func forEachField(_ root: JSONNode, _ body: (_ field: Members, _ place: Place) -> Void) {
         for style in PassRules.styles {
             guard let fields = root[style], fields.members != nil else { continue }
+            // In the device's order, which decides which of two fields with one key is "again".
             for list in fieldLists {
+                guard let elements = fields[list]?.elements else { continue }
                 let fatal = fatalFieldLists.contains(list)
-                for (index, field) in (fields[list]?.elements ?? []).enumerated() where field.members != nil {
-                    body(field, "/\(style)/\(list)/\(index)", list, fatal)
+                for (index, field) in elements.enumerated() {
+                    guard let members = field.members else { continue }
+                    body(Members(members), Place(style: style, list: list, index: index, fatal: fatal))
                 }
             }
         }
@@ -34,39 +77,39 @@ enum PassFieldRules {
     /// only logs it), change messages with exactly one `%@` (`fields.change-message`, `-logged`),
     /// values that suit their formatting options and rows 0 or 1 (`fields.invalid`, `-logged`).
     static func checkFields(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
-        var seen: [String: String] = [:]
-        forEachField(root) { field, pointer, list, fatal in
-            let logged = fatal ? "" : " In \(list) the device only logs it."
-            if let key = field["key"]?.stringValue {
+        var seen: [String: Place] = [:]
+        forEachField(root) { field, place in
+            if let key = field.key {
                 if let first = seen[key] {
                     findings.append(
                         context.diagnostic(
-                            fatal ? .fieldsDuplicateKey : .fieldsDuplicateKeyLogged,
-                            "The field key '\(key)' is used again (first at \(first)). Wallet logs: 'more than one field has the key '\(key)'. Field keys must be unique.'\(logged)",
-                            pointer: pointer + "/key", hint: "Give every field of the pass its own key."))
+                            place.fatal ? .fieldsDuplicateKey : .fieldsDuplicateKeyLogged,
+                            "The field key '\(key)' is used again (first at \(first.pointer)). Wallet logs: 'more than one field has the key '\(key)'. Field keys must be unique.'\(place.logged)",
+                            pointer: place.pointer + "/key", hint: "Give every field of the pass its own key."))
                 } else {
-                    seen[key] = pointer
+                    seen[key] = place
                 }
             }
             // An empty changeMessage asks for no notification: two Apple-signed passes Wallet
             // shows carry one in their header and primary fields.
-            if let message = field["changeMessage"]?.stringValue, !message.isEmpty, let problem = changeMessageProblem(message) {
+            if let message = field.changeMessage, !message.isEmpty, let problem = changeMessageProblem(message) {
                 findings.append(
                     context.diagnostic(
-                        fatal ? .fieldsChangeMessage : .fieldsChangeMessageLogged, "changeMessage '\(message)' \(problem)\(logged)",
-                        pointer: pointer + "/changeMessage",
+                        place.fatal ? .fieldsChangeMessage : .fieldsChangeMessageLogged, "changeMessage '\(message)' \(problem)\(place.logged)",
+                        pointer: place.pointer + "/changeMessage",
                         hint: "Write one %@ where the new value goes, such as 'Gate changed to %@.' (%% for a percent sign)."))
             }
             if let (problem, at, hint) = formattingProblem(field) ?? rowProblem(field) {
                 findings.append(
-                    context.diagnostic(fatal ? .fieldsInvalid : .fieldsInvalidLogged, problem + logged, pointer: pointer + "/" + at, hint: hint))
+                    context.diagnostic(
+                        place.fatal ? .fieldsInvalid : .fieldsInvalidLogged, problem + place.logged, pointer: place.pointer + "/" + at, hint: hint))
             }
         }
     }
 
     /// `row` other than 0 or 1: the device warns (an event ticket has two rows of auxiliary fields).
-    static func rowProblem(_ field: JSONNode) -> (message: String, key: String, hint: String)? {
-        guard let row = field["row"], case .number(let text) = row.value, let value = Double(text), value >= 2 else { return nil }
+    static func rowProblem(_ field: Members) -> (message: String, key: String, hint: String)? {
+        guard let row = field.row, case .number(let text) = row.value, let value = Double(text), value >= 2 else { return nil }
         return (
             "row \(text): an event ticket has two rows of auxiliary fields, 0 and 1, and Wallet warns about another.", "row",
             "Use 0 for the first row or 1 for the second."
@@ -76,9 +119,10 @@ enum PassFieldRules {
     /// What is wrong with a field's value for its formatting options, with the device's words
     /// (passes specification §3.4, from the device's field validation): date options need a
     /// W3C date-time, number options a JSON number, and a field takes one kind of option.
-    static func formattingProblem(_ field: JSONNode) -> (message: String, key: String, hint: String)? {
-        let dateOptions = ["dateStyle", "timeStyle"].filter { field[$0] != nil }
-        let numberOptions = ["numberStyle", "currencyCode"].filter { field[$0] != nil }
+    static func formattingProblem(_ field: Members) -> (message: String, key: String, hint: String)? {
+        guard field.dateStyle || field.timeStyle || field.numberStyle || field.currencyCode else { return nil }
+        let dateOptions = [field.dateStyle ? "dateStyle" : nil, field.timeStyle ? "timeStyle" : nil].compactMap { $0 }
+        let numberOptions = [field.numberStyle ? "numberStyle" : nil, field.currencyCode ? "currencyCode" : nil].compactMap { $0 }
         if numberOptions.count == 2 {
             return (
                 "The field has both a numberStyle and a currencyCode; Wallet logs 'It should be one or the other'.", "numberStyle",
@@ -91,7 +135,7 @@ enum PassFieldRules {
                 numberOptions[0], "Keep the options that match the value."
             )
         }
-        guard let value = field["value"] else { return nil }
+        guard let value = field.value else { return nil }
         if let option = dateOptions.first {
             if let text = value.stringValue, isW3CDateTime(text) { return nil }
             return (

@@ -31,8 +31,8 @@ public struct PassIdentity: Sendable, Hashable {
     public var hasNFC: Bool
     /// The required keys that are missing, in the device's order.
     public var missingKeys: [String]
-    /// Where each top-level key starts, for findings.
-    package var keyPositions: [String: SourcePosition]
+    /// The top-level members, for where a key starts (``keyPosition(of:)``).
+    package var members: [JSONMember]
     /// What the JSON reader reported (a trailing comma, a duplicate key, a byte-order mark).
     package var problems: [JSONProblem]
 
@@ -57,8 +57,6 @@ public struct PassIdentity: Sendable, Hashable {
 
     /// The identity of a `pass.json` already parsed (`root` an object of `members`).
     package init(root: JSONNode, members: [JSONMember], problems: [JSONProblem]) {
-        var positions: [String: SourcePosition] = [:]
-        for member in members where positions[member.key] == nil { positions[member.key] = member.keyPosition }
         passTypeIdentifier = root["passTypeIdentifier"]?.stringValue
         teamIdentifier = root["teamIdentifier"]?.stringValue
         serialNumber = root["serialNumber"]?.stringValue
@@ -67,7 +65,12 @@ public struct PassIdentity: Sendable, Hashable {
         styles = members.map(\.key).filter(Self.styleKeys.contains)
         hasNFC = root["nfc"]?.members != nil
         missingKeys = Self.requiredKeys.filter { root[$0] == nil }
-        keyPositions = positions
+        self.members = members
         self.problems = problems
+    }
+
+    /// Where the first top-level `key` starts, for findings.
+    package func keyPosition(of key: String) -> SourcePosition? {
+        members.first { $0.key == key }?.keyPosition
     }
 }

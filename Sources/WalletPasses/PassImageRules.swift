@@ -10,7 +10,17 @@ enum PassImageRules {
         var styles: Set<String>
         /// Points by style (`nil` key: every style); `isMaximum` when the size is a bound.
         var points: [String?: (width: Int, height: Int)]
-        var isMaximum = false
+        var isMaximum: Bool
+        /// `name.png`, `name@2x.png` and `name@3x.png`, with their scale.
+        let variants: [(scale: Int, path: String)]
+
+        init(name: String, styles: Set<String>, points: [String?: (width: Int, height: Int)], isMaximum: Bool = false) {
+            self.name = name
+            self.styles = styles
+            self.points = points
+            self.isMaximum = isMaximum
+            variants = [(1, "\(name).png"), (2, "\(name)@2x.png"), (3, "\(name)@3x.png")]
+        }
     }
 
     static let classic: Set<String> = ["boardingPass", "coupon", "eventTicket", "generic", "storeCard"]
@@ -33,8 +43,7 @@ enum PassImageRules {
     static func check(_ context: ValidationContext, styles: [String], into findings: inout [Diagnostic]) {
         guard !styles.isEmpty else { return }
         for kind in kinds {
-            let variants = ["", "@2x", "@3x"].map { (suffix: $0, path: "\(kind.name)\($0).png") }
-            let present = variants.filter { context.files[$0.path] != nil }
+            let present = kind.variants.filter { context.files[$0.path] != nil }
             guard !present.isEmpty else { continue }
             guard let style = styles.first(where: kind.styles.contains) else {
                 findings.append(
@@ -45,12 +54,10 @@ enum PassImageRules {
                 continue
             }
             for variant in present {
-                checkSize(
-                    kind, style: style, path: variant.path, scale: variant.suffix.isEmpty ? 1 : Int(variant.suffix.dropFirst().prefix(1)) ?? 1,
-                    context: context, into: &findings)
+                checkSize(kind, style: style, path: variant.path, scale: variant.scale, context: context, into: &findings)
             }
-            let missing = variants.filter { context.files[$0.path] == nil }.map(\.path)
-            if !missing.isEmpty {
+            if present.count < kind.variants.count {
+                let missing = kind.variants.filter { context.files[$0.path] == nil }.map(\.path)
                 findings.append(
                     Diagnostic(
                         .imagesMissingScale, "\(kind.name) has no \(missing.joined(separator: ", ")); devices of that scale stretch another.",

@@ -1,5 +1,6 @@
 import CWalletOrdersOpenSSL
 package import Foundation
+import Synchronization
 
 /// Detached CMS signatures for one RSA signer, with everything that doesn't change between
 /// signatures (certificates, signer identifier, algorithm identifiers) encoded once.
@@ -13,9 +14,21 @@ package import Foundation
 /// parameters). RSA PKCS #1 v1.5 is deterministic, so the signature value is the same too.
 /// What it saves is OpenSSL's generic ASN.1 machinery around the one RSA operation.
 ///
-/// `@unchecked Sendable`: immutable after `init`; each signature makes its own `EVP_PKEY_CTX`.
+/// `@unchecked Sendable`: immutable after `init` but for a pool of signing contexts, each used by
+/// one signature at a time.
 package final class PreparedCMSSigner: @unchecked Sendable {
     let privateKey: PrivateKey
+    /// `EVP_PKEY_CTX`s set up for RSA PKCS #1 v1.5 with SHA-256, idle between signatures: making
+    /// one (a provider fetch and its parameters) is a few percent of a signature, and a context
+    /// signs any number of digests.
+    private let contexts = Mutex<[SigningContext]>([])
+    /// The most idle contexts kept.
+    private static let idleContexts = 16
+
+    /// An `EVP_PKEY_CTX` owned by the pool (`@unchecked Sendable`: one signature uses it at a time).
+    private struct SigningContext: @unchecked Sendable {
+        let ref: OpaquePointer
+    }
     /// `[0] IMPLICIT` certificates field, encoded.
     let certificatesField: [UInt8]
     /// `issuerAndSerialNumber`, encoded.
@@ -54,6 +67,31 @@ package final class PreparedCMSSigner: @unchecked Sendable {
         self.signerIdentifier = DERWriter.tlv(0x30, Array(signerDER[issuer.whole] + signerDER[serial.whole]))
     }
 
+    deinit {
+        for context in contexts.withLock({ $0 }) { EVP_PKEY_CTX_free(context.ref) }
+    }
+
+    /// ``PrivateKey/signRSASHA256(digest:)`` with a context from the pool (kept for the next
+    /// signature when it succeeds).
+    func signRSASHA256(digest: [UInt8]) throws(OpenSSLError) -> [UInt8] {
+        let idle = contexts.withLock { $0.popLast() }
+        let context: OpaquePointer
+        if let idle { context = idle.ref } else { context = try privateKey.rsaSHA256SigningContext() }
+        do {
+            let signature = try PrivateKey.sign(digest: digest, with: context)
+            let kept = contexts.withLock { pool in
+                guard pool.count < Self.idleContexts else { return false }
+                pool.append(SigningContext(ref: context))
+                return true
+            }
+            if !kept { EVP_PKEY_CTX_free(context) }
+            return signature
+        } catch {
+            EVP_PKEY_CTX_free(context)
+            throw error
+        }
+    }
+
     /// Signs `content` and returns the detached CMS `SignedData` in DER; `nil` when
     /// `signingTime` is outside years 0–9999 (``CMSSigner`` handles that).
     package func sign(_ content: [UInt8], signingTime: Date) throws(OpenSSLError) -> [UInt8]? {
@@ -64,7 +102,7 @@ package final class PreparedCMSSigner: @unchecked Sendable {
         attributes += DERWriter.tlv(0x30, Self.contentTypeOID + DERWriter.tlv(0x31, Self.dataOID))
         attributes += DERWriter.tlv(0x30, Self.signingTimeOID + DERWriter.tlv(0x31, time))
         attributes += DERWriter.tlv(0x30, Self.messageDigestOID + DERWriter.tlv(0x31, DERWriter.tlv(0x04, digest)))
-        let signature = try privateKey.signRSASHA256(digest: SHA256.hash(DERWriter.tlv(0x31, attributes)))
+        let signature = try signRSASHA256(digest: SHA256.hash(DERWriter.tlv(0x31, attributes)))
 
         var signerInfo: [UInt8] = [0x02, 0x01, 0x01]
         signerInfo.reserveCapacity(signerIdentifier.count + attributes.count + signature.count + 64)
@@ -145,17 +183,31 @@ extension PrivateKey {
     /// The corresponding C functions are `EVP_PKEY_sign_init`, `EVP_PKEY_CTX_set_rsa_padding`,
     /// `EVP_PKEY_CTX_set_signature_md` and `EVP_PKEY_sign`.
     func signRSASHA256(digest: [UInt8]) throws(OpenSSLError) -> [UInt8] {
+        let context = try rsaSHA256SigningContext()
+        defer { EVP_PKEY_CTX_free(context) }
+        return try Self.sign(digest: digest, with: context)
+    }
+
+    /// A new `EVP_PKEY_CTX` of this key, set up for RSA PKCS #1 v1.5 signatures of SHA-256
+    /// digests; the caller frees it (`EVP_PKEY_CTX_free`).
+    func rsaSHA256SigningContext() throws(OpenSSLError) -> OpaquePointer {
         OpenSSLError.clearQueue()
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, ref, nil) else {
             throw OpenSSLError.drain(function: "EVP_PKEY_CTX_new_from_pkey")
         }
-        defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_sign_init(context) == 1,
             EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
             EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
         else {
+            EVP_PKEY_CTX_free(context)
             throw OpenSSLError.drain(function: "EVP_PKEY_sign_init", context: "Preparing the RSA signature")
         }
+        return context
+    }
+
+    /// The signature of `digest` with a context from ``rsaSHA256SigningContext()``.
+    static func sign(digest: [UInt8], with context: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
+        OpenSSLError.clearQueue()
         var length = 0
         guard EVP_PKEY_sign(context, nil, &length, digest, digest.count) == 1 else {
             throw OpenSSLError.drain(function: "EVP_PKEY_sign", context: "Sizing the RSA signature")

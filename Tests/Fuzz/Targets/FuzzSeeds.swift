@@ -79,6 +79,7 @@ public enum FuzzSeeds {
         }
         for file in files(under: realPasses.appendingPathComponent("sources"), extension: "strings") {
             add(.strings, flatName(file), file.bytes)
+            add(.passStrings, flatName(file), file.bytes)
         }
         let sample = realPasses.appendingPathComponent("sources/apple-devpubs-boardingpass.pass")
         if FileManager.default.fileExists(atPath: sample.path) {

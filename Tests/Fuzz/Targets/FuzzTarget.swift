@@ -33,6 +33,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case passJSON = "pass-json"
     /// `.pkpasses` bundles, each pass verified on its own.
     case pkpasses
+    /// `pass.strings` in a pass, beside another language's, validated as a source's.
+    case passStrings = "pass-strings"
 
     /// Runs the target on one input.
     ///
@@ -51,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .pass: try PassFuzzing.run(bytes)
         case .passJSON: try PassJSONFuzzing.run(bytes)
         case .pkpasses: try PassBundleFuzzing.run(bytes)
+        case .passStrings: try PassStringsFuzzing.run(bytes)
         }
     }
 
@@ -61,7 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .schema: _ = SchemaFuzzing.schema
         case .validate: _ = ValidateFuzzing.validator
         case .store: _ = StoreFuzzing.store
-        case .pass, .passJSON, .pkpasses: _ = PassFuzzing.validator
+        case .pass, .passJSON, .pkpasses, .passStrings: _ = PassFuzzing.validator
         default: break
         }
     }

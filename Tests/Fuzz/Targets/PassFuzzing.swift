@@ -56,3 +56,27 @@ enum PassBundleFuzzing {
         }
     }
 }
+
+/// `pass.strings`: the input as `en.lproj/pass.strings` of a pass whose fields use localized
+/// keys, beside a German one, validated as a source's (the `.strings` parser, the encoding check,
+/// the keys compared across languages and with pass.json).
+enum PassStringsFuzzing {
+    static let passJSON = Array(
+        #"{"formatVersion": 1, "passTypeIdentifier": "pass.com.example.fuzz", "serialNumber": "F-1", "teamIdentifier": "FUZZTEAM01", "organizationName": "ORG", "description": "DESCRIPTION", "generic": {"primaryFields": [{"key": "name", "label": "LABEL", "value": "VALUE"}]}}"#
+            .utf8)
+    static let german = Array("/* Deutsch */\n\"ORG\" = \"Beispiel\";\n\"DESCRIPTION\" = \"Mitgliedskarte\";\n\"LABEL\" = \"Name\";\n".utf8)
+
+    static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        let files = [
+            "pass.json": passJSON, "icon.png": PassJSONFuzzing.icon, "en.lproj/pass.strings": bytes, "de.lproj/pass.strings": german,
+        ]
+        let report = PassFuzzing.validator.validate(PassSource(files: files), subject: "pass")
+        try require(report.isValid == report.errors.isEmpty, .passStrings, "isValid disagrees with the errors")
+        for finding in report.diagnostics {
+            if let line = finding.location.line { try require(line >= 1, .passStrings, "line \(line) in \(finding)") }
+            try require(finding.location.file != "pass.json" || finding.severity != .error, .passStrings, "pass.json blamed: \(finding)")
+        }
+        let renderer = ReportRenderer()
+        for format in ReportFormat.allCases { _ = renderer.render([report], as: format) }
+    }
+}
