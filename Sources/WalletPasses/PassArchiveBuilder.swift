@@ -52,15 +52,11 @@ public struct PassArchiveBuilder: Sendable {
         }
         try self.identity.checkCanSign(passTypeIdentifier: passTypeIdentifier, teamIdentifier: identity.teamIdentifier)
         try self.identity.checkValidity(at: signingTime)
-        let writer = SignedArchiveWriter(kind: .pass, identity: self.identity, compression: compression)
-        let (manifest, manifestBytes, signature) = try writer.sign(source.files, signingTime: signingTime)
-        let bytes = try writer.zip(source.files, manifestBytes: manifestBytes, signature: signature, signingTime: signingTime)
-        let diagnostics = source.skippedFiles.map { skipped in
-            Diagnostic(.buildSkippedFile, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path))
-        }
+        let written = try SignedArchiveWriter(kind: .pass, identity: self.identity, compression: compression).write(
+            source.files, skipped: source.skippedFiles, signingTime: signingTime)
         return BuiltPassArchive(
-            bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, passTypeIdentifier: passTypeIdentifier,
-            serialNumber: identity.serialNumber, signingTime: signingTime, diagnostics: diagnostics)
+            bytes: written.bytes, manifest: written.manifest, manifestBytes: written.manifestBytes, passTypeIdentifier: passTypeIdentifier,
+            serialNumber: identity.serialNumber, signingTime: signingTime, diagnostics: written.diagnostics)
     }
 }
 

@@ -86,7 +86,7 @@ public struct PassBatchBuilder: Sendable {
         var identity: PassIdentity?
         if let validator {
             let (findings, read) = validator.checkContent(files: source.files, parsed: parsed, now: signingTime)
-            let checked = ValidationReport(subject: input.origin.description, diagnostics: findings)
+            let checked = ValidationReport(subject: input.origin.description, diagnostics: findings, kind: .pass)
             identity = read
             if !checked.isValid {
                 let first = checked.errors.prefix(3).map { "[\($0.ruleID)] \($0.message)" }.joined(separator: "; ")

@@ -136,13 +136,13 @@ public struct PassBundle: Sendable {
         do {
             bundle = try PassBundle(bytes: bytes)
         } catch {
-            var report = ValidationReport(subject: subject)
+            var report = ValidationReport(subject: subject, kind: .pass)
             let failure = WalletOrdersError.wrapping(error)
             report.add(.zipUnreadable, failure.message, hint: failure.hint)
             return [report]
         }
         var reports: [ValidationReport] = []
-        if !bundle.diagnostics.isEmpty { reports.append(ValidationReport(subject: subject, diagnostics: bundle.diagnostics)) }
+        if !bundle.diagnostics.isEmpty { reports.append(ValidationReport(subject: subject, diagnostics: bundle.diagnostics, kind: .pass)) }
         for member in bundle.members {
             reports.append(check(member.bytes, "\(subject)/\(member.name)"))
         }

@@ -53,7 +53,7 @@ public struct PassValidator: Sendable {
 
     /// Validates a pass source before signing: `pass.json`, its images and localizations.
     public func validate(_ source: PassSource, subject: String, now: Date = Date()) -> ValidationReport {
-        ValidationReport(subject: subject, diagnostics: validateContent(files: source.files, now: now))
+        ValidationReport(subject: subject, diagnostics: validateContent(files: source.files, now: now), kind: .pass)
     }
 
     /// The content checks: JSON, the keys Wallet requires, the schema, the rules.

@@ -12,12 +12,13 @@ package struct InspectCommand: ParsableCommand {
         abstract: "Show what an archive holds: entries, order or pass, manifest and signature facts.",
         discussion: """
             Inspecting judges nothing (use verify for that); it reads what it can. Paths are read \
-            as validate reads them: .order and .pkpass archives, folders searched for them, \
-            quoted globs. Each says which kind it is. \
-            Exit code 1 when a path can't be opened.
+            as validate reads them: .order and .pkpass archives, .pkpasses bundles (each pass \
+            inside shown on its own, as BUNDLE/NAME.pkpass), folders searched for them, quoted \
+            globs. Each says which kind it is. Exit code 1 when a path can't be opened.
 
             Examples:
               wallet-orders inspect order.order
+              wallet-orders inspect tickets.pkpasses
               wallet-orders inspect 'out/*.order' --json | jq '.archives[].signature.signer'
             """
     )
@@ -65,53 +66,77 @@ package struct InspectCommand: ParsableCommand {
         var archives: [Inspection]
     }
 
-    static func inspect(_ target: PathArguments.Target) -> Inspection {
+    /// What `target` holds: one inspection, or one for each pass of a `.pkpasses` bundle
+    /// (path `BUNDLE/NAME.pkpass`), after one for the bundle when it can't be read.
+    static func inspect(_ target: PathArguments.Target) -> [Inspection] {
         switch target {
         case .missing(let path, let reason):
-            return Inspection(path: path, error: reason, hint: PathArguments.missingHint)
+            return [Inspection(path: path, error: reason, hint: PathArguments.missingHint)]
         case .source(let path), .passSource(let path):
             let kind: ArchiveKind = if case .passSource = target { .pass } else { .order }
             let report = PathArguments.sourceFolderReport(path, command: "inspect", kind: kind)
-            return Inspection(path: path, error: report.diagnostics[0].message, hint: report.diagnostics[0].hint)
+            return [Inspection(path: path, error: report.diagnostics[0].message, hint: report.diagnostics[0].hint)]
         case .passBundle(let path):
-            return Inspection(
-                path: path, error: "'\(path)' is a bundle of passes; inspect reads one archive at a time.",
-                hint: "Unzip the bundle and inspect each .pkpass, or verify the bundle: `wallet-orders verify \(path)`.")
+            do {
+                let bundle = try PassBundle(bytes: try BoundedFile.read(path, as: .passArchive))
+                guard !bundle.members.isEmpty else {
+                    return [
+                        Inspection(
+                            path: path, error: "'\(path)' holds no .pkpass file.", hint: "A .pkpasses bundle holds .pkpass files, at its root.")
+                    ]
+                }
+                return bundle.members.map { member in
+                    inspectPass("\(path)/\(member.name)") { try PassArchive(bytes: member.bytes) }
+                }
+            } catch {
+                let failure = WalletOrdersError.wrapping(error)
+                return [Inspection(path: path, error: failure.message, hint: failure.hint)]
+            }
         case .pass(let path):
-            do {
-                let opened = try PassArchive(contentsOf: URL(fileURLWithPath: path))
-                var inspection = Inspection(path: path, kind: .pass, bytes: opened.byteCount, entries: opened.entries)
-                do {
-                    let identity = try opened.identity()
-                    inspection.pass = PassFacts(
-                        passTypeIdentifier: identity.passTypeIdentifier, serialNumber: identity.serialNumber,
-                        teamIdentifier: identity.teamIdentifier, organizationName: identity.organizationName,
-                        description: identity.description, styles: identity.styles, hasNFC: identity.hasNFC)
-                } catch { inspection.passError = "\(error)" }
-                do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
-                do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
-                return inspection
-            } catch {
-                let failure = error as? WalletOrdersError
-                return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
-            }
+            return [inspectPass(path) { try PassArchive(contentsOf: URL(fileURLWithPath: path)) }]
         case .archive(let path):
+            return [inspectOrder(path)]
+        }
+    }
+
+    /// A pass's entries, identity, manifest and signature, each read as far as it can be.
+    static func inspectPass(_ path: String, opening open: () throws -> PassArchive) -> Inspection {
+        do {
+            let opened = try open()
+            var inspection = Inspection(path: path, kind: .pass, bytes: opened.byteCount, entries: opened.entries)
             do {
-                let opened = try OrderArchive(contentsOf: URL(fileURLWithPath: path))
-                var inspection = Inspection(path: path, kind: .order, bytes: opened.byteCount, entries: opened.entries)
-                do { inspection.order = try opened.order() } catch { inspection.orderError = "\(error)" }
-                do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
-                do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
-                return inspection
-            } catch {
-                let failure = error as? WalletOrdersError
-                return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
-            }
+                let identity = try opened.identity()
+                inspection.pass = PassFacts(
+                    passTypeIdentifier: identity.passTypeIdentifier, serialNumber: identity.serialNumber,
+                    teamIdentifier: identity.teamIdentifier, organizationName: identity.organizationName,
+                    description: identity.description, styles: identity.styles, hasNFC: identity.hasNFC)
+            } catch { inspection.passError = "\(error)" }
+            do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
+            do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
+            return inspection
+        } catch {
+            let failure = error as? WalletOrdersError
+            return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
+        }
+    }
+
+    /// An order archive's entries, order, manifest and signature, each read as far as it can be.
+    static func inspectOrder(_ path: String) -> Inspection {
+        do {
+            let opened = try OrderArchive(contentsOf: URL(fileURLWithPath: path))
+            var inspection = Inspection(path: path, kind: .order, bytes: opened.byteCount, entries: opened.entries)
+            do { inspection.order = try opened.order() } catch { inspection.orderError = "\(error)" }
+            do { inspection.manifest = try opened.manifest().hashes } catch { inspection.manifestError = "\(error)" }
+            do { inspection.signature = try opened.signatureInfo() } catch { inspection.signatureError = "\(error)" }
+            return inspection
+        } catch {
+            let failure = error as? WalletOrdersError
+            return Inspection(path: path, error: failure?.message ?? "\(error)", hint: failure?.hint)
         }
     }
 
     package func run() throws {
-        let inspections = PathArguments.expand(paths).map(Self.inspect)
+        let inspections = PathArguments.expand(paths).flatMap(Self.inspect)
         if json {
             try JSONOutput.print(Document(archives: inspections))
         } else {

@@ -101,7 +101,7 @@ enum PassBundleFile {
     /// The bundle's reports as one report of `path`: each finding's file named inside its pass
     /// (`ticket.pkpass/pass.json`).
     static func merged(_ reports: [ValidationReport], path: String) -> ValidationReport {
-        var merged = ValidationReport(subject: path)
+        var merged = ValidationReport(subject: path, kind: .pass)
         for report in reports {
             let member = report.subject.hasPrefix(path + "/") ? String(report.subject.dropFirst(path.count + 1)) : nil
             for var diagnostic in report.diagnostics {

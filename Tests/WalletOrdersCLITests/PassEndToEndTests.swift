@@ -51,6 +51,49 @@ import WalletOrdersTestSupport
         #expect((archive["pass"] as? [String: Any])?["serialNumber"] as? String == "gT6zrHkaW")
     }
 
+    @Test("build takes a Pass Designer .pkpasstemplate (a folder with tooling.json, which Apple's own signer keeps in the pass)")
+    func buildsPassDesignerTemplate() async throws {
+        let folder = try TemporaryFolder.ofTest
+        let template = folder.file("Ticket.pkpasstemplate")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("event-ticket-pass"), to: template)
+        try Data(#"{"designerVersion": "1.0", "automaticallyGenerateCompatiblePass": false}"#.utf8)
+            .write(to: template.appendingPathComponent("tooling.json"))
+        let certs = folder.file("certs").path
+        let made = try await CLI.run(["dev-certs", "--pass-type-id", template.path, "--team-id", "ABCDE12345", "--out", certs])
+        #expect(made.status == 0, "\(made)")
+        let pass = folder.file("ticket.pkpass").path
+        let built = try await CLI.run([
+            "build", template.path, "--out", pass, "--cert", certs + "/pass-type.pem", "--key", certs + "/pass-type.key.pem", "--wwdr",
+            certs + "/wwdr-intermediate.pem", "--json",
+        ])
+        #expect(built.status == 0, "\(built)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: built.standardOutput) as? [String: Any])
+        #expect(summary["kind"] as? String == "pass")
+        #expect((summary["manifest"] as? [String: String])?["tooling.json"]?.count == 40, "\(summary)")
+        let validated = try await CLI.run(["validate", pass, "--trust-root", certs + "/root-ca.pem", "--strict"])
+        #expect(validated.status == 0, "\(validated)")
+    }
+
+    @Test("inspect shows each pass of a real .pkpasses bundle on its own, and says why a broken bundle can't be read")
+    func inspectsBundle() async throws {
+        let bundle = try Self.corpus("bundles/hazardousfrog-rail-2022.pkpasses")
+        let inspected = try await CLI.run(["inspect", bundle, "--json"])
+        #expect(inspected.status == 0, "\(inspected)")
+        let document = try #require(try JSONSerialization.jsonObject(with: inspected.standardOutput) as? [String: Any])
+        let archives = try #require(document["archives"] as? [[String: Any]])
+        #expect(archives.map { $0["path"] as? String } == ["R1EDWC8QZC4O", "R1EDWC8QZC4R"].map { "\(bundle)/\($0).pkpass" })
+        #expect(archives.allSatisfy { $0["kind"] as? String == "pass" && ($0["pass"] as? [String: Any])?["passTypeIdentifier"] != nil })
+
+        let text = try await CLI.run(["inspect", bundle])
+        #expect(text.output.contains("\(bundle)/R1EDWC8QZC4R.pkpass: "), "\(text)")
+
+        let broken = try TemporaryFolder.ofTest.file("broken.pkpasses")
+        try Data("not a zip".utf8).write(to: broken)
+        let refused = try await CLI.run(["inspect", broken.path])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.errorOutput.contains("error:"), "\(refused)")
+    }
+
     @Test("dev-certs takes --order-type-id or --pass-type-id, not both, and --nfc only with a pass type")
     func devCertsKinds() async throws {
         let folder = try TemporaryFolder.ofTest
@@ -106,6 +149,13 @@ import WalletOrdersTestSupport
         let validated = try await CLI.run(["validate", out, "--trust-root", certs + "/root-ca.pem", "--quiet"])
         #expect(validated.status == 0, "\(validated)")
         #expect(validated.output.contains("12 archives, 12 passed"), "\(validated)")
+        // The JSON report says what it found: a pass, a pass source, an order source.
+        let mixed = try await CLI.run([
+            "validate", out + "/T-1.pkpass", template, Repository.samples.appendingPathComponent("shipped-ecommerce").path, "--format", "json",
+            "--trust-root", certs + "/root-ca.pem",
+        ])
+        let document = try #require(try JSONSerialization.jsonObject(with: mixed.standardOutput) as? [String: Any], "\(mixed)")
+        #expect((document["reports"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["pass", "pass", "order"], "\(mixed)")
 
         // Two of them as a bundle, which verify reads back pass by pass and Python's zipfile opens.
         let trip = folder.file("trip.pkpasses").path

@@ -19,6 +19,38 @@ package struct SignedArchiveWriter: Sendable {
         self.compression = compression
     }
 
+    /// A signed archive's bytes and what they hold.
+    package struct Written: Sendable {
+        package var bytes: [UInt8]
+        package var manifest: Manifest
+        /// The exact `manifest.json` bytes (what the signature covers).
+        package var manifestBytes: [UInt8]
+        /// Notes from building: a `build.skipped-file` note for each file left out of the source.
+        package var diagnostics: [Diagnostic]
+    }
+
+    /// The whole archive of `files`: manifest, signature and zip, with a note for each file the
+    /// source skipped. `limit` judges the files' sizes before signing, and again with
+    /// `manifest.json` and `signature`, and throws to refuse them.
+    package func write(
+        _ files: [String: [UInt8]], skipped: [SkippedSourceFile], signingTime: Date,
+        limit: ((ArchiveLimits.BundleSize) throws -> Void)? = nil
+    ) throws -> Written {
+        var sizes = files.mapValues(\.count)
+        try limit?(ArchiveLimits.BundleSize(sizes))
+        let (manifest, manifestBytes, signature) = try sign(files, signingTime: signingTime)
+        if let limit {
+            sizes[ArchiveKind.manifestPath] = manifestBytes.count
+            sizes[ArchiveKind.signaturePath] = signature.count
+            try limit(ArchiveLimits.BundleSize(sizes))
+        }
+        let bytes = try zip(files, manifestBytes: manifestBytes, signature: signature, signingTime: signingTime)
+        let diagnostics = skipped.map { skipped in
+            Diagnostic(.buildSkippedFile, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path))
+        }
+        return Written(bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, diagnostics: diagnostics)
+    }
+
     /// The manifest of `files` (path → bytes; `manifest.json` and `signature` left out), its
     /// bytes, and their signature at `signingTime`.
     package func sign(_ files: [String: [UInt8]], signingTime: Date) throws -> (Manifest, [UInt8], [UInt8]) {

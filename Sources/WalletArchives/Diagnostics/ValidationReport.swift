@@ -4,6 +4,9 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var subject: String
     /// The findings, in the order the checks ran.
     public var diagnostics: [Diagnostic]
+    /// What was found: an order or a pass; `nil` when the subject couldn't be told (a path that
+    /// doesn't exist, a file that isn't a zip).
+    public var kind: ArchiveKind?
 
     /// The report for a file that could not be read at all: one `file.too-large` finding when
     /// it was refused for its size (``WalletOrdersError/Code/fileTooLarge``), `file.unreadable`
@@ -20,9 +23,10 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     }
 
     /// Creates a report.
-    public init(subject: String, diagnostics: [Diagnostic] = []) {
+    public init(subject: String, diagnostics: [Diagnostic] = [], kind: ArchiveKind? = nil) {
         self.subject = subject
         self.diagnostics = diagnostics
+        self.kind = kind
     }
 
     /// The findings of severity ``Diagnostic/Severity/error``.

@@ -3001,6 +3001,7 @@ extension EmbeddedResources {
       "additionalProperties": false,
       "properties": {
         "subject": { "type": "string", "description": "The path checked." },
+        "kind": { "enum": ["order", "pass"], "description": "What the subject is, when it could be told: an order or a pass." },
         "valid": { "type": "boolean", "description": "Whether it passed." },
         "errors": { "type": "integer", "minimum": 0, "description": "Its error count." },
         "warnings": { "type": "integer", "minimum": 0, "description": "Its warning count." },

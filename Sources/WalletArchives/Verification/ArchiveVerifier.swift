@@ -75,7 +75,7 @@ package struct ArchiveVerifier: Sendable {
     package func verifyContainer(_ archive: SignedArchive, subject: String, now: Date)
         -> (ValidationReport, signer: KnownCertificate?)
     {
-        var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics)
+        var report = ValidationReport(subject: subject, diagnostics: archive.readingDiagnostics, kind: kind)
         let entryPaths = Set(archive.entries.map(\.path))
         for required in kind.requiredPaths where archive.contents(of: required) == nil && !entryPaths.contains(required) {
             report.diagnostics.append(

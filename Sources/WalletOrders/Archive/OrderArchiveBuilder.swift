@@ -49,27 +49,15 @@ public struct OrderArchiveBuilder: Sendable {
         }
         let identifier = try known ?? Self.identifier(of: orderJSON)
         try identity.checkCanSign(orderTypeIdentifier: identifier.orderTypeIdentifier)
-        var sizes = source.files.mapValues(\.count)
-        let filesSize = ArchiveLimits.BundleSize(sizes)
-        if filesSize.isTooLarge { throw Self.tooLarge(filesSize) }
         try identity.checkValidity(at: signingTime)
-
-        let writer = SignedArchiveWriter(kind: .order, identity: identity, compression: compression)
-        let (manifest, manifestBytes, signature) = try writer.sign(source.files, signingTime: signingTime)
-        sizes[OrderArchive.manifestPath] = manifestBytes.count
-        sizes[OrderArchive.signaturePath] = signature.count
-        let total = ArchiveLimits.BundleSize(sizes)
-        if total.isTooLarge { throw Self.tooLarge(total) }
-        let bytes = try writer.zip(source.files, manifestBytes: manifestBytes, signature: signature, signingTime: signingTime)
-
-        var diagnostics: [Diagnostic] = []
-        for skipped in source.skippedFiles {
-            diagnostics.append(
-                Diagnostic(.buildSkippedFile, "Skipped \(skipped.path): \(skipped.reason).", at: .init(file: skipped.path)))
+        let written = try SignedArchiveWriter(kind: .order, identity: identity, compression: compression).write(
+            source.files, skipped: source.skippedFiles, signingTime: signingTime
+        ) { size in
+            if size.isTooLarge { throw Self.tooLarge(size) }
         }
         return BuiltOrderArchive(
-            bytes: bytes, manifest: manifest, manifestBytes: manifestBytes, orderJSON: orderJSON, orderIdentifier: identifier,
-            signingTime: signingTime, diagnostics: diagnostics)
+            bytes: written.bytes, manifest: written.manifest, manifestBytes: written.manifestBytes, orderJSON: orderJSON,
+            orderIdentifier: identifier, signingTime: signingTime, diagnostics: written.diagnostics)
     }
 
     /// The order's fully qualified identifier, read from the parsed `order.json`.

@@ -21,7 +21,7 @@ extension OrderValidator {
         checkingTrust: Bool = true, parsed: JSONParseResult? = nil, now: Date = Date()
     ) -> (report: ValidationReport, order: JSONNode?) {
         let parsed = parsed ?? source.orderJSON.map { JSONParser.parse($0, allowingTrailingCommas: true) }
-        var report = ValidationReport(subject: subject, diagnostics: validateSource(source.files, parsed: parsed, now: now))
+        var report = ValidationReport(subject: subject, diagnostics: validateSource(source.files, parsed: parsed, now: now), kind: .order)
         if checkingTrust { report.diagnostics += verifier.signingFindings(identity, at: signingTime, now: now) }
         if let orderTypeIdentifier = parsed?.root?["orderTypeIdentifier"]?.stringValue {
             report.diagnostics += OrderArchiveVerifier.bindingFindings(

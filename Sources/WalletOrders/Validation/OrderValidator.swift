@@ -82,7 +82,7 @@ public struct OrderValidator: Sendable {
     /// validating the archive check it), `order.json`, its files and localizations. `now` is the
     /// time dates are compared with (an `updatedAt` far ahead of it is a warning).
     public func validate(_ source: OrderSource, subject: String, now: Date = Date()) -> ValidationReport {
-        ValidationReport(subject: subject, diagnostics: validateSource(source.files, now: now))
+        ValidationReport(subject: subject, diagnostics: validateSource(source.files, now: now), kind: .order)
     }
 
     /// What validating a source finds: the bundle size (``ArchiveLimits/BundleSize``; an archive

@@ -134,6 +134,8 @@ public struct ReportRenderer: Sendable {
         }
         package struct Entry: Encodable {
             package var subject: String
+            /// `order` or `pass`, when it was told.
+            package var kind: ArchiveKind?
             package var valid: Bool
             package var errors: Int
             package var warnings: Int
@@ -160,7 +162,8 @@ public struct ReportRenderer: Sendable {
                 warnings: all.filter { $0.severity == .warning }.count, infos: all.filter { $0.severity == .info }.count),
             reports: reports.map { report in
                 .init(
-                    subject: report.subject, valid: !fails(report), errors: report.errors.count, warnings: report.warnings.count,
+                    subject: report.subject, kind: report.kind, valid: !fails(report), errors: report.errors.count,
+                    warnings: report.warnings.count,
                     diagnostics: listed(report).map {
                         .init(
                             ruleID: $0.ruleID, severity: $0.severity.rawValue, message: $0.message, file: $0.location.file,
