@@ -97,6 +97,9 @@ public struct PassBatchBuilder: Sendable {
                     report: checked)
             }
             report = checked
+        } else if let root = parsed?.root, let members = root.members {
+            // The merge's own tree says who the pass is: no need to parse what it wrote.
+            identity = PassIdentity(root: root, members: members, problems: [])
         }
         do {
             let built =

@@ -56,6 +56,19 @@ import WalletPasses
         #expect(again.archive?.bytes == built[7]?.bytes)
     }
 
+    @Test("Without validation a batch signs the same bytes (the merge's tree names the pass), and a line's bad identity still fails alone")
+    func unvalidatedBatchSignsTheSameBytes() throws {
+        let checked = try PassBatchBuilder(identity: Self.identity, template: Self.template, signingTime: Self.signingTime)
+        let unchecked = try PassBatchBuilder(identity: Self.identity, template: Self.template, signingTime: Self.signingTime, validate: false)
+        let input = BatchInput(origin: .line(1), orderJSON: Self.fields(3))
+        let validated = try #require(checked.build(input).archive)
+        let unvalidated = try #require(unchecked.build(input).archive)
+        #expect(unvalidated.bytes == validated.bytes)
+        #expect(unvalidated.serialNumber == "NW-TEST-3")
+        let otherTeam = unchecked.build(BatchInput(origin: .line(2), orderJSON: Array(#"{"teamIdentifier": "ZZZZZ99999"}"#.utf8)))
+        #expect(otherTeam.error?.code == .passTypeMismatch, "\(String(describing: otherTeam.error))")
+    }
+
     @Test(
         "The tree the merge writes, with its positions, is what parsing the text it wrote gives: a batch validates it without parsing again",
         arguments: [
