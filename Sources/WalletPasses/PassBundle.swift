@@ -15,6 +15,8 @@ public struct PassBundle: Sendable {
     public static let mimeType = "application/vnd.apple.pkpasses"
     /// The file extension, without the dot.
     public static let fileExtension = "pkpasses"
+    /// What to do about a bundle that is not a zip.
+    package static let unreadableHint = "A .pkpasses bundle is a zip of .pkpass files; check that the download or upload did not alter it."
 
     /// One pass of the bundle: its name in the zip and its bytes.
     public struct Member: Sendable, Hashable {
@@ -138,7 +140,7 @@ public struct PassBundle: Sendable {
         } catch {
             var report = ValidationReport(subject: subject, kind: .pass)
             let failure = WalletOrdersError.wrapping(error)
-            report.add(.zipUnreadable, failure.message, hint: failure.hint)
+            report.add(.zipUnreadable, failure.message, hint: failure.code == .archiveUnreadable ? unreadableHint : failure.hint)
             return [report]
         }
         var reports: [ValidationReport] = []

@@ -67,12 +67,13 @@ enum PassRules {
     /// device's validation): those it refuses on a pass type outside Apple's own, with the
     /// type identifier's prefix that allows it and the device's message, and those it reads only
     /// on Apple's passes (`nil`).
-    static let reservedKeys: [String: (allowedPrefix: String, message: String)?] = {
-        var keys: [String: (allowedPrefix: String, message: String)?] = [
+    static let reservedKeys: [String: (allowedPrefix: String, message: String?)?] = {
+        // The device's words where they are known (passes specification §6.3).
+        var keys: [String: (allowedPrefix: String, message: String?)?] = [
             "sharing": ("pass.com.apple.", "Pass is not permitted to contain the sharing key."),
-            "healthPass": ("healthpass", "Invalid passTypeIdentifier for pass style 'healthPass'"),
+            "healthPass": ("healthpass", nil),
             "paymentCard": ("paymentpass", "Invalid passTypeIdentifier for pass style 'paymentCard'"),
-            "accessCard": ("paymentpass", "Invalid passTypeIdentifier for pass style 'accessCard'"),
+            "accessCard": ("paymentpass", nil),
         ]
         for key in [
             "transactionServiceURL", "transactionPushTopic", "paymentApplications", "associatedPassTypeIdentifiers", "systemAppBundleIdentifiers",
@@ -95,7 +96,7 @@ enum PassRules {
                 findings.append(
                     context.diagnostic(
                         .passReservedKey,
-                        "'\(member.key)' is Apple's: the device refuses it on a pass type that doesn't start with \(prefix). Wallet logs: '\(message)'",
+                        "'\(member.key)' is Apple's: the device refuses it on a pass type that doesn't start with \(prefix).\(message.map { " Wallet logs: '\($0)'" } ?? "")",
                         pointer: "/" + member.key, position: member.keyPosition, hint: "Remove it; Apple issues these passes itself."))
             } else {
                 findings.append(

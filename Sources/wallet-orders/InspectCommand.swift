@@ -90,7 +90,8 @@ package struct InspectCommand: ParsableCommand {
                 }
             } catch {
                 let failure = WalletOrdersError.wrapping(error)
-                return [Inspection(path: path, error: failure.message, hint: failure.hint)]
+                let hint = failure.code == .archiveUnreadable ? PassBundle.unreadableHint : failure.hint
+                return [Inspection(path: path, error: failure.message, hint: hint)]
             }
         case .pass(let path):
             return [inspectPass(path) { try PassArchive(contentsOf: URL(fileURLWithPath: path)) }]
