@@ -12,6 +12,7 @@ enum PassRules {
         var findings: [Diagnostic] = []
         checkIcon(context, into: &findings)
         checkStyle(root, context: context, into: &findings)
+        checkTransitType(root, context: context, into: &findings)
         PassFieldRules.check(root, context: context, into: &findings)
         PassBarcodeRules.check(root, context: context, into: &findings)
         checkReservedKeys(root, context: context, into: &findings)
@@ -58,6 +59,17 @@ enum PassRules {
                     pointer: "/" + distinct[1], position: second?.keyPosition,
                     hint: "Keep the one style the pass is (posterGeneric may come with generic, its fallback on older iOS)."))
         }
+    }
+
+    /// `pass.missing-key` for a boarding pass without `transitType`, which the device refuses
+    /// ("Pass dictionary must contain key 'transitType'", passes specification §3.2).
+    static func checkTransitType(_ root: JSONNode, context: ValidationContext, into findings: inout [Diagnostic]) {
+        guard let boardingPass = root["boardingPass"], boardingPass.members != nil, boardingPass["transitType"] == nil else { return }
+        findings.append(
+            context.diagnostic(
+                .passMissingKey, "boardingPass has no transitType. Wallet logs: 'Pass dictionary must contain key 'transitType'.'",
+                pointer: "/boardingPass",
+                hint: "Add transitType: PKTransitTypeAir, PKTransitTypeBoat, PKTransitTypeBus, PKTransitTypeTrain or PKTransitTypeGeneric."))
     }
 
     /// The styles the device knows that Apple keeps for its own passes.

@@ -84,6 +84,8 @@ public struct PassValidator: Sendable {
         // The keys Wallet requires are pass.missing-key and a missing style pass.style-missing,
         // each with the device's message.
         findings += schema.findings(root, context: context) { violation in
+            // A boarding pass without transitType is pass.missing-key, with the device's message.
+            if violation.keyword == "required" && violation.property == "transitType" { return false }
             guard violation.instancePointer.isEmpty else { return true }
             // Apple's reserved keys are pass.reserved-key's, not unknown keys.
             if violation.keyword == "additionalProperties" { return PassRules.reservedKeys[violation.property ?? ""] == nil }

@@ -278,6 +278,10 @@ import WalletPasses
                 $0.replacingOccurrences(of: "  \"generic\"", with: "  \"locations\": [\(Self.elevenLocations)],\n  \"generic\"")
             }, rule: "pass.too-many-entries", line: 8, message: "at most 10"),
         Mistake(
+            name: "a boarding pass without transitType",
+            edit: { $0.replacingOccurrences(of: "  \"generic\": {", with: "  \"boardingPass\": {") }, rule: "pass.missing-key", line: 8,
+            message: "Pass dictionary must contain key 'transitType'."),
+        Mistake(
             name: "a trailing comma", edit: { $0.replacingOccurrences(of: "\"value\": \"Gold\"}]", with: "\"value\": \"Gold\"},]") },
             rule: "json.trailing-comma", line: 10),
     ]

@@ -366,7 +366,7 @@ extension ValidationRule {
     /// pass.json is not a JSON object.
     public static let passInvalid = ValidationRule("pass.invalid", .error, "pass.json is not a JSON object Wallet can read.", "Wallet parses pass.json before anything else; invalid JSON (a trailing comma aside, which Apple's reader takes) fails the pass with 'The pass cannot be read because it isn't valid.'")
     /// pass.json lacks a key Wallet requires.
-    public static let passMissingKey = ValidationRule("pass.missing-key", .error, "pass.json lacks a key Wallet requires.", "The device requires formatVersion, passTypeIdentifier, serialNumber, description, organizationName and teamIdentifier at the top level and refuses a pass without one: 'Pass dictionary must contain key '%@'.'")
+    public static let passMissingKey = ValidationRule("pass.missing-key", .error, "pass.json lacks a key Wallet requires.", "The device requires formatVersion, passTypeIdentifier, serialNumber, description, organizationName and teamIdentifier at the top level, and transitType in a boardingPass, and refuses a pass without one: 'Pass dictionary must contain key '%@'.'")
     /// A pass holds .DS_Store, __MACOSX/ or another hidden file.
     public static let passJunkFile = ValidationRule("pass.junk-file", .warning, "A pass holds .DS_Store, __MACOSX/ or another hidden file.", "Apple: such files belong neither in the manifest nor in the pass. Wallet refuses a pass holding a file its manifest doesn't list ('No entry in manifest for file …', manifest.missing-entry); one the manifest lists installs (an Apple-signed pass Wallet shows carries a listed .DS_Store), so this alone is a warning.")
     /// A pass has no icon.
