@@ -109,7 +109,9 @@ let package = Package(
         // The order store (FinanceKit's save/contains answers) on embedded SQLite through GRDB.
         .target(
             name: "WalletOrdersStore",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "WalletOrders", "WalletPasses", "WalletOrdersInterop", "WalletOrdersJSON", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The order intake: validate → sign → store → notify, the one way an order comes in
@@ -117,7 +119,7 @@ let package = Package(
         // Knows neither Hummingbird nor ArgumentParser.
         .target(
             name: "WalletOrdersIntake",
-            dependencies: ["WalletOrders", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore"],
+            dependencies: ["WalletOrders", "WalletPasses", "WalletOrdersInterop", "WalletOrdersJSON", "WalletOrdersStore"],
             swiftSettings: swiftSettings
         ),
         // The order store on PostgreSQL (postgres-nio): the same contract for many servers on one
@@ -126,6 +128,7 @@ let package = Package(
             name: "WalletOrdersPostgres",
             dependencies: [
                 "WalletOrders",
+                "WalletPasses",
                 "WalletOrdersStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -142,6 +145,7 @@ let package = Package(
             name: "WalletOrdersServer",
             dependencies: [
                 "WalletOrders",
+                "WalletPasses",
                 "WalletOrdersJSON",
                 "WalletOrdersStore",
                 "WalletOrdersIntake",
@@ -330,7 +334,7 @@ let package = Package(
         // Swift Testing); shared by the store and server tests.
         .target(
             name: "WalletOrdersTestFixtures",
-            dependencies: ["WalletOrders", "WalletOrdersStore", "WalletOrdersIntake", "WalletOrdersTestSupport"],
+            dependencies: ["WalletOrders", "WalletPasses", "WalletOrdersStore", "WalletOrdersIntake", "WalletOrdersTestSupport"],
             path: "Tests/WalletOrdersTestFixtures",
             swiftSettings: swiftSettings
         ),
@@ -381,7 +385,7 @@ let package = Package(
         .testTarget(
             name: "WalletOrdersStoreTests",
             dependencies: [
-                "WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletOrdersTestSupport",
+                "WalletOrdersStore", "WalletOrdersPostgres", "WalletOrdersIntake", "WalletOrders", "WalletPasses", "WalletOrdersTestSupport",
                 "WalletOrdersTestFixtures", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -396,6 +400,7 @@ let package = Package(
             name: "WalletOrdersServerTests",
             dependencies: [
                 "WalletOrdersServer",
+                "WalletPasses",
                 "WalletOrdersServiceCheck",
                 "WalletOrdersPreview",
                 "WalletOrdersStore",

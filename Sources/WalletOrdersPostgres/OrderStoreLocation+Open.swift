@@ -5,7 +5,9 @@ public import WalletOrdersStore
 
 /// Every store a location can name, with the web service's registrations and push outbox and a
 /// compactable history: ``SQLiteOrderStore`` or ``PostgresOrderStore``.
-public typealias AnyOrderStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring & OrderHistoryCompacting
+public typealias AnyOrderStore = OrderStoring & PassStoring & DeviceRegistrationStoring & PassRegistrationStoring & PushOutboxStoring
+    & DeliveryTrailStoring
+    & OrderHistoryCompacting
 
 extension PostgresOrderStore: OrderHistoryCompacting {}
 

@@ -152,6 +152,53 @@ extension PostgresOrderStore {
                 "CREATE INDEX delivery_events_by_type ON delivery_events (order_type, type_sequence)",
             ]
         ),
+        (
+            // Passes, their earlier versions and their registrations; the change log says which
+            // kind each entry is of.
+            "v9-passes",
+            [
+                """
+                CREATE TABLE passes (
+                    pass_type_identifier text COLLATE "C" NOT NULL,
+                    serial_number text COLLATE "C" NOT NULL,
+                    version bigint NOT NULL,
+                    archive bytea NOT NULL,
+                    sha256 text NOT NULL,
+                    content_digest text,
+                    authentication_token text,
+                    previous_authentication_token text,
+                    web_service_url text,
+                    voided boolean NOT NULL,
+                    modified_at bigint NOT NULL,
+                    saved_at text NOT NULL,
+                    change_sequence bigint NOT NULL,
+                    PRIMARY KEY (pass_type_identifier, serial_number))
+                """,
+                """
+                CREATE TABLE pass_versions (
+                    pass_type_identifier text COLLATE "C" NOT NULL,
+                    serial_number text COLLATE "C" NOT NULL,
+                    version bigint NOT NULL,
+                    archive bytea NOT NULL,
+                    sha256 text NOT NULL,
+                    voided boolean NOT NULL,
+                    modified_at bigint NOT NULL,
+                    PRIMARY KEY (pass_type_identifier, serial_number, version))
+                """,
+                """
+                CREATE TABLE pass_registrations (
+                    pass_type_identifier text COLLATE "C" NOT NULL,
+                    serial_number text COLLATE "C" NOT NULL,
+                    device_identifier text COLLATE "C" NOT NULL,
+                    push_token text NOT NULL,
+                    created_at double precision NOT NULL,
+                    PRIMARY KEY (pass_type_identifier, serial_number, device_identifier))
+                """,
+                "CREATE INDEX pass_registrations_by_device ON pass_registrations (device_identifier, pass_type_identifier)",
+                "CREATE INDEX pass_registrations_by_push_token ON pass_registrations (push_token, pass_type_identifier)",
+                "ALTER TABLE changes ADD COLUMN archive_kind text NOT NULL DEFAULT 'order'",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, under `pg_advisory_xact_lock`, and returns

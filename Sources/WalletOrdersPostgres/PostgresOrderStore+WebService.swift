@@ -7,6 +7,27 @@ public import WalletOrdersStore
 // Device registrations and the push outbox. A save that writes a new version queues its pushes in
 // its own transaction (`Writer.write`), so every acknowledged change has its pushes stored.
 
+/// Where one kind of archive and its device registrations are kept: the web service's queries are
+/// the same for orders and passes but for these names.
+struct RegistrationTables: Sendable {
+    /// The kind of archive.
+    let kind: ArchiveKind
+    /// The table of the archives' newest versions.
+    let archives: String
+    /// The table of device registrations.
+    let registrations: String
+    /// The column of the first half of the identifier (the type identifier, also the APNs topic).
+    let type: String
+    /// The column of the second half.
+    let identifier: String
+
+    static let orders = RegistrationTables(
+        kind: .order, archives: "orders", registrations: "registrations", type: "order_type_identifier", identifier: "order_identifier")
+    static let passes = RegistrationTables(
+        kind: .pass, archives: "passes", registrations: "pass_registrations", type: "pass_type_identifier",
+        identifier: "serial_number")
+}
+
 extension PostgresOrderStore {
     public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
         try await withConnection("read") { [logger] connection -> OrderAccessRecord? in
@@ -53,66 +74,78 @@ extension PostgresOrderStore {
     public func register(
         deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
     ) async throws -> DeviceRegistrationResult {
+        try await register(
+            deviceIdentifier: deviceIdentifier, pushToken: pushToken, in: .orders, order.orderTypeIdentifier, order.orderIdentifier,
+            limits: limits)
+    }
+
+    /// Registers a device for one archive of `tables`' kind (the order's or the pass's two halves).
+    func register(
+        deviceIdentifier: String, pushToken: String, in tables: RegistrationTables, _ type: String, _ identifier: String,
+        limits: RegistrationLimits
+    ) async throws -> DeviceRegistrationResult {
         try await withConnection("register a device in") { [logger] connection in
             try await Self.retryingConflicts {
                 try await connection.withTransaction(logger: logger) { connection -> DeviceRegistrationResult in
-                    // The token is the registration's own: other orders' registrations of the device keep theirs.
+                    // The token is the registration's own: the device's other registrations keep theirs.
                     for try await _ in try await connection.query(
                         """
-                        UPDATE registrations SET push_token = \(pushToken)
-                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                        UPDATE \(unescaped: tables.registrations) SET push_token = \(pushToken)
+                        WHERE \(unescaped: tables.type) = \(type) AND \(unescaped: tables.identifier) = \(identifier)
                             AND device_identifier = \(deviceIdentifier)
                         RETURNING 1
                         """, logger: logger)
                     {
                         return .alreadyRegistered
                     }
-                    // The order's row, share-locked until the insert commits: a delete of the order
+                    // The archive's row, share-locked until the insert commits: a delete of it
                     // waits for it (and then removes this registration with the others), or has
                     // already removed the row, and nothing is registered.
                     var stored = false
                     for try await _ in try await connection.query(
                         """
-                        SELECT 1 FROM orders
-                        WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                        SELECT 1 FROM \(unescaped: tables.archives)
+                        WHERE \(unescaped: tables.type) = \(type) AND \(unescaped: tables.identifier) = \(identifier)
                         FOR KEY SHARE
                         """, logger: logger)
                     {
                         stored = true
                     }
-                    guard stored else { return .orderNotFound }
-                    // The order's and the device's counts can't change before the insert: new
-                    // registrations of the same order, or of the same device, take these locks
-                    // (always the order's first, so two never wait for each other).
-                    let orderKey = "\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
+                    guard stored else { return .notFound }
+                    // The archive's and the device's counts can't change before the insert: new
+                    // registrations of the same archive, or of the same device, take these locks
+                    // (always the archive's first, so two never wait for each other).
+                    // (Orders' keys are the ones servers of earlier versions take.)
+                    let archiveKey = tables.kind == .order ? "\(type)/\(identifier)" : "\(tables.kind)/\(type)/\(identifier)"
+                    let deviceKey = tables.kind == .order ? deviceIdentifier : "\(tables.kind)/\(deviceIdentifier)"
                     try await connection.query(
                         """
-                        SELECT pg_advisory_xact_lock(\(Self.registrationLockClass), hashtext(\(orderKey))),
-                            pg_advisory_xact_lock(\(Self.registrationLockClass + 1), hashtext(\(deviceIdentifier)))
+                        SELECT pg_advisory_xact_lock(\(Self.registrationLockClass), hashtext(\(archiveKey))),
+                            pg_advisory_xact_lock(\(Self.registrationLockClass + 1), hashtext(\(deviceKey)))
                         """, logger: logger)
-                    var counts = (order: Int64(0), device: Int64(0))
+                    var counts = (archive: Int64(0), device: Int64(0))
                     for try await row in try await connection.query(
                         """
                         SELECT
-                            (SELECT count(*) FROM registrations
-                             WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)),
-                            (SELECT count(*) FROM registrations WHERE device_identifier = \(deviceIdentifier))
+                            (SELECT count(*) FROM \(unescaped: tables.registrations)
+                             WHERE \(unescaped: tables.type) = \(type) AND \(unescaped: tables.identifier) = \(identifier)),
+                            (SELECT count(*) FROM \(unescaped: tables.registrations) WHERE device_identifier = \(deviceIdentifier))
                         """, logger: logger)
                     {
                         counts = try row.decode((Int64, Int64).self)
                     }
-                    try limits.checkNewRegistration(orderHas: Int(counts.order), deviceHas: Int(counts.device))
+                    try limits.checkNewRegistration(archiveHas: Int(counts.archive), deviceHas: Int(counts.device), of: tables.kind)
                     for try await _ in try await connection.query(
                         """
-                        INSERT INTO registrations (order_type_identifier, order_identifier, device_identifier, push_token, created_at)
-                        VALUES (\(order.orderTypeIdentifier), \(order.orderIdentifier), \(deviceIdentifier), \(pushToken),
-                            \(Date().timeIntervalSince1970))
+                        INSERT INTO \(unescaped: tables.registrations)
+                            (\(unescaped: tables.type), \(unescaped: tables.identifier), device_identifier, push_token, created_at)
+                        VALUES (\(type), \(identifier), \(deviceIdentifier), \(pushToken), \(Date().timeIntervalSince1970))
                         ON CONFLICT DO NOTHING RETURNING 1
                         """, logger: logger)
                     {
                         return .created
                     }
-                    return .alreadyRegistered  // registered meanwhile by a request for the same order and device
+                    return .alreadyRegistered  // registered meanwhile by a request for the same archive and device
                 }
             }
         }
@@ -142,12 +175,17 @@ extension PostgresOrderStore {
 
     @discardableResult
     public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await unregister(deviceIdentifier: deviceIdentifier, in: .orders, order.orderTypeIdentifier, order.orderIdentifier)
+    }
+
+    /// Removes a device's registration for one archive of `tables`' kind.
+    func unregister(deviceIdentifier: String, in tables: RegistrationTables, _ type: String, _ identifier: String) async throws -> Bool {
         try await withConnection("unregister a device in") { [logger] connection in
             var removed = false
             for try await _ in try await connection.query(
                 """
-                DELETE FROM registrations WHERE order_type_identifier = \(order.orderTypeIdentifier)
-                    AND order_identifier = \(order.orderIdentifier) AND device_identifier = \(deviceIdentifier)
+                DELETE FROM \(unescaped: tables.registrations) WHERE \(unescaped: tables.type) = \(type)
+                    AND \(unescaped: tables.identifier) = \(identifier) AND device_identifier = \(deviceIdentifier)
                 RETURNING 1
                 """, logger: logger)
             {
@@ -160,34 +198,49 @@ extension PostgresOrderStore {
     public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
     {
-        let tag = try ChangedOrders.tag(tag)
+        ChangedOrders(
+            changes: try await changes(
+                deviceIdentifier: deviceIdentifier, in: .orders, orderTypeIdentifier, since: try ChangedOrders.tag(tag)),
+            storeID: storeID)
+    }
+
+    /// The identifiers (second halves) of the device's archives of `type` changed after `tag`,
+    /// with their change sequence, in that order.
+    func changes(deviceIdentifier: String, in tables: RegistrationTables, _ type: String, since tag: OrderChangeTag?) async throws
+        -> [(identifier: String, sequence: Int64)]
+    {
         let storeID = storeID
-        // One snapshot for the counter and the orders: a tag is never judged against a newer counter.
-        return try await readTransaction("read") { connection, logger -> ChangedOrders? in
-            let after = ChangedOrders.changeSequence(
+        // One snapshot for the counter and the archives: a tag is never judged against a newer counter.
+        return try await readTransaction("read") { connection, logger in
+            let after = OrderChangeTag.changeSequence(
                 after: tag, storeID: storeID, newest: try await Self.newestSequence(connection, logger: logger))
-            var changes: [(orderIdentifier: String, sequence: Int64)] = []
+            var changes: [(identifier: String, sequence: Int64)] = []
             for try await row in try await connection.query(
                 """
-                SELECT o.order_identifier, o.change_sequence FROM registrations r
-                JOIN orders o ON o.order_type_identifier = r.order_type_identifier AND o.order_identifier = r.order_identifier
-                WHERE r.device_identifier = \(deviceIdentifier) AND r.order_type_identifier = \(orderTypeIdentifier)
-                    AND o.change_sequence > \(after)
-                ORDER BY o.change_sequence
+                SELECT a.\(unescaped: tables.identifier), a.change_sequence FROM \(unescaped: tables.registrations) r
+                JOIN \(unescaped: tables.archives) a
+                    ON a.\(unescaped: tables.type) = r.\(unescaped: tables.type) AND a.\(unescaped: tables.identifier) = r.\(unescaped: tables.identifier)
+                WHERE r.device_identifier = \(deviceIdentifier) AND r.\(unescaped: tables.type) = \(type) AND a.change_sequence > \(after)
+                ORDER BY a.change_sequence
                 """, logger: logger)
             {
                 changes.append(try row.decode((String, Int64).self))
             }
-            return ChangedOrders(changes: changes, storeID: storeID)
+            return changes
         }
     }
 
     public func isRegistered(deviceIdentifier: String, orderTypeIdentifier: String) async throws -> Bool {
+        try await isRegistered(deviceIdentifier: deviceIdentifier, in: .orders, orderTypeIdentifier)
+    }
+
+    /// Whether the device has a registration for any archive of `type`.
+    func isRegistered(deviceIdentifier: String, in tables: RegistrationTables, _ type: String) async throws -> Bool {
         try await withConnection("read") { [logger] connection -> Bool in
             for try await _ in try await connection.query(
                 """
-                SELECT 1 FROM registrations
-                WHERE device_identifier = \(deviceIdentifier) AND order_type_identifier = \(orderTypeIdentifier) LIMIT 1
+                SELECT 1 FROM \(unescaped: tables.registrations)
+                WHERE device_identifier = \(deviceIdentifier) AND \(unescaped: tables.type) = \(type) LIMIT 1
                 """, logger: logger)
             {
                 return true
@@ -205,15 +258,20 @@ extension PostgresOrderStore {
         }
     }
 
-    /// Removes the registrations with `pushToken` for orders of `topic` and the pushes waiting
-    /// for them; returns how many registrations.
+    /// Removes the registrations with `pushToken` for orders or passes of `topic` (a type
+    /// identifier names one kind or the other) and the pushes waiting for them; returns how many
+    /// registrations.
     private static func forget(pushToken: String, topic: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
         var registrations = 0
-        for try await _ in try await connection.query(
-            "DELETE FROM registrations WHERE push_token = \(pushToken) AND order_type_identifier = \(topic) RETURNING 1",
-            logger: logger)
-        {
-            registrations += 1
+        for tables in [RegistrationTables.orders, .passes] {
+            for try await _ in try await connection.query(
+                """
+                DELETE FROM \(unescaped: tables.registrations) WHERE push_token = \(pushToken) AND \(unescaped: tables.type) = \(topic)
+                RETURNING 1
+                """, logger: logger)
+            {
+                registrations += 1
+            }
         }
         try await connection.query(
             "DELETE FROM push_outbox WHERE push_token = \(pushToken) AND topic = \(topic) AND leased_until IS NULL", logger: logger)
@@ -221,12 +279,17 @@ extension PostgresOrderStore {
     }
 
     public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
+        try await registrations(in: .orders, order.orderTypeIdentifier, order.orderIdentifier)
+    }
+
+    /// The devices registered for one archive of `tables`' kind, by device identifier.
+    func registrations(in tables: RegistrationTables, _ type: String, _ identifier: String) async throws -> [DeviceRegistration] {
         try await withConnection("read") { [logger] connection -> [DeviceRegistration] in
             var registrations: [DeviceRegistration] = []
             for try await (device, token) in try await connection.query(
                 """
-                SELECT device_identifier, push_token FROM registrations
-                WHERE order_type_identifier = \(order.orderTypeIdentifier) AND order_identifier = \(order.orderIdentifier)
+                SELECT device_identifier, push_token FROM \(unescaped: tables.registrations)
+                WHERE \(unescaped: tables.type) = \(type) AND \(unescaped: tables.identifier) = \(identifier)
                 ORDER BY device_identifier
                 """, logger: logger
             ).decode((String, String).self) {

@@ -329,44 +329,54 @@ public final class PostgresOrderStore: OrderStoring, DeviceRegistrationStoring, 
     // MARK: - History
 
     public func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges {
+        try await changeLog(
+            of: .order, since: token, limit: limit,
+            present: "SELECT order_type_identifier, order_identifier FROM orders ORDER BY order_type_identifier, order_identifier"
+        ) { FullyQualifiedOrderIdentifier(orderTypeIdentifier: $0, orderIdentifier: $1) }
+    }
+
+    /// The changes of one kind of archive since `token`, from the one change log. `present`
+    /// selects the two halves of every stored archive of the kind, by identifier: the answer
+    /// without a token once the log was compacted.
+    func changeLog<Identifier>(
+        of kind: ArchiveKind, since token: OrderHistoryToken?, limit: Int?, present: String,
+        identifier: @escaping @Sendable (String, String) -> Identifier
+    ) async throws -> StoreChanges<Identifier> {
         let storeID = storeID
         return try await readTransaction("read") { connection, logger in
             let floor = try await Self.historyFloor(connection, logger: logger)
             let newest = try await Self.newestSequence(connection, logger: logger)
             let start: Int64
             if let token {
-                start = try OrderChanges.start(after: token, storeID: storeID, floor: floor, newest: newest)
+                start = try StoreChanges<Identifier>.start(after: token, storeID: storeID, floor: floor, newest: newest)
             } else if floor > 0 {
                 // The log no longer starts at the beginning: describe the present instead.
-                var identifiers: [FullyQualifiedOrderIdentifier] = []
-                let rows = try await connection.query(
-                    "SELECT order_type_identifier, order_identifier FROM orders ORDER BY order_type_identifier, order_identifier",
-                    logger: logger)
-                for try await row in rows {
-                    let (type, order) = try row.decode((String, String).self)
-                    identifiers.append(FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: order))
+                var identifiers: [Identifier] = []
+                for try await row in try await connection.query(PostgresQuery(unsafeSQL: present), logger: logger) {
+                    let (first, second) = try row.decode((String, String).self)
+                    identifiers.append(identifier(first, second))
                 }
-                return OrderChanges(
+                return StoreChanges(
                     inserted: identifiers, updated: [], deleted: [],
                     newToken: OrderHistoryToken(storeID: storeID, sequence: newest), hasMore: false)
             } else {
                 start = 0
             }
             let fetch = limit.map { Int64(max(1, $0)) + 1 } ?? Int64.max
-            var records: [OrderChangeRecord] = []
+            var records: [ChangeRecord<Identifier>] = []
             let rows = try await connection.query(
                 """
                 SELECT sequence, order_type_identifier, order_identifier, kind FROM changes
-                WHERE sequence > \(start) ORDER BY sequence LIMIT \(fetch)
+                WHERE sequence > \(start) AND archive_kind = \(kind.rawValue) ORDER BY sequence LIMIT \(fetch)
                 """, logger: logger)
             for try await row in rows {
-                let (sequence, type, order, kind) = try row.decode((Int64, String, String, String).self)
+                let (sequence, first, second, change) = try row.decode((Int64, String, String, String).self)
                 records.append(
-                    OrderChangeRecord(
-                        sequence: sequence, identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: order),
-                        kind: OrderChangeRecord.Kind(rawValue: kind) ?? .updated))
+                    ChangeRecord(
+                        sequence: sequence, identifier: identifier(first, second),
+                        kind: ChangeRecord<Identifier>.Kind(rawValue: change) ?? .updated))
             }
-            return OrderChanges.page(records, after: start, limit: limit, storeID: storeID)
+            return StoreChanges.page(records, after: start, limit: limit, storeID: storeID)
         }
     }
 
@@ -478,11 +488,19 @@ extension PostgresOrderStore {
         func logChange(_ connection: PostgresConnection, _ identifier: FullyQualifiedOrderIdentifier, _ kind: OrderChangeRecord.Kind)
             async throws -> Int64
         {
+            try await logEntry(connection, identifier.orderTypeIdentifier, identifier.orderIdentifier, kind.rawValue, of: .order)
+        }
+
+        /// Appends an entry for an archive of `archiveKind` to the history log; returns its sequence number.
+        @discardableResult
+        func logEntry(
+            _ connection: PostgresConnection, _ typeIdentifier: String, _ identifier: String, _ kind: String, of archiveKind: ArchiveKind
+        ) async throws -> Int64 {
             sequence += 1
             try await connection.query(
                 """
-                INSERT INTO changes (sequence, order_type_identifier, order_identifier, kind)
-                VALUES (\(sequence), \(identifier.orderTypeIdentifier), \(identifier.orderIdentifier), \(kind.rawValue))
+                INSERT INTO changes (sequence, order_type_identifier, order_identifier, kind, archive_kind)
+                VALUES (\(sequence), \(typeIdentifier), \(identifier), \(kind), \(archiveKind.rawValue))
                 """, logger: logger)
             return sequence
         }
@@ -509,18 +527,24 @@ extension PostgresOrderStore {
                         WHEN orders.authentication_token IS DISTINCT FROM EXCLUDED.authentication_token THEN orders.authentication_token
                         ELSE orders.previous_authentication_token END
                 """, logger: logger)
-            // One push per device registered for the order, unless one for the same token and
-            // topic is already waiting (it will tell the device all the same). That one is
-            // locked (a no-op update) until this transaction ends: a worker claiming it now
-            // (`SKIP LOCKED`) would send it before the change is visible, the device would fetch
-            // too early, and nothing would be left to announce the change.
+            try await enqueuePushes(connection, in: .orders, id.orderTypeIdentifier, id.orderIdentifier)
+        }
+
+        /// Queues one push per device registered for one archive of `tables`' kind, its type identifier
+        /// the topic, unless one for the same token and topic is already waiting (it will tell the
+        /// device all the same). That one is locked (a no-op update) until this transaction ends: a
+        /// worker claiming it now (`SKIP LOCKED`) would send it before the change is visible, the
+        /// device would fetch too early, and nothing would be left to announce the change.
+        func enqueuePushes(_ connection: PostgresConnection, in tables: RegistrationTables, _ type: String, _ identifier: String)
+            async throws
+        {
             let now = Date().timeIntervalSince1970
             try await connection.query(
                 """
                 INSERT INTO push_outbox (push_token, topic, enqueued_at, not_before)
-                SELECT DISTINCT push_token, order_type_identifier, \(now)::double precision, \(now)::double precision
-                FROM registrations
-                WHERE order_type_identifier = \(id.orderTypeIdentifier) AND order_identifier = \(id.orderIdentifier)
+                SELECT DISTINCT push_token, \(unescaped: tables.type), \(now)::double precision, \(now)::double precision
+                FROM \(unescaped: tables.registrations)
+                WHERE \(unescaped: tables.type) = \(type) AND \(unescaped: tables.identifier) = \(identifier)
                 ON CONFLICT (push_token, topic) WHERE leased_until IS NULL DO UPDATE SET enqueued_at = push_outbox.enqueued_at
                 """, logger: logger)
         }

@@ -8,7 +8,7 @@ import WalletOrders
 import WalletOrdersJSON
 import WalletOrdersStore
 
-/// Apple's order web service protocol, under `/v1/`:
+/// Apple's order web service protocol, under `/v1/` (``AppleWebServiceRoutes`` routes to it):
 ///
 /// | method and path | answers |
 /// |---|---|
@@ -30,68 +30,29 @@ struct AppleOrderRoutes: Sendable {
     let pushWorker: PushWorker?
     /// The caps on registrations per order and per device.
     let registrationLimits: RegistrationLimits
-    /// Registrations per client address (`nil`: no limit).
-    /// Per client address: registrations with the order's token, and refused ones (a wrong token
-    /// or an unknown order).
-    let registrationLimiters: (accepted: RateLimiter, refused: RateLimiter)?
+    /// The rates of registrations per client address, and the registration body.
+    let registrationGate: RegistrationGate
     /// Where registrations, changed-orders requests and fetches are noted (``DeliveryTrailRecorder``).
     let trail: DeliveryTrailRecorder?
     /// The archives of recent 200s, by digest.
     let archives: ArchiveCache
 
-    func add(to router: some RouterMethods<OrderRequestContext>) {
-        router.post("v1/devices/:device/registrations/:type/:order") { request, context in
-            try await register(request, context)
-        }
-        router.delete("v1/devices/:device/registrations/:type/:order") { request, context in
-            try await unregister(request, context)
-        }
-        router.get("v1/devices/:device/registrations/:type") { request, context in
-            try await changedOrders(request, context)
-        }
-        router.get("v1/orders/:type/:order") { request, context in
-            try await order(request, context)
-        }
-        router.post("v1/log") { request, context in
-            try await log(request, context)
-        }
-    }
-
     // MARK: - Endpoints
 
-    private func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+    func register(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let device = try context.deviceIdentifier()
         let order = try context.orderIdentifier()
-        // The client's rate counts refused registrations and accepted ones, each in a bucket of its
-        // own: wrong tokens from an address don't hold back a device there with the right one.
-        let client = registrationLimiters.map { _ in
-            IPAddressRange.limitKey(
-                trustedProxies.client(
-                    socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor]))
-        }
+        let client = registrationGate.client(request, context)
         do {
             try await authorize(request, order)
         } catch let error as ServiceError where error.status == .unauthorized {
-            if let client, let wait = registrationLimiters?.refused.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
+            try registrationGate.refused(client)
             throw error
         }
-        var limited = context
-        limited.maxUploadSize = OrderServiceLimits.maximumRegistrationBodyBytes
-        let token: String
-        do {
-            token = try await request.decode(as: RegistrationBody.self, context: limited).pushToken
-        } catch let error as HTTPError where error.status == .badRequest {
-            throw ServiceError.badRequest(
-                "bad-body", "The body is not a JSON object with a string pushToken.", hint: #"Send {"pushToken": "<hex>"}."#)
-        } catch let error where ServiceError.isBodyStreamFailure(error) {
-            throw ServiceError.bodyIncomplete
-        }
-        guard PushNotification.isPlausible(deviceToken: token) else {
-            throw ServiceError.badRequest("bad-push-token", "pushToken is not an APNs device token (8 to 200 hexadecimal digits).")
-        }
-        if let client, let wait = registrationLimiters?.accepted.acquire(client) { throw Self.tooManyRegistrations(wait: wait) }
+        let token = try await registrationGate.pushToken(request, context)
+        try registrationGate.accepted(client)
         let result = try await store.register(deviceIdentifier: device, pushToken: token, for: order, limits: registrationLimits)
-        guard result != .orderNotFound else { throw ServiceError.unauthorized }  // deleted since it was authorized
+        guard result != .notFound else { throw ServiceError.unauthorized }  // deleted since it was authorized
         trail?.record(
             DeliveryEvent(
                 .registered, at: Date(), orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier,
@@ -103,7 +64,7 @@ struct AppleOrderRoutes: Sendable {
         return Response(status: result == .created ? .created : .ok)
     }
 
-    private func unregister(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+    func unregister(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let device = try context.deviceIdentifier()
         let order = try context.orderIdentifier()
         try await authorize(request, order)
@@ -116,7 +77,7 @@ struct AppleOrderRoutes: Sendable {
         return Response(status: .ok)
     }
 
-    private func changedOrders(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+    func changedOrders(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let device = try context.deviceIdentifier()
         let type = try context.pathSegment("type")
         let tag = request.uri.queryParameters["ordersModifiedSince"].map(String.init)
@@ -147,9 +108,9 @@ struct AppleOrderRoutes: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    private func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+    func order(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let order = try context.orderIdentifier()
-        let presented = AppleOrderAuthorization.token(request.headers[.authorization])
+        let presented = AppleAuthorization.token(request.headers[.authorization], of: .order)
         // The record and, for a 200, the archive of its version: one read, and none of the archive
         // when the cache holds that version.
         var admitted = false
@@ -203,7 +164,7 @@ struct AppleOrderRoutes: Sendable {
     /// Device logs: one record per request, its messages escaped and cut to `logRequestBytes` in
     /// all (the text is cut before it is escaped), within the client's rate and the service's
     /// byte budget.
-    private func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
+    func log(_ request: Request, _ context: OrderRequestContext) async throws -> Response {
         let client = trustedProxies.client(
             socketAddress: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[values: .xForwardedFor])
         if let wait = logLimiter.acquire(IPAddressRange.limitKey(client)) {
@@ -245,13 +206,6 @@ struct AppleOrderRoutes: Sendable {
         return Response(status: .ok)
     }
 
-    private static func tooManyRegistrations(wait: Double) -> ServiceError {
-        ServiceError(
-            .tooManyRequests, code: "rate-limited", "Too many registrations from this client.",
-            hint: "Wallet registers a device once per order; try again after Retry-After seconds.",
-            headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
-    }
-
     private static func tooManyLogs(_ code: String, _ message: String, wait: Double) -> ServiceError {
         ServiceError(.tooManyRequests, code: code, message, headers: [.retryAfter: String(max(1, Int(wait.rounded(.up))))])
     }
@@ -276,31 +230,16 @@ struct AppleOrderRoutes: Sendable {
     @discardableResult
     private func authorize(_ request: Request, _ order: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord {
         let record = try await store.accessRecord(for: order)
-        guard Self.admits(AppleOrderAuthorization.token(request.headers[.authorization]), record), let record else {
+        guard Self.admits(AppleAuthorization.token(request.headers[.authorization], of: .order), record), let record else {
             Counter(label: "wallet_orders_unauthorized_requests_total", dimensions: [("route", "registration")]).increment()
             throw ServiceError.unauthorized
         }
         return record
     }
 
-    /// Whether `presented` (the token of `Authorization: AppleOrder`) opens `record`: never
-    /// without a token, nor for an order without one. Compared in constant time, and compared
-    /// even when there is nothing to compare with, so that an unknown order costs what a wrong
-    /// token costs.
-    ///
-    /// The order's previous token opens it too: a device registered with it learns the new one
-    /// only from the version that carries it. Both are always compared.
+    /// Whether `presented` (the token of `Authorization: AppleOrder`) opens `record`
+    /// (``AppleAuthorization/admits(_:current:previous:)``).
     private static func admits(_ presented: String?, _ record: OrderAccessRecord?) -> Bool {
-        let current = TokenComparison.equal(presented ?? "", record?.authenticationToken ?? "\u{0}no order\u{0}")
-        let previous = TokenComparison.equal(presented ?? "", record?.previousAuthenticationToken ?? "\u{0}no token\u{0}")
-        // An order whose current version has no token is open to no one, the previous token included.
-        guard presented != nil, record?.authenticationToken != nil else { return false }
-        return current || previous && record?.previousAuthenticationToken != nil
+        AppleAuthorization.admits(presented, current: record?.authenticationToken, previous: record?.previousAuthenticationToken)
     }
-}
-
-/// The body of a registration (Apple's `PushToken`).
-struct RegistrationBody: Decodable {
-    /// The device's APNs token, in hexadecimal.
-    var pushToken: String
 }

@@ -13,9 +13,10 @@ public import WalletOrdersIntake
 public import WalletOrdersPreview
 public import WalletOrdersStore
 
-/// What the web service keeps its orders, registrations and push outbox in: the order store
-/// (``SQLiteOrderStore`` implements all three).
-public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring
+/// What the web service keeps its orders, passes, registrations and push outbox in: the store
+/// (``SQLiteOrderStore`` and the PostgreSQL store implement all of it).
+public typealias OrderServiceStore = OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring & PassStoring
+    & PassRegistrationStoring
 
 /// The order web service: Apple's order protocol for devices, the merchant API, `/health`, and
 /// the push worker that tells devices about every change.
@@ -179,12 +180,9 @@ public struct OrderServer: Sendable {
                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
             }
         }
-        AppleOrderRoutes(
-            store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
-            logBudget: ByteBudget(bytes: configuration.deviceLog.budgetBytes, window: configuration.deviceLog.budgetWindow),
-            logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
-            pushWorker: pushWorker, registrationLimits: configuration.registrationLimits,
-            registrationLimiters: configuration.registrationsPerClientPerMinute > 0
+        let registrationGate = RegistrationGate(
+            trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
+            limiters: configuration.registrationsPerClientPerMinute > 0
                 ? (
                     accepted: RateLimiter(
                         rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)
@@ -193,8 +191,17 @@ public struct OrderServer: Sendable {
                         rate: Double(configuration.registrationsPerClientPerMinute) / 60, burst: Double(configuration.registrationsPerClientPerMinute)
                     )
                 )
-                : nil,
-            trail: deliveryTrail, archives: ArchiveCache(capacityBytes: configuration.archiveCacheBytes)
+                : nil)
+        let archives = ArchiveCache(capacityBytes: configuration.archiveCacheBytes)
+        AppleWebServiceRoutes(
+            orders: AppleOrderRoutes(
+                store: store, logLimiter: RateLimiter(rate: configuration.logRate.rate, burst: configuration.logRate.burst),
+                logBudget: ByteBudget(bytes: configuration.deviceLog.budgetBytes, window: configuration.deviceLog.budgetWindow),
+                logRequestBytes: configuration.deviceLog.requestBytes, trustedProxies: TrustedProxies(ranges: configuration.trustedProxies),
+                pushWorker: pushWorker, registrationLimits: configuration.registrationLimits, registrationGate: registrationGate,
+                trail: deliveryTrail, archives: archives),
+            passes: ApplePassRoutes(
+                store: store, registrationLimits: configuration.registrationLimits, registrationGate: registrationGate, archives: archives)
         ).add(to: router)
         let links = CustomerLinks(
             store: store, previewer: OrderPreviewer(validator: configuration.validator), badges: configuration.walletBadges)

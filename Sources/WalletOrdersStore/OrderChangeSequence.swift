@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WalletOrders
+package import WalletOrders
 import WalletOrdersInterop
 
 /// A store whose changes are numbered by one sequence: the history log's, and the order web
@@ -82,39 +82,64 @@ package struct OrderChangeTag: Sendable, Hashable {
     }
 }
 
-extension ChangedOrders {
-    /// Reads `ordersModifiedSince` before the store is asked: the tag when the text is one of
-    /// ours (of any store), `nil` when there is none or it is another server's (both mean every
-    /// order).
+extension OrderChangeTag {
+    /// Reads the tag a device sent (`parameter`: `ordersModifiedSince` or `passesUpdatedSince`)
+    /// before the store is asked: the tag when the text is one of ours (of any store), `nil` when
+    /// there is none or it is another server's (both mean every archive).
     ///
     /// - Throws: ``WalletOrdersError/Code/malformedToken`` for text longer than
-    ///   ``OrderChangeTag/maximumLength`` characters (Unicode scalars), which no server gives out.
-    package static func tag(_ text: String?) throws -> OrderChangeTag? {
+    ///   ``maximumLength`` characters (Unicode scalars), which no server gives out.
+    package static func read(_ text: String?, parameter: String, of kind: ArchiveKind) throws -> OrderChangeTag? {
         guard let text else { return nil }
         let length = text.unicodeScalars.count  // characters, as JSON Schema's maxLength counts them
-        guard length <= OrderChangeTag.maximumLength else {
+        guard length <= maximumLength else {
             throw WalletOrdersError(
-                .malformedToken,
-                "ordersModifiedSince is \(length) characters long; no tag is longer than \(OrderChangeTag.maximumLength).",
-                hint: "Send the lastModified value of the previous answer, or leave the parameter out for every order.")
+                .malformedToken, "\(parameter) is \(length) characters long; no tag is longer than \(maximumLength).",
+                hint: "Send the \(kind == .order ? "lastModified" : "lastUpdated") value of the previous answer, "
+                    + "or leave the parameter out for every \(kind).")
         }
         return OrderChangeTag(encoded: text)
     }
 
-    /// The change sequence to list the changes after (`-1`: every order): the tag's when the
+    /// The change sequence to list the changes after (`-1`: every archive): the tag's when the
     /// store identified by `storeID` made it and its `newest` change is not before it. Any
-    /// other tag (another store's, one from before a restore, none) gets every order.
+    /// other tag (another store's, one from before a restore, none) gets every archive.
     package static func changeSequence(after tag: OrderChangeTag?, storeID: String, newest: Int64) -> Int64 {
-        guard let tag, tag.sequence <= newest, tag.storeKey == OrderChangeTag.storeKey(for: storeID) else { return -1 }
+        guard let tag, tag.sequence <= newest, tag.storeKey == storeKey(for: storeID) else { return -1 }
         return tag.sequence
+    }
+
+    /// The tag of the newest of `changes` (in change sequence order); `nil`, Apple's 204, when
+    /// there are none.
+    package static func newest(of changes: [(identifier: String, sequence: Int64)], storeID: String) -> String? {
+        changes.last.map { OrderChangeTag(storeID: storeID, sequence: $0.sequence).encoded }
+    }
+}
+
+extension ChangedOrders {
+    /// Reads `ordersModifiedSince` (``OrderChangeTag/read(_:parameter:of:)``).
+    package static func tag(_ text: String?) throws -> OrderChangeTag? {
+        try OrderChangeTag.read(text, parameter: "ordersModifiedSince", of: .order)
     }
 
     /// The answer for the device's orders that changed, in change sequence order (`nil`, Apple's
     /// 204, when none did), tagged with the newest one's sequence.
-    package init?(changes: [(orderIdentifier: String, sequence: Int64)], storeID: String) {
-        guard let newest = changes.last?.sequence else { return nil }
-        self.init(
-            orderIdentifiers: changes.map(\.orderIdentifier),
-            lastModified: OrderChangeTag(storeID: storeID, sequence: newest).encoded)
+    package init?(changes: [(identifier: String, sequence: Int64)], storeID: String) {
+        guard let tag = OrderChangeTag.newest(of: changes, storeID: storeID) else { return nil }
+        self.init(orderIdentifiers: changes.map(\.identifier), lastModified: tag)
+    }
+}
+
+extension ChangedPasses {
+    /// Reads `passesUpdatedSince` (``OrderChangeTag/read(_:parameter:of:)``).
+    package static func tag(_ text: String?) throws -> OrderChangeTag? {
+        try OrderChangeTag.read(text, parameter: "passesUpdatedSince", of: .pass)
+    }
+
+    /// The answer for the device's passes that changed, in change sequence order (`nil`, Apple's
+    /// 204, when none did), tagged with the newest one's sequence.
+    package init?(changes: [(identifier: String, sequence: Int64)], storeID: String) {
+        guard let tag = OrderChangeTag.newest(of: changes, storeID: storeID) else { return nil }
+        self.init(serialNumbers: changes.map(\.identifier), lastUpdated: tag)
     }
 }

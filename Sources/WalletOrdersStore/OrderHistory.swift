@@ -51,28 +51,27 @@ public struct OrderHistoryToken: Sendable, Hashable, Codable, CustomStringConver
     }
 }
 
-/// What changed in a store since a history token, like FinanceKit's `FinanceStore.Changes`.
+/// What changed in a store since a history token, like FinanceKit's `FinanceStore.Changes`: of
+/// orders (``OrderChanges``) or of passes (``PassChanges``), which share the store's one change
+/// sequence and its tokens.
 ///
-/// Changes are *net* per order over the span covered: an order inserted and then updated
-/// appears once, in ``inserted``; one inserted and deleted again doesn't appear; one deleted and
-/// saved again appears in ``updated``.
-public struct OrderChanges: Sendable, Hashable, Codable {
-    /// Orders that didn't exist at the old token and exist now.
-    public var inserted: [FullyQualifiedOrderIdentifier]
-    /// Orders that existed at the old token, exist now, and have a different stored version.
-    public var updated: [FullyQualifiedOrderIdentifier]
-    /// Orders that existed at the old token and don't exist now.
-    public var deleted: [FullyQualifiedOrderIdentifier]
+/// Changes are *net* per archive over the span covered: one inserted and then updated appears
+/// once, in ``inserted``; one inserted and deleted again doesn't appear; one deleted and saved
+/// again appears in ``updated``.
+public struct StoreChanges<Identifier: Hashable & Sendable & Codable>: Sendable, Hashable, Codable {
+    /// Archives that didn't exist at the old token and exist now.
+    public var inserted: [Identifier]
+    /// Archives that existed at the old token, exist now, and have a different stored version.
+    public var updated: [Identifier]
+    /// Archives that existed at the old token and don't exist now.
+    public var deleted: [Identifier]
     /// The token to pass next time.
     public var newToken: OrderHistoryToken
     /// Whether more changes follow `newToken` (the call stopped at its `limit`); call again with it.
     public var hasMore: Bool
 
     /// Creates a change set.
-    public init(
-        inserted: [FullyQualifiedOrderIdentifier], updated: [FullyQualifiedOrderIdentifier],
-        deleted: [FullyQualifiedOrderIdentifier], newToken: OrderHistoryToken, hasMore: Bool
-    ) {
+    public init(inserted: [Identifier], updated: [Identifier], deleted: [Identifier], newToken: OrderHistoryToken, hasMore: Bool) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
@@ -84,38 +83,44 @@ public struct OrderChanges: Sendable, Hashable, Codable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
+/// What changed among a store's orders since a history token.
+public typealias OrderChanges = StoreChanges<FullyQualifiedOrderIdentifier>
+
 /// One entry of a store's change log.
-package struct OrderChangeRecord: Sendable, Hashable {
+package struct ChangeRecord<Identifier: Hashable & Sendable & Codable>: Sendable, Hashable {
     package enum Kind: String, Sendable {
         case inserted, updated, deleted
     }
 
     package var sequence: Int64
-    package var identifier: FullyQualifiedOrderIdentifier
+    package var identifier: Identifier
     package var kind: Kind
 
-    package init(sequence: Int64, identifier: FullyQualifiedOrderIdentifier, kind: Kind) {
+    package init(sequence: Int64, identifier: Identifier, kind: Kind) {
         self.sequence = sequence
         self.identifier = identifier
         self.kind = kind
     }
 }
 
-extension OrderChanges {
-    /// Reduces log entries (in sequence order) to net changes per order, listed in the order of
-    /// each order's last change.
+/// One entry of the change log for an order.
+package typealias OrderChangeRecord = ChangeRecord<FullyQualifiedOrderIdentifier>
+
+extension StoreChanges {
+    /// Reduces log entries (in sequence order) to net changes per archive, listed in the order of
+    /// each one's last change.
     package static func collapsing(
-        _ records: [OrderChangeRecord], newToken: OrderHistoryToken, hasMore: Bool
-    ) -> OrderChanges {
-        var first: [FullyQualifiedOrderIdentifier: OrderChangeRecord.Kind] = [:]
-        var last: [FullyQualifiedOrderIdentifier: (kind: OrderChangeRecord.Kind, sequence: Int64)] = [:]
+        _ records: [ChangeRecord<Identifier>], newToken: OrderHistoryToken, hasMore: Bool
+    ) -> Self {
+        var first: [Identifier: ChangeRecord<Identifier>.Kind] = [:]
+        var last: [Identifier: (kind: ChangeRecord<Identifier>.Kind, sequence: Int64)] = [:]
         for record in records {
             if first[record.identifier] == nil { first[record.identifier] = record.kind }
             last[record.identifier] = (record.kind, record.sequence)
         }
-        var inserted: [(Int64, FullyQualifiedOrderIdentifier)] = []
-        var updated: [(Int64, FullyQualifiedOrderIdentifier)] = []
-        var deleted: [(Int64, FullyQualifiedOrderIdentifier)] = []
+        var inserted: [(Int64, Identifier)] = []
+        var updated: [(Int64, Identifier)] = []
+        var deleted: [(Int64, Identifier)] = []
         for (identifier, end) in last {
             let existedBefore = first[identifier] != .inserted
             let existsAfter = end.kind != .deleted
@@ -126,10 +131,10 @@ extension OrderChanges {
             case (false, false): break
             }
         }
-        func ordered(_ list: [(Int64, FullyQualifiedOrderIdentifier)]) -> [FullyQualifiedOrderIdentifier] {
+        func ordered(_ list: [(Int64, Identifier)]) -> [Identifier] {
             list.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return OrderChanges(
+        return Self(
             inserted: ordered(inserted), updated: ordered(updated), deleted: ordered(deleted),
             newToken: newToken, hasMore: hasMore)
     }
@@ -151,7 +156,7 @@ extension OrderChanges {
     /// One page of the change log: `records` (in sequence order, after `start`; a store may read
     /// one more than `limit` to learn that more follow) cut to `limit` (at least one), collapsed,
     /// with the token to continue from.
-    package static func page(_ records: [OrderChangeRecord], after start: Int64, limit: Int?, storeID: String) -> OrderChanges {
+    package static func page(_ records: [ChangeRecord<Identifier>], after start: Int64, limit: Int?, storeID: String) -> Self {
         var records = records
         var hasMore = false
         if let limit, records.count > max(1, limit) {

@@ -96,6 +96,9 @@ extension SQLiteOrderStore {
         migrator.registerMigration("v12-delivery-trail-shares") { db in
             try migrateToDeliveryTrailShares(db)
         }
+        migrator.registerMigration("v13-passes") { db in
+            try migrateToPasses(db)
+        }
         return migrator
     }
 

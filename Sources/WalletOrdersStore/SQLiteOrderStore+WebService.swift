@@ -6,6 +6,29 @@ public import WalletOrders
 // new version enqueues its pushes in the same transaction (`enqueuePushes`), so every change that
 // was acknowledged has its pushes on disk.
 
+/// Where one kind of archive and its device registrations are kept: the web service's queries are
+/// the same for orders and passes but for these names.
+struct RegistrationTables: Sendable {
+    /// The kind of archive.
+    let kind: ArchiveKind
+    /// The table of the archives' newest versions.
+    let archives: String
+    /// The table of device registrations.
+    let registrations: String
+    /// The column of the first half of the identifier (the type identifier, also the APNs topic).
+    let type: String
+    /// The column of the second half.
+    let identifier: String
+
+    /// `type = ? AND identifier = ?`, for both tables.
+    var key: String { "\(type) = ? AND \(identifier) = ?" }
+
+    static let orders = RegistrationTables(
+        kind: .order, archives: "orders", registrations: "registrations", type: "orderTypeIdentifier", identifier: "orderIdentifier")
+    static let passes = RegistrationTables(
+        kind: .pass, archives: "passes", registrations: "passRegistrations", type: "passTypeIdentifier", identifier: "serialNumber")
+}
+
 extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func accessRecord(for identifier: FullyQualifiedOrderIdentifier) async throws -> OrderAccessRecord? {
         try await accessRecord(for: identifier) { _ in false }?.record
@@ -40,33 +63,42 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func register(
         deviceIdentifier: String, pushToken: String, for order: FullyQualifiedOrderIdentifier, limits: RegistrationLimits
     ) async throws -> DeviceRegistrationResult {
+        try await register(
+            deviceIdentifier: deviceIdentifier, pushToken: pushToken, in: .orders, order.orderTypeIdentifier, order.orderIdentifier,
+            limits: limits)
+    }
+
+    /// Registers a device for one archive of `tables`' kind (the order's or the pass's two halves).
+    func register(
+        deviceIdentifier: String, pushToken: String, in tables: RegistrationTables, _ type: String, _ identifier: String,
+        limits: RegistrationLimits
+    ) async throws -> DeviceRegistrationResult {
         try await perform("register a device in") { database in
             try await database.write { db in
-                let key: [any DatabaseValueConvertible] = [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier]
-                // The token is the registration's own: other orders' registrations of the device keep theirs.
+                let key: [any DatabaseValueConvertible] = [type, identifier, deviceIdentifier]
+                // The token is the registration's own: the device's other registrations keep theirs.
                 try db.execute(
-                    sql: """
-                        UPDATE registrations SET pushToken = ?
-                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?
-                        """, arguments: StatementArguments([pushToken] + key))
+                    sql: "UPDATE \(tables.registrations) SET pushToken = ? WHERE \(tables.key) AND deviceIdentifier = ?",
+                    arguments: StatementArguments([pushToken] + key))
                 if db.changesCount > 0 { return .alreadyRegistered }
-                // In the same transaction as the insert: an order deleted since the caller read it
-                // gets no registration (its delete removed the others).
+                // In the same transaction as the insert: an archive deleted since the caller read
+                // it gets no registration (its delete removed the others).
                 guard
                     try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?)",
-                        arguments: [order.orderTypeIdentifier, order.orderIdentifier]) == true
-                else { return .orderNotFound }
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(tables.archives) WHERE \(tables.key))", arguments: [type, identifier])
+                        == true
+                else { return .notFound }
                 // The write transaction holds the store's write lock: the counts can't change before the insert.
                 try limits.checkNewRegistration(
-                    orderHas: try Int.fetchOne(
-                        db, sql: "SELECT COUNT(*) FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
-                        arguments: [order.orderTypeIdentifier, order.orderIdentifier]) ?? 0,
+                    archiveHas: try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \(tables.registrations) WHERE \(tables.key)", arguments: [type, identifier]) ?? 0,
                     deviceHas: try Int.fetchOne(
-                        db, sql: "SELECT COUNT(*) FROM registrations WHERE deviceIdentifier = ?", arguments: [deviceIdentifier]) ?? 0)
+                        db, sql: "SELECT COUNT(*) FROM \(tables.registrations) WHERE deviceIdentifier = ?", arguments: [deviceIdentifier])
+                        ?? 0,
+                    of: tables.kind)
                 try db.execute(
                     sql: """
-                        INSERT INTO registrations (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushToken, createdAt)
+                        INSERT INTO \(tables.registrations) (\(tables.type), \(tables.identifier), deviceIdentifier, pushToken, createdAt)
                         VALUES (?, ?, ?, ?, ?)
                         """, arguments: StatementArguments(key + [pushToken, Date().timeIntervalSince1970]))
                 return .created
@@ -91,11 +123,16 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
 
     @discardableResult
     public func unregister(deviceIdentifier: String, from order: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await unregister(deviceIdentifier: deviceIdentifier, in: .orders, order.orderTypeIdentifier, order.orderIdentifier)
+    }
+
+    /// Removes a device's registration for one archive of `tables`' kind.
+    func unregister(deviceIdentifier: String, in tables: RegistrationTables, _ type: String, _ identifier: String) async throws -> Bool {
         try await perform("unregister a device in") { database in
             try await database.write { db in
                 try db.execute(
-                    sql: "DELETE FROM registrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ? AND deviceIdentifier = ?",
-                    arguments: [order.orderTypeIdentifier, order.orderIdentifier, deviceIdentifier])
+                    sql: "DELETE FROM \(tables.registrations) WHERE \(tables.key) AND deviceIdentifier = ?",
+                    arguments: [type, identifier, deviceIdentifier])
                 return db.changesCount > 0
             }
         }
@@ -104,35 +141,48 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     public func changedOrders(deviceIdentifier: String, orderTypeIdentifier: String, since tag: String?) async throws
         -> ChangedOrders?
     {
-        let tag = try ChangedOrders.tag(tag)
+        ChangedOrders(
+            changes: try changes(deviceIdentifier: deviceIdentifier, in: .orders, orderTypeIdentifier, since: try ChangedOrders.tag(tag)),
+            storeID: storeID)
+    }
+
+    /// The identifiers (second halves) of the device's archives of `type` changed after `tag`,
+    /// with their change sequence, in that order.
+    func changes(deviceIdentifier: String, in tables: RegistrationTables, _ type: String, since tag: OrderChangeTag?) throws
+        -> [(identifier: String, sequence: Int64)]
+    {
         // The tag's sequence when it is this store's, else -1 (every change). A tag ahead of the
         // store's newest change (a store restored from a backup) counts as -1 too, decided in the
         // SQL, so that one statement reads one consistent snapshot.
-        let after = ChangedOrders.changeSequence(after: tag, storeID: storeID, newest: .max)
+        let after = OrderChangeTag.changeSequence(after: tag, storeID: storeID, newest: .max)
         // Synchronous, on a lookup connection, as ``accessRecord(for:)``: one indexed join over
         // one device's registrations (bounded by the registration limits), no task suspended.
-        let rows = try performSync("read") { _ in
-            try withLookup { db -> [Row] in
+        return try performSync("read") { _ in
+            try withLookup { db in
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT o.orderIdentifier, o.changeSequence FROM registrations r
-                        JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
-                        WHERE r.deviceIdentifier = ?1 AND r.orderTypeIdentifier = ?2 AND o.changeSequence > (
+                        SELECT a.\(tables.identifier), a.changeSequence FROM \(tables.registrations) r
+                        JOIN \(tables.archives) a ON a.\(tables.type) = r.\(tables.type) AND a.\(tables.identifier) = r.\(tables.identifier)
+                        WHERE r.deviceIdentifier = ?1 AND r.\(tables.type) = ?2 AND a.changeSequence > (
                             CASE WHEN ?3 <= COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0) THEN ?3 ELSE -1 END)
-                        ORDER BY o.changeSequence
+                        ORDER BY a.changeSequence
                         """)
-                return try Row.fetchAll(statement, arguments: [deviceIdentifier, orderTypeIdentifier, after])
+                return try Row.fetchAll(statement, arguments: [deviceIdentifier, type, after]).map { ($0[0], $0[1]) }
             }
         }
-        return ChangedOrders(changes: rows.map { ($0[0], $0[1]) }, storeID: storeID)
     }
 
     public func isRegistered(deviceIdentifier: String, orderTypeIdentifier: String) async throws -> Bool {
+        try isRegistered(deviceIdentifier: deviceIdentifier, in: .orders, orderTypeIdentifier)
+    }
+
+    /// Whether the device has a registration for any archive of `type`.
+    func isRegistered(deviceIdentifier: String, in tables: RegistrationTables, _ type: String) throws -> Bool {
         try performSync("read") { _ in
             try withLookup { db -> Bool in
                 let statement = try db.cachedStatement(
-                    sql: "SELECT 1 FROM registrations WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? LIMIT 1")
-                return try Bool.fetchOne(statement, arguments: [deviceIdentifier, orderTypeIdentifier]) ?? false
+                    sql: "SELECT 1 FROM \(tables.registrations) WHERE deviceIdentifier = ? AND \(tables.type) = ? LIMIT 1")
+                return try Bool.fetchOne(statement, arguments: [deviceIdentifier, type]) ?? false
             }
         }
     }
@@ -144,12 +194,16 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
         }
     }
 
-    /// Removes the registrations with `pushToken` for orders of `topic` and the pushes waiting
-    /// for them; returns how many registrations.
+    /// Removes the registrations with `pushToken` for orders or passes of `topic` (a type
+    /// identifier names one kind or the other) and the pushes waiting for them; returns how many
+    /// registrations.
     private static func forget(_ db: Database, pushToken: String, topic: String) throws -> Int {
-        try db.execute(
-            sql: "DELETE FROM registrations WHERE pushToken = ? AND orderTypeIdentifier = ?", arguments: [pushToken, topic])
-        let registrations = db.changesCount
+        var registrations = 0
+        for tables in [RegistrationTables.orders, .passes] {
+            try db.execute(
+                sql: "DELETE FROM \(tables.registrations) WHERE pushToken = ? AND \(tables.type) = ?", arguments: [pushToken, topic])
+            registrations += db.changesCount
+        }
         try db.execute(
             sql: "DELETE FROM pushOutbox WHERE pushToken = ? AND topic = ? AND leasedUntil IS NULL", arguments: [pushToken, topic])
         return registrations
@@ -205,15 +259,17 @@ extension SQLiteOrderStore: DeviceRegistrationStoring {
     }
 
     public func registrations(for order: FullyQualifiedOrderIdentifier) async throws -> [DeviceRegistration] {
+        try await registrations(in: .orders, order.orderTypeIdentifier, order.orderIdentifier)
+    }
+
+    /// The devices registered for one archive of `tables`' kind, by device identifier.
+    func registrations(in tables: RegistrationTables, _ type: String, _ identifier: String) async throws -> [DeviceRegistration] {
         try await perform("read") { database in
             try await database.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: """
-                        SELECT deviceIdentifier, pushToken FROM registrations
-                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
-                        ORDER BY deviceIdentifier
-                        """, arguments: [order.orderTypeIdentifier, order.orderIdentifier]
+                    sql: "SELECT deviceIdentifier, pushToken FROM \(tables.registrations) WHERE \(tables.key) ORDER BY deviceIdentifier",
+                    arguments: [type, identifier]
                 ).map { DeviceRegistration(deviceIdentifier: $0[0], pushToken: $0[1]) }
             }
         }
@@ -418,15 +474,20 @@ extension SQLiteOrderStore {
     /// After a save wrote a new version of `order`: one push per token registered for it, unless
     /// one for the same token and topic is already waiting (it will tell the device all the same).
     static func enqueuePushes(_ db: Database, for order: FullyQualifiedOrderIdentifier) throws {
+        try enqueuePushes(db, in: .orders, order.orderTypeIdentifier, order.orderIdentifier)
+    }
+
+    /// Queues a push to every device registered for one archive of `tables`' kind, its type
+    /// identifier the topic, unless one for the same token and topic is waiting already.
+    static func enqueuePushes(_ db: Database, in tables: RegistrationTables, _ type: String, _ identifier: String) throws {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO pushOutbox (pushToken, topic, enqueuedAt, notBefore)
-                SELECT DISTINCT pushToken, orderTypeIdentifier, ?, ? FROM registrations
-                WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                SELECT DISTINCT pushToken, \(tables.type), ?, ? FROM \(tables.registrations) WHERE \(tables.type) = ? AND \(tables.identifier) = ?
                 ON CONFLICT (pushToken, topic) WHERE leasedUntil IS NULL DO NOTHING
                 """)
         let now = Date().timeIntervalSince1970
-        try statement.execute(arguments: [now, now, order.orderTypeIdentifier, order.orderIdentifier])
+        try statement.execute(arguments: [now, now, type, identifier])
     }
 
     /// 32 random bytes from OpenSSL's generator, as hex.

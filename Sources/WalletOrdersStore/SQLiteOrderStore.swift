@@ -363,6 +363,19 @@ public final class SQLiteOrderStore: OrderStoring {
     }
 
     public func history(since token: OrderHistoryToken?, limit: Int?) async throws -> OrderChanges {
+        try await changeLog(
+            of: .order, since: token, limit: limit,
+            present: "SELECT orderTypeIdentifier, orderIdentifier FROM orders ORDER BY orderTypeIdentifier, orderIdentifier"
+        ) { FullyQualifiedOrderIdentifier(orderTypeIdentifier: $0, orderIdentifier: $1) }
+    }
+
+    /// The changes of one kind of archive since `token`, from the one change log. `present`
+    /// selects the two halves of every stored archive of the kind, by identifier: the answer
+    /// without a token once the log was compacted.
+    func changeLog<Identifier>(
+        of kind: ArchiveKind, since token: OrderHistoryToken?, limit: Int?, present: String,
+        identifier: @escaping @Sendable (String, String) -> Identifier
+    ) async throws -> StoreChanges<Identifier> {
         let storeID = storeID
         return try await perform("read") { database in
             try await database.read { db in
@@ -370,31 +383,31 @@ public final class SQLiteOrderStore: OrderStoring {
                 let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
                 let start: Int64
                 if let token {
-                    start = try OrderChanges.start(after: token, storeID: storeID, floor: floor, newest: newest)
+                    start = try StoreChanges<Identifier>.start(after: token, storeID: storeID, floor: floor, newest: newest)
                 } else if floor > 0 {
                     // The log no longer starts at the beginning: describe the present instead.
-                    let identifiers = try Row.fetchAll(
-                        db, sql: "SELECT orderTypeIdentifier, orderIdentifier FROM orders ORDER BY orderTypeIdentifier, orderIdentifier"
-                    ).map { FullyQualifiedOrderIdentifier(orderTypeIdentifier: $0[0], orderIdentifier: $0[1]) }
-                    return OrderChanges(
+                    let identifiers = try Row.fetchAll(db, sql: present).map { identifier($0[0], $0[1]) }
+                    return StoreChanges(
                         inserted: identifiers, updated: [], deleted: [],
                         newToken: OrderHistoryToken(storeID: storeID, sequence: newest), hasMore: false)
                 } else {
                     start = 0
                 }
-                var sql = "SELECT sequence, orderTypeIdentifier, orderIdentifier, kind FROM changes WHERE sequence > ? ORDER BY sequence"
-                var arguments: StatementArguments = [start]
+                var sql = """
+                    SELECT sequence, orderTypeIdentifier, orderIdentifier, kind FROM changes
+                    WHERE sequence > ? AND archiveKind = ? ORDER BY sequence
+                    """
+                var arguments: StatementArguments = [start, kind.rawValue]
                 if let limit {
                     sql += " LIMIT ?"
                     arguments += [max(1, limit) + 1]
                 }
                 let records = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    OrderChangeRecord(
-                        sequence: row[0],
-                        identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: row[1], orderIdentifier: row[2]),
-                        kind: OrderChangeRecord.Kind(rawValue: row[3]) ?? .updated)
+                    ChangeRecord(
+                        sequence: row[0], identifier: identifier(row[1], row[2]),
+                        kind: ChangeRecord<Identifier>.Kind(rawValue: row[3]) ?? .updated)
                 }
-                return OrderChanges.page(records, after: start, limit: limit, storeID: storeID)
+                return StoreChanges.page(records, after: start, limit: limit, storeID: storeID)
             }
         }
     }
@@ -492,7 +505,7 @@ public final class SQLiteOrderStore: OrderStoring {
         return db.lastInsertedRowID
     }
 
-    private static func historyFloor(_ db: Database) throws -> Int64 {
+    static func historyFloor(_ db: Database) throws -> Int64 {
         Int64(try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'historyFloor'") ?? "0") ?? 0
     }
 

@@ -37,9 +37,9 @@ public enum DeviceRegistrationResult: String, Sendable, Hashable, Codable {
     /// The device was registered already (HTTP 200); the registration's push token was updated
     /// when it changed (the device's registrations for other orders keep theirs).
     case alreadyRegistered
-    /// The order is not stored (deleted since it was read, for instance): nothing was registered.
-    /// The web service answers it as it answers an unknown order (HTTP 401).
-    case orderNotFound
+    /// The order (or pass) is not stored (deleted since it was read, for instance): nothing was
+    /// registered. The web service answers it as it answers an unknown one (HTTP 401).
+    case notFound
 }
 
 /// The orders of one type that changed for a device since a tag, and the tag to send next time
@@ -113,9 +113,10 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
 /// pinning a store with registrations (or a save from fanning out to them), and one device
 /// identifier from collecting registrations without end.
 public struct RegistrationLimits: Sendable, Hashable {
-    /// Registrations one order may have (default 1,000).
+    /// Registrations one order, or one pass, may have (default 1,000).
     public var maximumPerOrder: Int
-    /// Registrations one device identifier may have, over all orders (default 100).
+    /// Registrations one device identifier may have, over all orders (default 100), and over all
+    /// passes.
     public var maximumPerDevice: Int
 
     /// Creates limits; each is at least 1.
@@ -129,21 +130,21 @@ public struct RegistrationLimits: Sendable, Hashable {
     /// No practical limit: for moving registrations that a store already holds (`OrderStoreCopy`).
     public static let unlimited = RegistrationLimits(maximumPerOrder: .max, maximumPerDevice: .max)
 
-    /// Throws when one more registration would pass a cap, given the order's and the device's
-    /// registrations now (the same rule for every store).
+    /// Throws when one more registration would pass a cap, given the archive's (an order's or a
+    /// pass's) and the device's registrations now (the same rule for every store).
     ///
     /// - Throws: ``WalletOrdersError/Code/orderRegistrationLimit`` or
     ///   ``WalletOrdersError/Code/deviceRegistrationLimit``.
-    package func checkNewRegistration(orderHas: Int, deviceHas: Int) throws {
-        if orderHas >= maximumPerOrder {
+    package func checkNewRegistration(archiveHas: Int, deviceHas: Int, of kind: ArchiveKind = .order) throws {
+        if archiveHas >= maximumPerOrder {
             throw WalletOrdersError(
-                .orderRegistrationLimit, "The order has \(maximumPerOrder) device registrations, as many as it may have.",
-                hint: "A device registered before keeps working; unregister devices that no longer hold the order.")
+                .orderRegistrationLimit, "The \(kind) has \(maximumPerOrder) device registrations, as many as it may have.",
+                hint: "A device registered before keeps working; unregister devices that no longer hold the \(kind).")
         }
         if deviceHas >= maximumPerDevice {
             throw WalletOrdersError(
                 .deviceRegistrationLimit, "The device has \(maximumPerDevice) registrations, as many as it may have.",
-                hint: "Unregister the device from orders it no longer holds.")
+                hint: "Unregister the device from \(kind)s it no longer holds.")
         }
     }
 }

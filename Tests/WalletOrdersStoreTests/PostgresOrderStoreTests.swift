@@ -136,7 +136,7 @@ struct PostgresOrderStoreTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(stores.count == 4)
-            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "8")
+            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "9")
             // One store: what one server saves, another sees, and their history tokens are interchangeable.
             #expect(try await stores[0].intake().save(signedArchive: try SampleVersions.archive(updatedAt: "2025-11-21T00:00:00Z")) == .added)
             #expect(try await stores[1].contains(matching: SampleVersions.identifier, updatedDate: "2025-11-21T00:00:00Z") == .exists)
@@ -193,7 +193,7 @@ struct PostgresOrderStoreTests {
             #expect(error.code == .storeTooNew)
             #expect(error.message.contains("v99-from-the-future"))
             #expect(error.hint?.contains("newer wallet-orders") == true)
-            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "9")
+            #expect(try await cluster.psql("SELECT count(*) FROM wallet_orders_migrations", database: database) == "10")
         }
     }
 

@@ -201,8 +201,9 @@ struct PushOutboxTests {
                 """
                 import sqlite3, sys
                 db = sqlite3.connect(sys.argv[1])
-                for table in ('registrations', 'pushOutbox', 'deliveryEvents'):
+                for table in ('registrations', 'pushOutbox', 'deliveryEvents', 'passes', 'passVersions', 'passRegistrations'):
                     db.execute(f'DROP TABLE {table}')
+                db.execute('ALTER TABLE changes DROP COLUMN archiveKind')
                 db.execute('ALTER TABLE orders DROP COLUMN authenticationToken')
                 db.execute('ALTER TABLE orders DROP COLUMN changeSequence')
                 db.execute('ALTER TABLE orders DROP COLUMN previousAuthenticationToken')

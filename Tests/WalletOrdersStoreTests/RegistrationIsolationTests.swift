@@ -196,7 +196,7 @@ struct RegistrationIsolationTests {
         try await kind.withWebServiceStore { store in
             try await Self.prepare(store)
             #expect(try await store.delete(Self.orderX))
-            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .orderNotFound)
+            #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderX) == .notFound)
             #expect(try await store.registrationCount(for: Self.orderX) == 0)
             #expect(try await store.register(deviceIdentifier: "D", pushToken: Self.victimToken, for: Self.orderY) == .alreadyRegistered)
         }

@@ -159,7 +159,7 @@ struct SQLiteOrderStoreTests {
         let after = try await ExternalProgram.python(script, [url.path, "list"])
         #expect(
             after.output.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "v1-orders,v10-registrations-of-deleted-orders,v11-previous-authentication-token,v12-delivery-trail-shares,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v6-registration-push-tokens,v7-parked-pushes,v8-delivery-trail,v9-push-turns,v999-from-the-future"
+                == "v1-orders,v10-registrations-of-deleted-orders,v11-previous-authentication-token,v12-delivery-trail-shares,v13-passes,v2-history-and-indexes,v3-covering-version-index,v4-web-service,v5-content-digest,v6-registration-push-tokens,v7-parked-pushes,v8-delivery-trail,v9-push-turns,v999-from-the-future"
         )
     }
 

@@ -34,11 +34,7 @@ public struct FullyQualifiedOrderIdentifier: Hashable, Sendable, Codable, Compar
     ///
     /// - Parameter stringForm: Text such as `"order.com.example.shop/A%2F1"`.
     public init?(stringForm: String) {
-        let parts = stringForm.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-            let orderTypeIdentifier = Self.unescape(parts[0]),
-            let orderIdentifier = Self.unescape(parts[1])
-        else { return nil }
+        guard let (orderTypeIdentifier, orderIdentifier) = IdentifierPair.parse(stringForm) else { return nil }
         self.init(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
     }
 
@@ -46,66 +42,19 @@ public struct FullyQualifiedOrderIdentifier: Hashable, Sendable, Codable, Compar
     /// `%25` and `/` as `%2F` inside each component.
     ///
     /// For example (`order.com.example.shop`, `A/1`) is `order.com.example.shop/A%2F1`.
-    public var stringForm: String {
-        Self.escape(orderTypeIdentifier) + "/" + Self.escape(orderIdentifier)
-    }
+    public var stringForm: String { IdentifierPair.stringForm(pair) }
 
     /// The stable string form, exactly as ``stringForm``.
     public var description: String { stringForm }
 
+    private var pair: (String, String) { (orderTypeIdentifier, orderIdentifier) }
+
     /// Returns whether both components are byte-for-byte identical.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.orderTypeIdentifier.utf8.elementsEqual(rhs.orderTypeIdentifier.utf8)
-            && lhs.orderIdentifier.utf8.elementsEqual(rhs.orderIdentifier.utf8)
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { IdentifierPair.equal(lhs.pair, rhs.pair) }
 
     /// Hashes the UTF-8 bytes of both components, consistently with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
-        for component in [orderTypeIdentifier, orderIdentifier] {
-            hasher.combine(component.utf8.count)
-            for byte in component.utf8 { hasher.combine(byte) }
-        }
-    }
+    public func hash(into hasher: inout Hasher) { IdentifierPair.hash(pair, into: &hasher) }
 
     /// Orders by order type identifier, then order identifier, comparing UTF-8 bytes.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        if !lhs.orderTypeIdentifier.utf8.elementsEqual(rhs.orderTypeIdentifier.utf8) {
-            return lhs.orderTypeIdentifier.utf8.lexicographicallyPrecedes(rhs.orderTypeIdentifier.utf8)
-        }
-        return lhs.orderIdentifier.utf8.lexicographicallyPrecedes(rhs.orderIdentifier.utf8)
-    }
-
-    /// Escapes `%` as `%25` and `/` as `%2F`.
-    private static func escape(_ component: String) -> String {
-        var result = ""
-        result.reserveCapacity(component.utf8.count)
-        for character in component.unicodeScalars {
-            switch character {
-            case "%": result += "%25"
-            case "/": result += "%2F"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
-
-    /// Reverses ``escape(_:)``, or returns `nil` for a `%` that doesn't start `%25` or `%2F`.
-    private static func unescape(_ component: Substring) -> String? {
-        var result = ""
-        var scalars = component.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            guard scalar == "%" else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            let escape = String(String.UnicodeScalarView(scalars.prefix(2)))
-            switch escape {
-            case "25": result += "%"
-            case "2F": result += "/"
-            default: return nil
-            }
-            scalars = scalars.dropFirst(2)
-        }
-        return result
-    }
+    public static func < (lhs: Self, rhs: Self) -> Bool { IdentifierPair.less(lhs.pair, rhs.pair) }
 }

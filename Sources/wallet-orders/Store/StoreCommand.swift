@@ -3,6 +3,7 @@ import Foundation
 import WalletOrders
 import WalletOrdersPostgres
 import WalletOrdersStore
+import WalletPasses
 
 /// `wallet-orders store …`: keep signed archives and answer FinanceKit's questions about them.
 struct StoreCommand: AsyncParsableCommand {
@@ -118,6 +119,11 @@ struct StoreOptions: ParsableArguments {
     /// The validator for archives saved into a store: Apple's root and `--trust-root`.
     static func validator(trustRoots: [String]) throws -> OrderValidator {
         try OrderValidator(verifier: OrderArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)))
+    }
+
+    /// The validator for passes saved into a store: Apple's root and `--trust-root`.
+    static func passValidator(trustRoots: [String]) throws -> PassValidator {
+        try PassValidator(verifier: PassArchiveVerifier(additionalTrustAnchors: try TrustRoots.read(trustRoots)))
     }
 
     /// Opens the store at `location` (see ``open(_:updatedAtLimit:)``).

@@ -4,13 +4,14 @@ import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersPostgres
 import WalletOrdersStore
+import WalletPasses
 
 /// `wallet-orders store copy FROM TO`: every order of one store into another, resumably, then
 /// verified by counts and hashes.
 struct StoreCopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
-        abstract: "Copy every order of one store into another (SQLite to PostgreSQL and back), then verify the copy.",
+        abstract: "Copy every order and pass of one store into another (SQLite to PostgreSQL and back), then verify the copy.",
         discussion: """
             FROM and TO are store locations: a path or sqlite:PATH, or postgres://USER@HOST/DATABASE \
             (keep passwords in PGPASSWORD, not on the command line). Orders are read in pages of \
@@ -27,6 +28,10 @@ struct StoreCopyCommand: AsyncParsableCommand {
             the customer links FROM gave out keep working; a TO that already holds orders keeps \
             its own secret too, so its links keep working as well. The push outbox and the \
             change history are not copied.
+
+            Passes follow the orders, each with all its versions, oldest first, verified again \
+            by TO; then both stores are compared pass by pass (each newest version's SHA-256). \
+            The change sequence moves on in TO, so the tags devices hold stay exact.
 
             Examples:
               wallet-orders store copy orders.sqlite postgres://wallet@db.internal/orders
@@ -62,6 +67,8 @@ struct StoreCopyCommand: AsyncParsableCommand {
     struct Output: Encodable {
         var copy: OrderStoreCopy.Report
         var verification: OrderStoreCopy.Verification
+        var passes: PassStoreCopy.Report
+        var passVerification: PassStoreCopy.Verification
     }
 
     func run() async throws {
@@ -109,8 +116,13 @@ struct StoreCopyCommand: AsyncParsableCommand {
             }
         }
         let verification = try await reportingFailuresAsync { try await OrderStoreCopy.verify(source: from, destination: to) }
+        let passValidator = try reportingFailures { try StoreOptions.passValidator(trustRoots: trustRoots) }
+        let passes = try await reportingFailuresAsync {
+            try await PassStoreCopy.copy(from: from, to: to, validator: passValidator, batchSize: batchSize)
+        }
+        let passVerification = try await reportingFailuresAsync { try await PassStoreCopy.verify(source: from, destination: to) }
         if json {
-            try JSONOutput.print(Output(copy: report, verification: verification))
+            try JSONOutput.print(Output(copy: report, verification: verification, passes: passes, passVerification: passVerification))
         } else {
             for failure in report.failures {
                 Terminal.reportError("\(failure.identifier): [\(failure.code)] \(failure.message)", hint: nil)
@@ -123,7 +135,18 @@ struct StoreCopyCommand: AsyncParsableCommand {
             )
             Terminal.write("digest FROM \(verification.sourceDigest)")
             Terminal.write("digest TO   \(verification.destinationDigest)")
+            for failure in passes.failures {
+                Terminal.reportError("\(failure.identifier): [\(failure.code)] \(failure.message)", hint: nil)
+            }
+            Terminal.write(
+                "copied \(passes.read) passes: \(passes.written) written, \(passes.unchanged) already there, \(passes.failures.count) failed; \(passes.registrations) device registrations"
+            )
+            Terminal.write(
+                "verified: \(passVerification.sourceCount) passes in FROM, \(passVerification.destinationCount) in TO; \(passVerification.identical) identical, \(passVerification.mismatched.count) missing or different"
+            )
         }
-        if !verification.isComplete || !report.failures.isEmpty { throw ExitCode.failure }
+        if !verification.isComplete || !report.failures.isEmpty || !passVerification.isComplete || !passes.failures.isEmpty {
+            throw ExitCode.failure
+        }
     }
 }

@@ -1,23 +1,27 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletOrdersPostgres
 import WalletOrdersStore
+import WalletPasses
 
 /// `wallet-orders store contains TYPE_ID ORDER_ID [--updated-date DATE]`
 struct StoreContainsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contains",
-        abstract: "Say whether an order is stored, and how its version compares with a date.",
+        abstract: "Say whether an order or a pass is stored, and how an order's version compares with a date.",
         discussion: """
             Prints FinanceKit's answer, with the stored version's updatedAt, and exits with a code for it:
               0  exists       stored (at exactly --updated-date, when given)
               10 notFound     not stored
               11 newerExists  the stored version is newer than --updated-date
               12 olderExists  the stored version is older than --updated-date
-            1 is a failure (the store can't be opened), 64 a usage error.
+            1 is a failure (the store can't be opened), 64 a usage error. A pass is exists or \
+            notFound, with its stored version (a pass has no updatedAt).
 
             Examples:
               wallet-orders store contains order.com.example.shop/ORDER-1
+              wallet-orders store contains pass.com.example.ticket/SEAT-12
               wallet-orders store contains order.com.example.shop ORDER-1 \\
                   --updated-date 2025-11-21T00:00:00Z
             """
@@ -25,6 +29,7 @@ struct StoreContainsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
+    @OptionGroup var kind: StoreKindOption
 
     @Option(
         name: .customLong("updated-date"),
@@ -39,6 +44,21 @@ struct StoreContainsCommand: AsyncParsableCommand {
             () async throws -> (ExistingStore, ContainsOrderResult, Timestamp?) in
             let existing = try await store.openForQuestions()
             guard let opened = existing.store else { return (existing, .notFound, nil) }
+            if try await kind.resolve(order.identifier, in: opened) == .pass {
+                guard updatedDate == nil else {
+                    throw WalletOrdersError(
+                        .invalidConfiguration, "\(order.identifier) is a pass, which has no updatedAt to compare with --updated-date.",
+                        hint: "Leave --updated-date out; `store get` shows the pass's stored version.")
+                }
+                guard let pass = try await opened.passSummary(for: order.identifier.pass) else { return (existing, .notFound, nil) }
+                if json {
+                    try JSONOutput.print(WithStore(["result": "exists", "kind": "pass", "storedVersion": "\(pass.current.version)"], existing))
+                } else {
+                    Terminal.write(existing.line)
+                    Terminal.write("exists (a pass, stored version \(pass.current.version))")
+                }
+                throw ExitCode.success
+            }
             let result = try await opened.contains(matching: order.identifier, updatedDate: updatedDate?.timestamp)
             return (existing, result, result == .notFound ? nil : try await opened.summary(for: order.identifier)?.updatedAt)
         }
@@ -59,10 +79,11 @@ struct StoreContainsCommand: AsyncParsableCommand {
 struct StoreGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Fetch a stored order: its archive, its order.json, or a summary.",
+        abstract: "Fetch a stored order or pass: its archive, its order.json or pass.json, or a summary.",
         discussion: """
-            Without --out or --order-json, prints what the store knows about the order. \
-            Exit code 10 when the order isn't stored.
+            Without --out, --order-json or --pass-json, prints what the store knows about the \
+            order or pass (for a pass, each stored version). --version N fetches an earlier \
+            version of a pass. Exit code 10 when it isn't stored.
 
             \(OutputTarget.policy)
 
@@ -71,11 +92,20 @@ struct StoreGetCommand: AsyncParsableCommand {
               wallet-orders store get order.com.example.shop ORDER-1 --out ORDER-1.order
               wallet-orders store get order.com.example.shop/ORDER-1 --order-json \\
                   | jq .status
+              wallet-orders store get pass.com.example.ticket/S-12 --version 1 \\
+                  --out v1.pkpass
             """
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
+    @OptionGroup var kind: StoreKindOption
+
+    @Flag(name: .customLong("pass-json"), help: "Print the stored pass's pass.json.")
+    var passJSON = false
+
+    @Option(help: ArgumentHelp("The version of a pass to fetch (default: the newest).", valueName: "n"))
+    var version: Int?
 
     @Option(help: ArgumentHelp("Write the stored archive to this file ('-' for standard output).", valueName: "file"))
     var out: String?
@@ -87,9 +117,10 @@ struct StoreGetCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if out == "-" && orderJSON {
-            throw ValidationError("--order-json and --out - both write to standard output; give --out a file name, or drop one.")
+        if out == "-" && (orderJSON || passJSON) {
+            throw ValidationError("--order-json or --pass-json and --out - all write to standard output; give --out a file name, or drop one.")
         }
+        if orderJSON && passJSON { throw ValidationError("--order-json is for orders and --pass-json for passes; give one.") }
     }
 
     func run() async throws {
@@ -99,6 +130,9 @@ struct StoreGetCommand: AsyncParsableCommand {
         let (existing, found) = try await reportingFailuresAsync {
             () async throws -> (ExistingStore, (summary: StoredOrderSummary, bytes: [UInt8])?) in
             let existing = try await store.openForQuestions()
+            if let opened = existing.store, try await kind.resolve(identifier, in: opened) == .pass || passJSON || version != nil {
+                try await getPass(identifier.pass, from: opened, existing, output: output)
+            }
             guard let opened = existing.store, let summary = try await opened.summary(for: identifier),
                 let bytes = try await opened.archive(for: identifier)
             else { return (existing, nil) }
@@ -137,24 +171,76 @@ struct StoreGetCommand: AsyncParsableCommand {
     }
 }
 
+extension StoreGetCommand {
+    /// The pass part of `store get`: it ends the command (exit code 0, or 10 when the pass or
+    /// its version isn't stored).
+    func getPass(_ identifier: PassIdentifier, from store: any AnyOrderStore, _ existing: ExistingStore, output: OutputTarget?)
+        async throws -> Never
+    {
+        guard let summary = try await store.passSummary(for: identifier),
+            let bytes = try await store.passArchive(for: identifier, version: version)
+        else {
+            let what = version.map { "Version \($0) of \(identifier)" } ?? "\(identifier)"
+            Terminal.reportError("\(what) is not in the store \(existing.name).", hint: "`wallet-orders store list --kind pass` shows what is.")
+            throw StoreExitCode.notFound
+        }
+        if let output {
+            try output.write(bytes)
+            Terminal.write(
+                "Wrote \(bytes.count) bytes to \(output) from the store \(existing.name).", to: passJSON ? .standardError : output.messages)
+        }
+        if passJSON {
+            guard let passJSON = try PassArchive(bytes: bytes).contents(of: PassArchive.passPath) else {
+                throw WalletOrdersError(.archiveEntryMissing, "The stored pass has no pass.json.")
+            }
+            FileHandle.standardOutput.write(Data(passJSON))
+        } else if output == nil {
+            let versions = try await store.passVersions(for: identifier)
+            if json {
+                struct Output: Encodable {
+                    var pass: StoredPassSummary
+                    var versions: [StoredPassVersion]
+                }
+                try JSONOutput.print(WithStore(Output(pass: summary, versions: versions), existing))
+            } else {
+                Terminal.write(existing.line)
+                StoredPassSummary.printTable([summary])
+                Terminal.write("")
+                TextTable.print(
+                    ["version", "modified", "voided", "size", "sha256"],
+                    versions.map {
+                        [
+                            "\($0.version)", Timestamp(secondsSince1970: $0.modifiedAt).text, $0.voided ? "yes" : "no", "\($0.archiveSize) B",
+                            $0.sha256,
+                        ]
+                    })
+            }
+        }
+        throw ExitCode.success
+    }
+}
+
 /// `wallet-orders store list [filters]`
 struct StoreListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List stored orders, filtered, sorted and paged.",
+        abstract: "List stored orders or passes, filtered, sorted and paged.",
         discussion: """
             Pages are keyset pages: pass the printed cursor to --after for the next one, or use --all. \
-            Sort orders: -updatedAt (newest first, the default), updatedAt, identifier.
+            Sort orders: -updatedAt (newest first, the default), updatedAt, identifier. With \
+            --kind pass the passes are listed instead, by identifier (--type filters them too).
 
             Examples:
               wallet-orders store list
               wallet-orders store list --type order.com.example.shop --status open \\
                   --updated-since 2025-11-01T00:00:00Z
               wallet-orders store list --sort identifier --limit 50 --after CURSOR --json
+              wallet-orders store list --kind pass --type pass.com.example.ticket
             """
     )
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var kind: StoreKindOption
 
     @Option(name: .customLong("type"), help: ArgumentHelp("Only orders of this orderTypeIdentifier.", valueName: "type-id"))
     var orderTypeIdentifier: String?
@@ -197,6 +283,7 @@ struct StoreListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if kind.kind == .pass { return try await listPasses() }
         let (existing, page) = try await reportingFailuresAsync { () async throws -> (ExistingStore, OrderListPage) in
             let existing = try await store.openForQuestions()
             guard let opened = existing.store else { return (existing, OrderListPage(orders: [], nextCursor: nil)) }
@@ -226,16 +313,41 @@ struct StoreListCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--kind pass`: the passes, by identifier.
+    func listPasses() async throws {
+        if status != nil || updatedSince != nil || sort != .updatedAtDescending {
+            throw ValidationError("--status, --updated-since and --sort are for orders; passes are listed by identifier.")
+        }
+        let (existing, page) = try await reportingFailuresAsync { () async throws -> (ExistingStore, PassListPage) in
+            let existing = try await store.openForQuestions()
+            guard let opened = existing.store else { return (existing, PassListPage(passes: [], nextCursor: nil)) }
+            var query = PassQuery(passTypeIdentifier: orderTypeIdentifier, limit: limit)
+            if let after {
+                guard let cursor = PassIdentifier(stringForm: after) else {
+                    throw WalletOrdersError(.malformedToken, "--after '\(after)' is no pass cursor (TYPE_ID/SERIAL, as the last page printed).")
+                }
+                query.after = cursor
+            }
+            var page = try await opened.listPasses(query)
+            while all, let next = page.nextCursor {
+                query.after = next
+                let more = try await opened.listPasses(query)
+                page = PassListPage(passes: page.passes + more.passes, nextCursor: more.nextCursor)
+            }
+            return (existing, page)
+        }
+        if json {
+            try JSONOutput.print(WithStore(page, existing))
+            return
+        }
+        Terminal.write(existing.line)
+        if page.passes.isEmpty { Terminal.write("No stored passes match.") } else { StoredPassSummary.printTable(page.passes) }
+        if let next = page.nextCursor { Terminal.write("\nMore: --after \(next.stringForm)") }
+    }
+
     static func printTable(_ orders: [StoredOrderSummary]) {
         let header = ["updatedAt", "status", "size", "order"]
-        let cells = orders.map { [$0.updatedAt.text, $0.status, "\($0.archiveSize) B", $0.identifier.stringForm] }
-        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
-        func line(_ values: [String]) -> String {
-            values.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        Terminal.write(Terminal.styled(line(header), .bold))
-        for values in cells { Terminal.write(line(values)) }
+        TextTable.print(header, orders.map { [$0.updatedAt.text, $0.status, "\($0.archiveSize) B", $0.identifier.stringForm] })
     }
 }
 
@@ -243,31 +355,38 @@ struct StoreListCommand: AsyncParsableCommand {
 struct StoreDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Remove an order from the store.",
+        abstract: "Remove an order, or a pass with all its versions, from the store.",
         discussion:
             "Exit code 0 when it was removed, 10 when it wasn't stored.\n\nExample:\n  wallet-orders store delete order.com.example.shop/ORDER-1"
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var order: OrderIdentifierArguments
+    @OptionGroup var kind: StoreKindOption
 
-    @Flag(help: "Print the result as JSON: {\"deleted\": true|false, \"order\": {…}}.")
+    @Flag(help: "Print the result as JSON: {\"deleted\": true|false, \"order\": {…}} (\"pass\" for a pass).")
     var json = false
 
     struct Output: Encodable {
         var deleted: Bool
-        var order: FullyQualifiedOrderIdentifier
+        var order: FullyQualifiedOrderIdentifier?
+        var pass: PassIdentifier?
     }
 
     func run() async throws {
         let identifier = order.identifier
-        let (existing, deleted) = try await reportingFailuresAsync { () async throws -> (ExistingStore, Bool) in
+        let (existing, deleted, isPass) = try await reportingFailuresAsync { () async throws -> (ExistingStore, Bool, Bool) in
             // A default store that doesn't exist yet holds nothing to delete: it isn't created.
             let existing = try await store.openExisting(.readWrite)
-            return (existing, try await existing.store?.delete(identifier) ?? false)
+            guard let opened = existing.store else { return (existing, false, kind.kind == .pass) }
+            if try await kind.resolve(identifier, in: opened) == .pass {
+                return (existing, try await opened.deletePass(identifier.pass), true)
+            }
+            return (existing, try await opened.delete(identifier), false)
         }
         if json {
-            try JSONOutput.print(WithStore(Output(deleted: deleted, order: identifier), existing))
+            let output = isPass ? Output(deleted: deleted, pass: identifier.pass) : Output(deleted: deleted, order: identifier)
+            try JSONOutput.print(WithStore(output, existing))
         } else if deleted {
             Terminal.write(existing.line)
             Terminal.write("deleted  \(identifier)")
@@ -289,15 +408,19 @@ struct StoreHistoryCommand: AsyncParsableCommand {
             'token TOKEN', or, with --token-file FILE, into FILE, which is also read as --since \
             when it exists. Without a token every stored order is listed as inserted (--limit \
             needs a token: use store list to page through the orders). A token older than a \
-            compaction (or from another store) is refused: run again without it to resynchronize.
+            compaction (or from another store) is refused: run again without it to resynchronize. \
+            With --kind pass the passes' changes are listed (one change sequence numbers both \
+            kinds; keep a token for each).
 
             Examples:
               wallet-orders store history --token-file last-token > changes.txt
               wallet-orders store history --since TOKEN --limit 1000 --json
+              wallet-orders store history --kind pass --token-file last-pass-token
             """
     )
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var kind: StoreKindOption
 
     @Option(help: ArgumentHelp("The token printed by the previous call.", valueName: "token"))
     var since: String?
@@ -333,10 +456,12 @@ struct StoreHistoryCommand: AsyncParsableCommand {
                 "--limit needs a token (--since, or an existing --token-file): without one every stored order is listed. "
                     + "Page through the orders with `wallet-orders store list --limit N`.")
         }
-        let (existing, changes) = try await reportingFailuresAsync { () async throws -> (ExistingStore, OrderChanges?) in
+        let (existing, changes) = try await reportingFailuresAsync { () async throws -> (ExistingStore, HistoryAnswer?) in
             let token = try start.map { try OrderHistoryToken(encoded: $0) }
             let existing = try await store.openForQuestions()
-            return (existing, try await existing.store?.history(since: token, limit: limit))
+            guard let opened = existing.store else { return (existing, nil) }
+            if kind.kind == .pass { return (existing, HistoryAnswer(try await opened.passHistory(since: token, limit: limit))) }
+            return (existing, HistoryAnswer(try await opened.history(since: token, limit: limit)))
         }
         guard let changes else {
             // No default store yet: nothing has happened, and no token to give (none is needed:
@@ -363,6 +488,28 @@ struct StoreHistoryCommand: AsyncParsableCommand {
         if changes.hasMore { Terminal.write("# more changes follow: run again with the new token", to: .standardError) }
         if tokenFile == nil { Terminal.write("token \(changes.newToken.encoded)", to: .standardError) }
     }
+}
+
+/// The changes `store history` prints, of either kind: in JSON as the library encodes them (each
+/// identifier an object of its two halves), on the terminal as their string forms.
+struct HistoryAnswer: Encodable {
+    var inserted: [String]
+    var updated: [String]
+    var deleted: [String]
+    var newToken: OrderHistoryToken
+    var hasMore: Bool
+    private let encodeChanges: (any Encoder) throws -> Void
+
+    init<Identifier: CustomStringConvertible>(_ changes: StoreChanges<Identifier>) {
+        inserted = changes.inserted.map(\.description)
+        updated = changes.updated.map(\.description)
+        deleted = changes.deleted.map(\.description)
+        newToken = changes.newToken
+        hasMore = changes.hasMore
+        encodeChanges = { try changes.encode(to: $0) }
+    }
+
+    func encode(to encoder: any Encoder) throws { try encodeChanges(encoder) }
 }
 
 /// `wallet-orders store compact-history --keep N`

@@ -3,14 +3,16 @@ import Foundation
 import WalletOrders
 import WalletOrdersIntake
 import WalletOrdersStore
+import WalletPasses
 
 /// `wallet-orders store save FILE.order…`
 struct StoreSaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
-        abstract: "Verify archives and save them into the store.",
+        abstract: "Verify orders and passes and save them into the store.",
         discussion: """
-            Prints one line per archive once it is committed: added, newerExisting, cancelled, or \
+            Takes orders (.order) and passes (.pkpass, and each pass of a .pkpasses bundle). \
+            Prints one line per order once it is committed: added, newerExisting, cancelled, or \
             the error (the archive doesn't verify, or it has the stored updatedAt with different \
             files). A rebuild of the same files at the stored updatedAt (another signing time) is \
             added and leaves the store unchanged; the line says so. Archives are saved in \
@@ -18,6 +20,11 @@ struct StoreSaveCommand: AsyncParsableCommand {
             after its transaction is durable. An archive whose updatedAt is more than \
             --updated-at-margin ahead of this computer's clock is refused \
             (order.updated-at-in-future): stored, it would win against every later version.
+
+            A pass has no updatedAt: the newest save is the pass, as on the device. Each pass's \
+            line says added (a new pass), replaced (a new version; the one before is kept), \
+            voided (a new version that voids the pass) or unchanged (the same bytes, or the same \
+            files signed again: nothing is written), with the stored version number.
 
             Exit code 0 when no archive failed (newerExisting and cancelled are not failures), 1 otherwise.
 
@@ -37,7 +44,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
             valueName: "file"))
     var trustRoots: [String] = []
 
-    @Argument(help: ArgumentHelp("The archives to save.", valueName: "file.order"))
+    @Argument(help: ArgumentHelp("The orders and passes to save.", valueName: "file.order|file.pkpass"))
     var archives: [String]
 
     @Flag(help: "Ask on the terminal before each change, showing what it would replace.")
@@ -68,10 +75,14 @@ struct StoreSaveCommand: AsyncParsableCommand {
     /// One line of `--json` output.
     struct Line: Encodable {
         var file: String
-        var result: SaveOrderResult?
+        var kind: ArchiveKind = .order
+        var result: String?
         var orderTypeIdentifier: String?
         var orderIdentifier: String?
         var updatedAt: Timestamp?
+        var passTypeIdentifier: String?
+        var serialNumber: String?
+        var version: Int?
         /// `false` when the store kept what it had (newerExisting, or the same content again).
         var storeChanged: Bool?
         var error: ErrorLine?
@@ -84,15 +95,19 @@ struct StoreSaveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let intake = try await reportingFailuresAsync {
-            OrderIntake(
-                validator: try StoreOptions.validator(trustRoots: trustRoots),
-                store: try await store.open(updatedAtLimit: try UpdatedAtLimit(margin: updatedAtMargin)))
-        }
+        let opened = try await reportingFailuresAsync { try await store.open(updatedAtLimit: try UpdatedAtLimit(margin: updatedAtMargin)) }
+        let intake = try reportingFailures { OrderIntake(validator: try StoreOptions.validator(trustRoots: trustRoots), store: opened) }
+        let isPass = { (path: String) in path.hasSuffix(".pkpass") || path.hasSuffix(".pkpasses") }
         var failed = false
+        let passes = archives.filter(isPass)
+        if !passes.isEmpty {
+            let validator = try reportingFailures { try StoreOptions.passValidator(trustRoots: trustRoots) }
+            failed = await savePasses(passes, into: opened, validator: validator) || failed
+        }
+        let orders = archives.filter { !isPass($0) }
         let chunkSize = confirm ? 1 : batchSize
-        for start in stride(from: 0, to: archives.count, by: chunkSize) {
-            let paths = Array(archives[start..<min(start + chunkSize, archives.count)])
+        for start in stride(from: 0, to: orders.count, by: chunkSize) {
+            let paths = Array(orders[start..<min(start + chunkSize, orders.count)])
             var readable: [(path: String, bytes: [UInt8])] = []
             for path in paths {
                 do {
@@ -123,6 +138,73 @@ struct StoreSaveCommand: AsyncParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
+    /// Saves passes, `--batch-size` to a transaction; returns whether any failed.
+    private func savePasses(_ paths: [String], into store: any PassStoring, validator: PassValidator) async -> Bool {
+        var failed = false
+        var pending: [(path: String, pass: VerifiedPassArchive)] = []
+        func commit() async {
+            guard !pending.isEmpty else { return }
+            do {
+                let receipts = try await store.save(verifiedPasses: pending.map(\.pass))
+                for (item, receipt) in zip(pending, receipts) { reportPass(item.path, .success(receipt)) }
+            } catch {
+                failed = true
+                let failure = error as? WalletOrdersError ?? WalletOrdersError(.storeUnavailable, "\(error)")
+                for item in pending { reportPass(item.path, .failure(failure)) }
+            }
+            pending.removeAll()
+        }
+        for path in paths {
+            do {
+                let bytes = try BoundedFile.read(path, as: .passArchive)
+                // Each pass of a bundle is saved as its own pass, named BUNDLE/NAME.pkpass.
+                let members =
+                    path.hasSuffix(".pkpasses")
+                    ? try PassBundle(bytes: bytes).members.map { ("\(path)/\($0.name)", $0.bytes) } : [(path, bytes)]
+                for (name, member) in members {
+                    do {
+                        pending.append((name, try VerifiedPassArchive(bytes: member, validator: validator)))
+                    } catch {
+                        failed = true
+                        reportPass(name, .failure(error as? WalletOrdersError ?? WalletOrdersError(.archiveRejected, "\(error)")))
+                    }
+                }
+            } catch {
+                failed = true
+                reportPass(path, .failure(error as? WalletOrdersError ?? WalletOrdersError(.fileAccess, "\(error)")))
+            }
+            if pending.count >= batchSize { await commit() }
+        }
+        await commit()
+        return failed
+    }
+
+    private func reportPass(_ path: String, _ result: Result<PassSaveReceipt, WalletOrdersError>) {
+        if json {
+            var line = Line(file: path, kind: .pass)
+            switch result {
+            case .success(let receipt):
+                line.result = receipt.result.rawValue
+                line.passTypeIdentifier = receipt.identifier.passTypeIdentifier
+                line.serialNumber = receipt.identifier.serialNumber
+                line.version = receipt.version
+                line.storeChanged = receipt.storeChanged
+            case .failure(let error):
+                line.error = .init(code: error.code.rawValue, message: error.message, hint: CLIHints.hint(for: error))
+            }
+            JSONOutput.printLine(line)
+            return
+        }
+        switch result {
+        case .success(let receipt):
+            let style: Terminal.Style = receipt.storeChanged ? .green : .yellow
+            Terminal.write(
+                "\(Terminal.styled(receipt.result.rawValue, style))  \(receipt.identifier) (version \(receipt.version))  \(path)")
+        case .failure(let error):
+            Terminal.reportError("\(path): \(error.message)", hint: CLIHints.hint(for: error))
+        }
+    }
+
     private func saveConfirming(_ bytes: [UInt8], through intake: OrderIntake) async -> Result<OrderSaveReceipt, WalletOrdersError> {
         do {
             let result = try await intake.submit(
@@ -148,7 +230,7 @@ struct StoreSaveCommand: AsyncParsableCommand {
             var line = Line(file: path)
             switch result {
             case .success(let receipt):
-                line.result = receipt.result
+                line.result = receipt.result.rawValue
                 line.orderTypeIdentifier = receipt.identifier.orderTypeIdentifier
                 line.orderIdentifier = receipt.identifier.orderIdentifier
                 line.updatedAt = receipt.updatedAt

@@ -70,6 +70,11 @@ struct StoreUnderTest {
         folder = try TemporaryFolder(label)
     }
 
+    /// A store file in `folder`, which the caller removes.
+    init(folder: TemporaryFolder) {
+        self.folder = folder
+    }
+
     /// Runs `wallet-orders store SUBCOMMAND arguments… --store URL`.
     func run(_ subcommand: String, _ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ProgramResult {
         try await CLI.run(["store", subcommand] + arguments + ["--store", url.path], environment: environment)

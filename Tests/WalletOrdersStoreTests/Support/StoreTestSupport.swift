@@ -6,6 +6,7 @@ import WalletOrdersPostgres
 import WalletOrdersStore
 import WalletOrdersTestFixtures
 import WalletOrdersTestSupport
+import WalletPasses
 
 /// The stores every contract test runs against, through ``OrderStoring``: in memory, SQLite and
 /// PostgreSQL (a database of its own in the test process's throwaway cluster,
@@ -39,10 +40,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// A fresh, empty store with registrations and the push outbox (SQLite or PostgreSQL).
+    /// A fresh, empty store with passes, registrations and the push outbox (SQLite or PostgreSQL).
     func withWebServiceStore<T>(
         updatedAtLimit: UpdatedAtLimit = .default,
-        _ body: (any OrderStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring) async throws -> T
+        _ body: (any OrderStoring & PassStoring & PassRegistrationStoring & DeviceRegistrationStoring & PushOutboxStoring & DeliveryTrailStoring)
+            async throws -> T
     ) async throws -> T {
         switch self {
         case .inMemory:
