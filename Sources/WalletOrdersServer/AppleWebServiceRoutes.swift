@@ -47,6 +47,7 @@ struct AppleWebServiceRoutes: Sendable {
         let query = request.uri.queryParameters
         if query["passesUpdatedSince"] != nil { return true }
         if query["ordersModifiedSince"] != nil { return false }
-        return try await passes.store.isRegistered(deviceIdentifier: try context.deviceIdentifier(), passTypeIdentifier: try context.pathSegment("type"))
+        let device = try context.deviceIdentifier()
+        return try await passes.store.isRegistered(deviceIdentifier: device, passTypeIdentifier: try context.pathSegment("type"))
     }
 }

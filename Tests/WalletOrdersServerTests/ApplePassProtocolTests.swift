@@ -47,7 +47,8 @@ struct ApplePassProtocolTests {
         }
     }
 
-    @Test("Register: 201, then 200; no token, a wrong one, the order scheme and an unknown serial give one identical 401; unregister 200, then 401 without the token",
+    @Test(
+        "Register: 201, then 200; no token, a wrong one, the order scheme and an unknown serial give one identical 401; unregister 200",
         arguments: ServiceStore.available)
     func registrations(kind: ServiceStore) async throws {
         try await Self.withService(kind) { store, client in
@@ -56,7 +57,8 @@ struct ApplePassProtocolTests {
             answer = try await client.execute(uri: Self.registration, method: .post, headers: Self.applePass(), body: Self.pushToken)
             #expect(answer.status == .ok)
             let identifier = SamplePasses.identifier(Self.serial)
-            #expect(try await store.registrations(for: identifier) == [DeviceRegistration(deviceIdentifier: "device-1", pushToken: "aa11bb22cc33dd44")])
+            let registered = DeviceRegistration(deviceIdentifier: "device-1", pushToken: "aa11bb22cc33dd44")
+            #expect(try await store.registrations(for: identifier) == [registered])
 
             var refused: [TestResponse] = []
             let cases: [(String, HTTPFields)] = [
@@ -83,7 +85,8 @@ struct ApplePassProtocolTests {
         }
     }
 
-    @Test("Serial numbers: the first request gets every pass with lastUpdated a string, the tag back a 204, a change only its serial, another server's tag everything",
+    @Test(
+        "Serial numbers: every pass first, lastUpdated a string; the tag back a 204, a change only its serial, another server's tag everything",
         arguments: ServiceStore.available)
     func serialNumbers(kind: ServiceStore) async throws {
         try await Self.withService(kind) { store, client in
@@ -123,7 +126,8 @@ struct ApplePassProtocolTests {
         }
     }
 
-    @Test("The pass: 200 as application/vnd.apple.pkpass with ETag and Last-Modified, 304 to either, HEAD without a body, 401 for a wrong token or an unknown serial, //v1/ too",
+    @Test(
+        "The pass: 200 as application/vnd.apple.pkpass with ETag and Last-Modified, 304 to either, HEAD, one 401, //v1/ too",
         arguments: ServiceStore.available)
     func fetch(kind: ServiceStore) async throws {
         try await Self.withService(kind) { store, client in
